@@ -1,0 +1,81 @@
+"""tamalou: a referee engine for the Tamalou family of card games.
+
+The public API (see CONTRACT.md and docs/architecture.md)::
+
+    import tamalou
+    v = tamalou.load_variant("french")
+    g = tamalou.new_game(v, players=4, seed=7)
+    while not g.is_over:
+        p = g.current_player
+        g.apply(g.legal_actions(p)[0])
+    print(g.result())
+"""
+
+from __future__ import annotations
+
+from .actions import (
+    Action,
+    Call,
+    Discard,
+    Draw,
+    Give,
+    Match,
+    Pass,
+    PeekAction,
+    Power,
+    Replace,
+    Swap,
+    Tick,
+    action_json_schema,
+    action_to_dict,
+    parse_action,
+)
+from .cards import Card, parse_card
+from .engine import Game, new_game, replay
+from .errors import IllegalAction, TamalouError, VariantError
+from .events import Event
+from .hookspecs import Tally, hookimpl, hookspec
+from .schema import Variant
+from .variant import load_variant, variant_from_dict, variant_json_schema, variant_names
+from .views import PlayerView, Result, SlotView
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Action",
+    "Call",
+    "Card",
+    "Discard",
+    "Draw",
+    "Event",
+    "Game",
+    "Give",
+    "IllegalAction",
+    "Match",
+    "Pass",
+    "PeekAction",
+    "PlayerView",
+    "Power",
+    "Replace",
+    "Result",
+    "SlotView",
+    "Swap",
+    "Tally",
+    "TamalouError",
+    "Tick",
+    "Variant",
+    "VariantError",
+    "__version__",
+    "action_json_schema",
+    "action_to_dict",
+    "hookimpl",
+    "hookspec",
+    "load_variant",
+    "new_game",
+    "parse_action",
+    "parse_card",
+    "replay",
+    "variant_from_dict",
+    "variant_json_schema",
+    "variant_names",
+]

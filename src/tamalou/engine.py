@@ -1,0 +1,1079 @@
+"""The referee: one round of a Tamalou-family game.
+
+A round is a small state machine. Phases (``Game.phase``):
+
+- ``peek``: opening peek where each player chooses their slots (``peek.mode = "choose"``);
+- ``draw``: the current player draws (or calls, where the ruleset lets the call open a turn);
+- ``hold``: they hold a drawn card: ``replace`` a slot with it, or ``discard`` it;
+- ``power``: a power is on offer: ``power`` (with its targets) or ``pass``;
+- ``swap``: second step of look-and-swap: ``swap`` or ``pass``;
+- ``call``: the end of the turn, where the call is made: ``call`` or ``pass``;
+- ``over``: the round has ended; ``result()`` tells who won.
+
+Out of turn, in every phase but ``peek`` and ``over``, any player may ``match`` the card that a
+turn threw. Nothing here names a ruleset: every difference is a key of the variant or a hook.
+
+Cards are ints: indexes into the game's universe (``Game.cards``). Knowledge is exact: for each
+card, a bit mask of the players who know it. A card moved in a way everyone sees (swap, match,
+replace) keeps its knowers; a shuffle forgets; a penalty card is known to nobody.
+
+Termination: every turn ends after a bounded number of actions (a draw, one placement, at most
+two power steps, the call), every player has at most ``matching.tries`` match attempts on each
+thrown card, and the round ends after ``end.max_turns`` turns at the latest (as if nobody had
+called). When no card can be drawn at all, the round ends too.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+from typing import Any
+
+from .actions import (
+    Action,
+    Call,
+    Discard,
+    Draw,
+    Give,
+    Match,
+    Pass,
+    PeekAction,
+    Power,
+    Replace,
+    Swap,
+    Tick,
+    action_to_dict,
+    parse_action,
+)
+from .cards import Card, parse_card
+from .errors import IllegalAction, VariantError
+from .events import Event
+from .hookspecs import Tally
+from .rng import Rng
+from .rules import Rulebook, rulebook
+from .schema import Variant
+from .views import PlayerView, Result, SlotView
+
+SNAPSHOT_VERSION = 1
+_NO_CARD = -1
+
+
+class Game:
+    """One round in play. Create it with ``tamalou.new_game``."""
+
+    __slots__ = (
+        "_all",
+        "_cache_draw",
+        "_cache_match",
+        "_handlers",
+        "_result",
+        "actions",
+        "caller",
+        "cards",
+        "current_player",
+        "deal_spec",
+        "discard",
+        "draws",
+        "first_player",
+        "hands",
+        "held",
+        "held_from",
+        "knowers",
+        "look",
+        "peeked",
+        "phase",
+        "players",
+        "power",
+        "rank",
+        "rb",
+        "reason",
+        "rng",
+        "seed",
+        "stock",
+        "stock_only",
+        "text",
+        "tried",
+        "turn",
+        "value",
+        "variant",
+        "win",
+        "win_done",
+    )
+
+    # ----------------------------------------------------------------------------- creation
+
+    def __init__(
+        self,
+        variant: Variant,
+        players: int,
+        *,
+        seed: int | None = None,
+        deal: dict[str, Any] | None = None,
+        first_player: int | None = None,
+    ) -> None:
+        r = variant.rules
+        if not isinstance(players, int) or not r.players.min <= players <= r.players.max:
+            raise VariantError(
+                f"{variant.name} is played by {r.players.min} to {r.players.max} players, got {players!r}"
+            )
+        self.variant = variant
+        self.rb: Rulebook = rulebook(variant)
+        self.players = players
+        self.seed = secrets.randbits(63) if seed is None else int(seed)
+        self.rng = Rng(self.seed)
+        self.deal_spec = deal
+        self._all = (1 << players) - 1
+        self.actions: list[Action] = []
+        self._result: Result | None = None
+        self._cache_draw: dict[tuple[int, str], Draw] = {}
+        self._cache_match: dict[tuple[int, tuple[int, ...]], list[Match]] = {}
+        self._handlers = {
+            Draw: self._do_draw,
+            Replace: self._do_replace,
+            Discard: self._do_discard,
+            Power: self._do_power,
+            Swap: self._do_swap,
+            Pass: self._do_pass,
+            Call: self._do_call,
+            Match: self._do_match,
+            PeekAction: self._do_peek,
+            Give: self._do_give,
+            Tick: self._do_tick,
+        }
+        if deal is None:
+            universe = list(self.rb.deck)
+        else:
+            universe = self._stacked_universe(deal, players)
+        self._set_universe(universe)
+        n_cards = len(universe)
+        self.knowers = [0] * n_cards
+        self.held = _NO_CARD
+        self.held_from = ""
+        self.draws = 0
+        self.power: str | None = None
+        self.look: tuple[int, int] | None = None
+        self.caller: int | None = None
+        self.turn = 0
+        self.reason = ""
+        self.win = _NO_CARD
+        self.win_done = False
+        self.tried = [0] * players
+        self.stock_only = False
+        self.peeked = 0
+        self.phase = "draw"
+        if deal is None:
+            order = list(range(n_cards))
+            self.rng.shuffle(order)
+            k = r.deal.cards
+            if k * players > n_cards:
+                raise VariantError(f"not enough cards to deal {k} to {players} players", key="rules.deal.cards")
+            # Deal one card at a time around the table, from the top (end) of the shuffled pile.
+            self.hands = [[order[-1 - (i * players + p)] for i in range(k)] for p in range(players)]
+            self.stock = order[: n_cards - k * players]
+            self.discard = [self.stock.pop() for _ in range(min(r.deal.discard, len(self.stock)))]
+            fp = r.deal.first_player
+            self.first_player = self.rng.below(players) if fp == "random" else int(fp) % players
+        else:
+            self.hands, self.stock, self.discard = self._stacked_piles(deal, players)
+            fp = r.deal.first_player
+            if first_player is None:
+                first_player = self.rng.below(players) if fp == "random" else int(fp) % players
+            self.first_player = first_player
+        if first_player is not None and deal is None:
+            self.first_player = first_player
+        if not 0 <= self.first_player < players:
+            raise IllegalAction(f"first_player must be a seat from 0 to {players - 1}, got {self.first_player}")
+        self.current_player = self.first_player
+        allmask = self._all
+        for c in self.discard:
+            self.knowers[c] = allmask
+        if self.discard and r.deal.first_card_matchable and r.matching.enabled:
+            self.win = self.discard[-1]
+
+    def _set_universe(self, universe: list[Card]) -> None:
+        rb = self.rb
+        self.cards = universe
+        self.text = [str(c) for c in universe]
+        self.rank = [c.rank for c in universe]
+        self.value = [rb.value(c) for c in universe]
+
+    @staticmethod
+    def _stacked_universe(deal: dict[str, Any], players: int) -> list[Card]:
+        unknown = set(deal) - {"hands", "stock", "discard"}
+        if unknown:
+            raise IllegalAction(f"a deal has 'hands', 'stock' and 'discard', not {sorted(unknown)}")
+        hands = deal.get("hands")
+        if not isinstance(hands, list) or len(hands) != players:
+            raise IllegalAction(f"the deal needs 'hands': one list of cards per player ({players})")
+        out: list[Card] = []
+        try:
+            for hand in hands:
+                out.extend(parse_card(t) for t in hand)
+            out.extend(parse_card(t) for t in deal.get("stock", []))
+            out.extend(parse_card(t) for t in deal.get("discard", []))
+        except ValueError as exc:
+            raise IllegalAction(f"bad card in the deal: {exc}") from None
+        return out
+
+    @staticmethod
+    def _stacked_piles(deal: dict[str, Any], players: int) -> tuple[list[list[int]], list[int], list[int]]:
+        i = 0
+        hands: list[list[int]] = []
+        for hand in deal["hands"]:
+            hands.append(list(range(i, i + len(hand))))
+            i += len(hand)
+        n_stock = len(deal.get("stock", []))
+        stock = list(range(i, i + n_stock))[::-1]  # given top first; the top is our list's end
+        i += n_stock
+        discard = list(range(i, i + len(deal.get("discard", []))))
+        return hands, stock, discard
+
+    def _begin(self) -> list[Event]:
+        """Opening peeks, then the first turn (or the peek phase)."""
+        events = [
+            Event(
+                "dealt",
+                {
+                    "players": self.players,
+                    "slots": [len(h) for h in self.hands],
+                    "discard_top": self.text[self.discard[-1]] if self.discard else None,
+                    "stock_size": len(self.stock),
+                    "first_player": self.first_player,
+                },
+            )
+        ]
+        peek = self.variant.rules.peek
+        if peek.mode == "fixed":
+            for p, hand in enumerate(self.hands):
+                slots = [s for s in peek.slots if 0 <= s < len(hand) and hand[s] != _NO_CARD]
+                for s in slots:
+                    self.knowers[hand[s]] |= 1 << p
+                if slots:
+                    events.append(self._peek_event(p, slots))
+        if peek.mode == "choose" and peek.count > 0:
+            self.phase = "peek"
+        else:
+            self._start_turn(self.first_player, events)
+        return events
+
+    def _peek_event(self, p: int, slots: Sequence[int]) -> Event:
+        hand = self.hands[p]
+        return Event(
+            "peeked", {"player": p, "slots": list(slots)}, {"cards": [self.text[hand[s]] for s in slots]}, 1 << p
+        )
+
+    # ----------------------------------------------------------------------------- reading
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def hand(self, player: int) -> list[int | None]:
+        """Card ids per slot of ``player`` (``None`` for an emptied slot). Full information."""
+        return [None if c == _NO_CARD else c for c in self.hands[player]]
+
+    def occupied(self, player: int) -> list[int]:
+        """The slots of ``player`` that hold a card."""
+        return [s for s, c in enumerate(self.hands[player]) if c != _NO_CARD]
+
+    def card_count(self, player: int) -> int:
+        return sum(1 for c in self.hands[player] if c != _NO_CARD)
+
+    def total(self, player: int) -> int:
+        """The true card total of ``player`` (full information: not for a player's eyes)."""
+        value = self.value
+        return sum(value[c] for c in self.hands[player] if c != _NO_CARD)
+
+    def knows(self, player: int, card: int) -> bool:
+        """Whether ``player`` knows the card with id ``card`` (and so where it is)."""
+        return bool(self.knowers[card] >> player & 1)
+
+    def card(self, card: int) -> Card:
+        return self.cards[card]
+
+    @property
+    def discard_top(self) -> Card | None:
+        return self.cards[self.discard[-1]] if self.discard else None
+
+    # ----------------------------------------------------------------------------- legal actions
+
+    def legal_actions(self, player: int) -> list[Action]:
+        """Every action ``player`` may take now, out-of-turn matches included.
+
+        What is listed depends only on what ``player`` knows: a match is offered on every
+        occupied slot (right or wrong), the call whatever the hidden total. Every listed action
+        is accepted by ``apply``.
+        """
+        phase = self.phase
+        if phase == "over":
+            return []
+        if phase == "peek":
+            return self._peek_actions(player)
+        out: list[Action] = self._turn_actions() if player == self.current_player else []
+        if self.win != _NO_CARD:
+            out.extend(self._match_actions(player))
+        return out
+
+    def _peek_actions(self, p: int) -> list[Action]:
+        if self.peeked >> p & 1:
+            return []
+        count = self.variant.rules.peek.count
+        occ = self.occupied(p)
+        return [PeekAction(p, combo) for combo in combinations(occ, min(count, len(occ)))]
+
+    def _turn_actions(self) -> list[Action]:
+        p = self.current_player
+        phase = self.phase
+        hand = self.hands[p]
+        if phase == "draw":
+            return self._draw_actions(p)
+        if phase == "hold":
+            out: list[Action] = [Replace(p, s) for s, c in enumerate(hand) if c != _NO_CARD]
+            if self._may_discard_held(p):
+                out.append(Discard(p))
+            return out
+        if phase == "power":
+            return [*self._power_actions(p), Pass(p)] if self._power_passable(p) else self._power_actions(p)
+        if phase == "swap":
+            return [*self._swap_actions(p), Pass(p)]
+        if phase == "call":
+            return [Call(p), Pass(p)]
+        return []
+
+    def _draw_actions(self, p: int) -> list[Action]:
+        if self._must_call(p):
+            return [Call(p)]
+        out: list[Action] = []
+        cache = self._cache_draw
+        if self._can_draw_stock():
+            a = cache.get((p, "stock"))
+            if a is None:
+                a = cache[(p, "stock")] = Draw(p, "stock")
+            out.append(a)
+        if self._can_draw_discard(p):
+            a = cache.get((p, "discard"))
+            if a is None:
+                a = cache[(p, "discard")] = Draw(p, "discard")
+            out.append(a)
+        if self.draws > 0:
+            out.append(Pass(p))
+        elif self._may_call_now(p) and self.variant.rules.call.when == "start_of_turn":
+            out.append(Call(p))
+        return out
+
+    def _match_actions(self, p: int) -> list[Action]:
+        if not self._may_match(p) or self.win_done:
+            return []
+        occ = tuple(s for s, c in enumerate(self.hands[p]) if c != _NO_CARD)
+        if not occ:
+            return []
+        key = (p, occ)
+        listed = self._cache_match.get(key)
+        if listed is None:
+            listed = []
+            for k in range(1, min(self.variant.rules.matching.max_cards, len(occ)) + 1):
+                listed.extend(Match(p, combo) for combo in combinations(occ, k))
+            if len(self._cache_match) > 4096:
+                self._cache_match.clear()
+            self._cache_match[key] = listed
+        return list(listed)
+
+    def _power_actions(self, p: int) -> list[Action]:
+        name = self.power
+        own = self.occupied(p)
+        if name == "peek_own":
+            return [Power(p, slot=s) for s in own]
+        if name == "play_again":
+            return [Power(p)] if self._can_draw_stock() else []
+        targets = [(q, s) for q in self._targets(p, name == "blind_swap") for s in self.occupied(q)]
+        if name in ("peek_opponent", "look_and_swap"):
+            return [Power(p, target=q, target_slot=s) for q, s in targets]
+        if name == "blind_swap":
+            return [Power(p, slot=m, target=q, target_slot=s) for m in own for q, s in targets]
+        return []
+
+    def _swap_actions(self, p: int) -> list[Action]:
+        if self.look is None or self.hands[self.look[0]][self.look[1]] == _NO_CARD:
+            return []
+        return [Swap(p, s) for s in self.occupied(p)]
+
+    # ----------------------------------------------------------------------------- rule checks
+
+    def _targets(self, p: int, swapping: bool) -> list[int]:
+        """Opponents a power may aim at: those with a card; not a protected caller for a swap."""
+        protect = swapping and self.variant.rules.call.protect_caller
+        return [
+            q
+            for q in range(self.players)
+            if q != p and not (protect and q == self.caller) and any(c != _NO_CARD for c in self.hands[q])
+        ]
+
+    def _power_passable(self, p: int) -> bool:
+        return self.variant.rules.powers.optional or not self._power_actions(p)
+
+    def _must_call(self, p: int) -> bool:
+        return (
+            self.caller is None
+            and self.variant.rules.call.empty_layout == "must_call"
+            and self.draws == 0
+            and all(c == _NO_CARD for c in self.hands[p])
+        )
+
+    def _may_call_now(self, p: int) -> bool:
+        return self.caller is None and self.rb.call_allowed(self, p)
+
+    def _reshuffle_possible(self) -> bool:
+        return self.variant.rules.draw.stock_empty == "reshuffle" and len(self.discard) > 1
+
+    def _can_draw_stock(self) -> bool:
+        return bool(self.stock) or self._reshuffle_possible()
+
+    def _can_draw_discard(self, p: int) -> bool:
+        d = self.variant.rules.draw
+        if not self.discard or not d.from_discard or self.stock_only:
+            return False
+        if self.rank[self.discard[-1]] in d.discard_forbidden:
+            return False
+        return not d.discard_must_replace or any(c != _NO_CARD for c in self.hands[p])
+
+    def _may_discard_held(self, p: int) -> bool:
+        if self.held_from != "discard" or not self.variant.rules.draw.discard_must_replace:
+            return True
+        return all(c == _NO_CARD for c in self.hands[p])  # nowhere to put it: it goes back
+
+    def _may_match(self, p: int) -> bool:
+        m = self.variant.rules.matching
+        if not m.enabled or self.tried[p] >= m.tries:
+            return False
+        return not (p == self.caller and not m.caller_may_match)
+
+    def _slot_ok(self, p: int, s: object) -> bool:
+        hand = self.hands[p]
+        return isinstance(s, int) and 0 <= s < len(hand) and hand[s] != _NO_CARD
+
+    def _player_ok(self, p: object) -> bool:
+        return isinstance(p, int) and 0 <= p < self.players
+
+    # ----------------------------------------------------------------------------- applying
+
+    def apply(self, action: Action | dict[str, Any]) -> list[Event]:
+        """Apply one action (an action object or its JSON dict); return the events.
+
+        Raises ``IllegalAction`` (and changes nothing) if the rules forbid it now. A legal action
+        that fails on hidden information (a wrong match) is played and penalised.
+        """
+        handler = self._handlers.get(type(action))  # type: ignore[call-overload]
+        if handler is None:
+            action = parse_action(action)
+            handler = self._handlers[type(action)]
+        if self.phase == "over":
+            raise IllegalAction("the round is over", action)
+        events: list[Event] = handler(action)
+        self.actions.append(action)  # type: ignore[arg-type]
+        return events
+
+    def _turn_check(self, a: Action, *phases: str) -> int:
+        p = a.player  # type: ignore[union-attr]
+        if p != self.current_player:
+            raise IllegalAction(f"it is player {self.current_player}'s turn, not player {p}'s", a)
+        if self.phase not in phases:
+            raise IllegalAction(f"{a.type} is not possible in phase {self.phase!r}", a)
+        return p  # type: ignore[no-any-return]
+
+    def _do_peek(self, a: PeekAction) -> list[Event]:
+        p = a.player
+        if self.phase != "peek":
+            raise IllegalAction("the opening peek is over", a)
+        if not self._player_ok(p) or self.peeked >> p & 1:
+            raise IllegalAction(f"player {p} has already peeked", a)
+        slots = tuple(a.slots)
+        count = min(self.variant.rules.peek.count, self.card_count(p))
+        if len(slots) != count or len(set(slots)) != count or not all(self._slot_ok(p, s) for s in slots):
+            raise IllegalAction(f"choose {count} different slots of your own to peek at", a)
+        for s in slots:
+            self.knowers[self.hands[p][s]] |= 1 << p
+        self.peeked |= 1 << p
+        events = [self._peek_event(p, slots)]
+        if self.peeked == self._all:
+            self._start_turn(self.first_player, events)
+        return events
+
+    def _do_draw(self, a: Draw) -> list[Event]:
+        p = self._turn_check(a, "draw")
+        if self._must_call(p):
+            raise IllegalAction("your layout is empty: you must call", a)
+        events: list[Event] = []
+        if a.source == "stock":
+            if not self._can_draw_stock():
+                raise IllegalAction("the stock is empty", a)
+            if not self.stock:
+                self._reshuffle(events)
+            c = self.stock.pop()
+            self.knowers[c] = 1 << p
+            events.append(Event("drew", {"player": p, "source": "stock"}, {"card": self.text[c]}, 1 << p))
+        elif a.source == "discard":
+            if not self._can_draw_discard(p):
+                raise IllegalAction(self._why_not_discard(p), a)
+            c = self.discard.pop()
+            if self.win == c:
+                self.win = _NO_CARD
+            events.append(Event("drew", {"player": p, "source": "discard", "card": self.text[c]}))
+        else:
+            raise IllegalAction(f"draw from 'stock' or 'discard', not {a.source!r}", a)
+        self.held = c
+        self.held_from = a.source
+        self.draws += 1
+        self.phase = "hold"
+        return events
+
+    def _why_not_discard(self, p: int) -> str:
+        d = self.variant.rules.draw
+        if not self.discard:
+            return "the discard is empty"
+        if not d.from_discard:
+            return "this ruleset does not let you draw from the discard"
+        if self.stock_only:
+            return "this draw must come from the stock"
+        if self.rank[self.discard[-1]] in d.discard_forbidden:
+            return f"a {self.rank[self.discard[-1]]} cannot be taken from the discard"
+        return "a card taken from the discard must replace one of yours, and you have none"
+
+    def _do_replace(self, a: Replace) -> list[Event]:
+        p = self._turn_check(a, "hold")
+        if not self._slot_ok(p, a.slot):
+            raise IllegalAction(f"slot {a.slot} of player {p} holds no card", a)
+        hand = self.hands[p]
+        old = hand[a.slot]
+        hand[a.slot] = self.held
+        self.held = _NO_CARD
+        self.discard.append(old)
+        self.knowers[old] = self._all
+        events = [Event("replaced", {"player": p, "slot": a.slot, "card": self.text[old]})]
+        power_card = old if self.variant.rules.powers.trigger == "landing" else _NO_CARD
+        self._thrown(old, power_card, events)
+        return events
+
+    def _do_discard(self, a: Discard) -> list[Event]:
+        p = self._turn_check(a, "hold")
+        if not self._may_discard_held(p):
+            raise IllegalAction("a card taken from the discard must replace one of yours", a)
+        c = self.held
+        from_stock = self.held_from == "stock"
+        self.held = _NO_CARD
+        self.discard.append(c)
+        self.knowers[c] = self._all
+        events = [Event("discarded", {"player": p, "card": self.text[c]})]
+        trigger = self.variant.rules.powers.trigger
+        power_card = c if trigger == "landing" or from_stock else _NO_CARD
+        self._thrown(c, power_card, events)
+        return events
+
+    def _thrown(self, c: int, power_card: int, events: list[Event]) -> None:
+        """A card a turn threw lands on the discard: a new matching window, maybe a power."""
+        self.held_from = ""
+        if self.variant.rules.matching.enabled:
+            self.win = c
+            self.win_done = False
+            self.tried = [0] * self.players
+        if power_card != _NO_CARD:
+            name = self.rb.power(self.cards[power_card])
+            if name != "none":
+                self.power = name
+                if self._power_actions(self.current_player):
+                    self.phase = "power"
+                    events.append(Event("power_offered", {"player": self.current_player, "power": name}))
+                    return
+                self.power = None
+        self._end_play(events)
+
+    def _do_power(self, a: Power) -> list[Event]:
+        p = self._turn_check(a, "power")
+        name = self.power
+        events: list[Event] = []
+        if name == "peek_own":
+            if a.target is not None or a.target_slot is not None or not self._slot_ok(p, a.slot):
+                raise IllegalAction("peek_own needs one of your own occupied slots: 'slot'", a)
+            c = self.hands[p][a.slot]  # type: ignore[index]
+            self.knowers[c] |= 1 << p
+            events.append(Event("looked", {"player": p, "owner": p, "slot": a.slot}, {"card": self.text[c]}, 1 << p))
+        elif name in ("peek_opponent", "look_and_swap"):
+            q, s = self._check_target(a, swapping=False)
+            if a.slot is not None:
+                raise IllegalAction(f"{name} takes 'target' and 'target_slot', not 'slot'", a)
+            c = self.hands[q][s]
+            self.knowers[c] |= 1 << p
+            events.append(Event("looked", {"player": p, "owner": q, "slot": s}, {"card": self.text[c]}, 1 << p))
+            if name == "look_and_swap" and self.occupied(p):
+                self.look = (q, s)
+                self.power = None
+                self.phase = "swap"
+                return events
+        elif name == "blind_swap":
+            q, s = self._check_target(a, swapping=True)
+            if not self._slot_ok(p, a.slot):
+                raise IllegalAction("blind_swap needs one of your own occupied slots: 'slot'", a)
+            self._swap_cards(p, a.slot, q, s, events)  # type: ignore[arg-type]
+        elif name == "play_again":
+            if a.slot is not None or a.target is not None or a.target_slot is not None:
+                raise IllegalAction("play_again takes no target", a)
+            if not self._can_draw_stock():
+                raise IllegalAction("the stock is empty", a)
+            self.power = None
+            self.phase = "draw"
+            self.stock_only = True
+            self.draws = 0
+            events.append(Event("play_again", {"player": p}))
+            return events
+        else:  # pragma: no cover - phase 'power' always has a power
+            raise IllegalAction("no power on offer", a)
+        self.power = None
+        self._end_play(events)
+        return events
+
+    def _check_target(self, a: Power, *, swapping: bool) -> tuple[int, int]:
+        q, s = a.target, a.target_slot
+        if not self._player_ok(q) or q == a.player:
+            raise IllegalAction("'target' must be an opponent", a)
+        assert q is not None
+        if q not in self._targets(a.player, swapping):
+            raise IllegalAction(f"player {q} cannot be targeted now", a)
+        if not self._slot_ok(q, s):
+            raise IllegalAction(f"slot {s} of player {q} holds no card", a)
+        assert s is not None
+        return q, s
+
+    def _swap_cards(self, p: int, ps: int, q: int, qs: int, events: list[Event]) -> None:
+        """Exchange two placed cards; everyone sees which places changed, knowledge follows."""
+        hp, hq = self.hands[p], self.hands[q]
+        hp[ps], hq[qs] = hq[qs], hp[ps]
+        events.append(Event("swapped", {"player": p, "slot": ps, "target": q, "target_slot": qs}))
+
+    def _do_swap(self, a: Swap) -> list[Event]:
+        p = self._turn_check(a, "swap")
+        if self.look is None or self.hands[self.look[0]][self.look[1]] == _NO_CARD:
+            raise IllegalAction("the card you looked at is gone", a)
+        if not self._slot_ok(p, a.slot):
+            raise IllegalAction(f"slot {a.slot} of player {p} holds no card", a)
+        q, s = self.look
+        if q not in self._targets(p, swapping=True):
+            raise IllegalAction(f"player {q} cannot be swapped with now", a)
+        events: list[Event] = []
+        self._swap_cards(p, a.slot, q, s, events)
+        self.look = None
+        self._end_play(events)
+        return events
+
+    def _do_pass(self, a: Pass) -> list[Event]:
+        p = self._turn_check(a, "power", "swap", "call", "draw")
+        events = [Event("passed", {"player": p, "phase": self.phase})]
+        if self.phase == "draw":
+            if self.draws == 0:
+                raise IllegalAction("a turn starts with a draw", a)
+            self._end_turn_or_call(events)
+        elif self.phase == "call":
+            self._end_turn(events)
+        else:
+            if self.phase == "power" and not self._power_passable(p):
+                raise IllegalAction("this power must be used", a)
+            self.power = None
+            self.look = None
+            self._end_play(events)
+        return events
+
+    def _do_call(self, a: Call) -> list[Event]:
+        p = a.player
+        if p != self.current_player:
+            raise IllegalAction(f"it is player {self.current_player}'s turn, not player {p}'s", a)
+        when = self.variant.rules.call.when
+        forced = self.phase == "draw" and self._must_call(p)
+        if not (self.phase == "call" or forced or (self.phase == "draw" and when == "start_of_turn" and self.draws == 0)):
+            raise IllegalAction(f"a call is not possible in phase {self.phase!r}", a)
+        if self.caller is not None:
+            raise IllegalAction(f"player {self.caller} has already called", a)
+        if not forced and not self.rb.call_allowed(self, p):
+            raise IllegalAction("a call is not allowed now", a)
+        events: list[Event] = []
+        call = self.variant.rules.call
+        if call.verified:
+            total = self.total(p)
+            right = total <= self.rb.threshold
+            shown = {"slots": self.occupied(p), "cards": [self.text[c] for c in self.hands[p] if c != _NO_CARD]}
+            if right:
+                self.caller = p
+                events.append(Event("called", {"player": p, "right": True, "total": total, **shown}))
+                for c in self.hands[p]:
+                    if c != _NO_CARD:
+                        self.knowers[c] = self._all
+            else:
+                for c in self.hands[p]:
+                    if c != _NO_CARD:
+                        self.knowers[c] = self._all
+                events.append(Event("called", {"player": p, "right": False, "total": total, **shown}))
+                self._penalty(p, call.wrong_penalty_cards, events)
+        else:
+            self.caller = p
+            events.append(Event("called", {"player": p}))
+        self._end_turn(events)
+        return events
+
+    def _do_match(self, a: Match) -> list[Event]:
+        p = a.player
+        m = self.variant.rules.matching
+        if not self._player_ok(p):
+            raise IllegalAction(f"no player {p}", a)
+        if not m.enabled:
+            raise IllegalAction("this ruleset has no matching", a)
+        if self.phase == "peek":
+            raise IllegalAction("no matching during the opening peek", a)
+        owner = p if a.owner is None else a.owner
+        if owner != p:
+            raise IllegalAction("this ruleset lets you match only your own cards", a)
+        slots = tuple(a.slots)
+        if not 1 <= len(slots) <= m.max_cards or len(set(slots)) != len(slots):
+            raise IllegalAction(f"match 1 to {m.max_cards} different slots", a)
+        if not all(self._slot_ok(owner, s) for s in slots):
+            raise IllegalAction(f"those slots of player {owner} do not all hold a card", a)
+        if p == self.caller and not m.caller_may_match:
+            raise IllegalAction("the caller may not match", a)
+        if self.win == _NO_CARD:
+            raise IllegalAction("there is no thrown card to match on", a)
+        if self.tried[p] >= m.tries:
+            raise IllegalAction("you have already tried to match this card", a)
+        self.tried[p] += 1
+        hand = self.hands[owner]
+        events: list[Event] = []
+        allmask = self._all
+        if self.win_done:
+            for s in slots:
+                self.knowers[hand[s]] = allmask
+                events.append(Event("late", {"player": p, "owner": owner, "slot": s, "card": self.text[hand[s]]}))
+            if m.late == "miss":
+                self._penalty(p, m.penalty_cards * len(slots), events)
+            return events
+        top = self.cards[self.win]
+        wrong = 0
+        for s in slots:
+            c = hand[s]
+            self.knowers[c] = allmask
+            if self.rb.same_kind(self.cards[c], top):
+                hand[s] = _NO_CARD
+                self.discard.append(c)
+                self.win_done = True
+                events.append(Event("matched", {"player": p, "owner": owner, "slot": s, "card": self.text[c]}))
+            else:
+                wrong += 1
+                events.append(Event("missed", {"player": p, "owner": owner, "slot": s, "card": self.text[c]}))
+        if wrong:
+            self._penalty(p, m.penalty_cards * wrong, events)
+        if self.variant.rules.call.empty_layout == "ends_round" and all(c == _NO_CARD for c in hand):
+            self._finish("emptied", events)
+        return events
+
+    def _do_give(self, a: Give) -> list[Event]:
+        raise IllegalAction("nothing to give: this ruleset has no opponent matching", a)
+
+    def _do_tick(self, a: Tick) -> list[Event]:
+        raise IllegalAction("this ruleset is not timed", a)
+
+    # ----------------------------------------------------------------------------- flow
+
+    def _reshuffle(self, events: list[Event]) -> None:
+        top = self.discard.pop()
+        pile = self.discard
+        for c in pile:
+            self.knowers[c] = 0
+        self.rng.shuffle(pile)
+        self.stock = pile
+        self.discard = [top]
+        events.append(Event("reshuffled", {"stock_size": len(self.stock)}))
+
+    def _penalty(self, p: int, count: int, events: list[Event]) -> None:
+        for _ in range(count):
+            if not self.stock and self._reshuffle_possible():
+                self._reshuffle(events)
+            if not self.stock:
+                events.append(Event("no_penalty_card", {"player": p}))
+                return
+            c = self.stock.pop()
+            self.knowers[c] = 0
+            self.hands[p].append(c)
+            events.append(Event("penalty", {"player": p, "slot": len(self.hands[p]) - 1}))
+
+    def _end_play(self, events: list[Event]) -> None:
+        """The drawn card is resolved: a second draw, the call, or the end of the turn."""
+        if self.draws < self.variant.rules.draw.per_turn and not self.stock_only and (
+            self._can_draw_stock() or self._can_draw_discard(self.current_player)
+        ):
+            self.phase = "draw"
+            events.append(Event("draw_offered", {"player": self.current_player}))
+            return
+        self._end_turn_or_call(events)
+
+    def _end_turn_or_call(self, events: list[Event]) -> None:
+        p = self.current_player
+        if self.variant.rules.call.when == "end_of_turn" and self._may_call_now(p):
+            self.phase = "call"
+            return
+        self._end_turn(events)
+
+    def _end_turn(self, events: list[Event]) -> None:
+        self.turn += 1
+        self._start_turn((self.current_player + 1) % self.players, events)
+
+    def _start_turn(self, p: int, events: list[Event]) -> None:
+        self.power = None
+        self.look = None
+        self.stock_only = False
+        self.draws = 0
+        self.held = _NO_CARD
+        self.held_from = ""
+        for _ in range(self.players + 1):
+            if self.caller is not None and p == self.caller:
+                self._finish("called", events)
+                return
+            if self.turn >= self.variant.rules.end.max_turns:
+                self._finish("turn_limit", events)
+                return
+            self.current_player = p
+            self.phase = "draw"
+            if self.caller is not None and all(c == _NO_CARD for c in self.hands[p]):
+                events.append(Event("skipped", {"player": p, "reason": "no card"}))
+                self.turn += 1
+                p = (p + 1) % self.players
+                continue
+            if self._draw_actions(p):
+                events.append(Event("turn", {"player": p, "turn": self.turn}))
+                return
+            self._finish("no_card_to_draw", events)
+            return
+        self._finish("no_player_left", events)  # pragma: no cover - the caller check stops earlier
+
+    def _finish(self, reason: str, events: list[Event]) -> None:
+        self.phase = "over"
+        self.reason = reason
+        self.power = None
+        self.look = None
+        allmask = self._all
+        for hand in self.hands:
+            for c in hand:
+                if c != _NO_CARD:
+                    self.knowers[c] = allmask
+        if self.held != _NO_CARD:
+            self.knowers[self.held] = allmask
+        result = self.result()
+        events.append(
+            Event(
+                "round_over",
+                {
+                    "reason": reason,
+                    "totals": result.totals,
+                    "winners": result.winners,
+                    "ranking": result.ranking,
+                    "caller": result.caller,
+                    "hands": [[self.text[c] if c != _NO_CARD else None for c in h] for h in self.hands],
+                },
+            )
+        )
+
+    # ----------------------------------------------------------------------------- results & views
+
+    def result(self) -> Result:
+        """The round's result. Raises ``RuntimeError`` before the round is over."""
+        if self.phase != "over":
+            raise RuntimeError("the round is not over")
+        if self._result is None:
+            tally = Tally(
+                totals=tuple(self.total(p) for p in range(self.players)),
+                card_counts=tuple(self.card_count(p) for p in range(self.players)),
+                caller=self.caller,
+                threshold=self.rb.threshold,
+            )
+            ranking = self.rb.rank(tally)
+            winners = self.rb.winners(tally, ranking)
+            scores = self.rb.round_scores(tally, winners)
+            self._result = Result(
+                totals=list(tally.totals),
+                winners=sorted(winners),
+                ranking=[list(place) for place in ranking],
+                caller=self.caller,
+                card_counts=list(tally.card_counts),
+                reason=self.reason,
+                scores=list(scores),
+            )
+        return self._result
+
+    def view(self, player: int) -> PlayerView:
+        """What ``player`` may see now, and nothing more."""
+        if not self._player_ok(player):
+            raise ValueError(f"no player {player}")
+        text, knowers = self.text, self.knowers
+        hands = [
+            [
+                SlotView(slot=s, card=text[c] if knowers[c] >> player & 1 else None)
+                for s, c in enumerate(hand)
+                if c != _NO_CARD
+            ]
+            for hand in self.hands
+        ]
+        holding = self.current_player if self.held != _NO_CARD else None
+        held = text[self.held] if holding == player and knowers[self.held] >> player & 1 else None
+        return PlayerView(
+            player=player,
+            players=self.players,
+            phase=self.phase,
+            current_player=self.current_player,
+            turn=self.turn,
+            hands=hands,
+            held=held,
+            holding=holding,
+            discard_top=text[self.discard[-1]] if self.discard else None,
+            discard=[text[c] for c in self.discard],
+            stock_size=len(self.stock),
+            caller=self.caller,
+            power=self.power,
+            is_over=self.phase == "over",
+            result=self.result() if self.phase == "over" else None,
+        )
+
+    # ----------------------------------------------------------------------------- snapshots
+
+    _STATE = (
+        "seed",
+        "first_player",
+        "hands",
+        "stock",
+        "discard",
+        "knowers",
+        "phase",
+        "current_player",
+        "turn",
+        "caller",
+        "held",
+        "held_from",
+        "draws",
+        "power",
+        "look",
+        "win",
+        "win_done",
+        "tried",
+        "stock_only",
+        "peeked",
+        "reason",
+    )
+
+    def to_json(self) -> str:
+        """The whole state as compact JSON; ``Game.from_json`` restores it exactly (RNG included)."""
+        variant: Any = self.variant.spec
+        if variant is None:
+            variant = self.variant.model_dump(mode="json")
+        state: dict[str, Any] = {"v": SNAPSHOT_VERSION, "variant": variant, "players": self.players}
+        for key in self._STATE:
+            state[key] = getattr(self, key)
+        state["rng"] = self.rng.state
+        state["cards"] = " ".join(self.text)
+        state["actions"] = [_compact(a) for a in self.actions]
+        return json.dumps(state, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, data: str, variant: Variant | None = None) -> Game:
+        """Restore a game from ``to_json``. The variant is loaded by the name it was saved with
+        unless given."""
+        from .variant import load_variant, variant_from_dict
+
+        state = json.loads(data)
+        if state.get("v") != SNAPSHOT_VERSION:
+            raise ValueError(f"unknown snapshot version {state.get('v')!r}")
+        if variant is None:
+            spec = state["variant"]
+            variant = variant_from_dict(spec) if isinstance(spec, dict) else load_variant(spec)
+        game = cls.__new__(cls)
+        game._restore(variant, state)
+        return game
+
+    def _restore(self, variant: Variant, state: dict[str, Any]) -> None:
+        self.variant = variant
+        self.rb = rulebook(variant)
+        self.players = state["players"]
+        self._all = (1 << self.players) - 1
+        self.deal_spec = None
+        self._result = None
+        self._cache_draw = {}
+        self._cache_match = {}
+        self._handlers = {
+            Draw: self._do_draw,
+            Replace: self._do_replace,
+            Discard: self._do_discard,
+            Power: self._do_power,
+            Swap: self._do_swap,
+            Pass: self._do_pass,
+            Call: self._do_call,
+            Match: self._do_match,
+            PeekAction: self._do_peek,
+            Give: self._do_give,
+            Tick: self._do_tick,
+        }
+        self._set_universe([parse_card(t) for t in state["cards"].split()])
+        for key in self._STATE:
+            setattr(self, key, state[key])
+        self.look = tuple(self.look) if self.look is not None else None  # type: ignore[assignment]
+        self.rng = Rng(0)
+        self.rng.state = state["rng"]
+        self.actions = [_uncompact(x) for x in state["actions"]]
+
+
+_CODES = {"draw": "d", "replace": "r", "discard": "x", "power": "w", "swap": "s", "pass": "p", "call": "c",
+          "match": "m", "peek": "k", "give": "g", "tick": "t"}
+_TYPES = {v: k for k, v in _CODES.items()}
+
+
+def _compact(a: Action) -> Any:
+    d = action_to_dict(a)
+    d["type"] = _CODES[d["type"]]
+    return d
+
+
+def _uncompact(d: dict[str, Any]) -> Action:
+    d = dict(d)
+    d["type"] = _TYPES[d["type"]]
+    if "slots" in d:
+        d["slots"] = tuple(d["slots"])
+    return parse_action(d)
+
+
+# ----------------------------------------------------------------------------- the public entry points
+
+
+def new_game(
+    variant: Variant | str | Sequence[str],
+    players: int,
+    *,
+    seed: int | None = None,
+    deal: dict[str, Any] | None = None,
+    first_player: int | None = None,
+) -> Game:
+    """Start a round: shuffled with ``seed`` (a fresh one, kept in ``game.seed``, if ``None``), or
+    a stacked ``deal`` (``hands``, ``stock`` top first, ``discard`` bottom first)."""
+    from .variant import load_variant
+
+    v = variant if isinstance(variant, Variant) else load_variant(variant)
+    game = Game(v, players, seed=seed, deal=deal, first_player=first_player)
+    game._begin()
+    return game
+
+
+def replay(
+    variant: Variant | str | Sequence[str],
+    players: int,
+    *,
+    seed: int | None = None,
+    actions: Iterable[Action | dict[str, Any]],
+    deal: dict[str, Any] | None = None,
+    first_player: int | None = None,
+) -> Game:
+    """Rebuild a game from its start and its actions (``game.actions``)."""
+    game = new_game(variant, players, seed=seed, deal=deal, first_player=first_player)
+    for a in actions:
+        game.apply(a)
+    return game

@@ -1,0 +1,66 @@
+"""Events: what happened, as each seat may see it.
+
+``Game.apply`` returns a list of ``Event``. An event has public facts (``data``) and, for some,
+secret facts (``secret``: e.g. the card a player drew) that only the players of ``seen_by`` see.
+``event.for_player(p)`` is the event as player ``p`` sees it: the secret fields are present for
+those who saw them and ``None`` for the others. A server sends ``for_player(p).to_dict()`` to
+each seat and the full event to nobody.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Event:
+    """One thing that happened. ``type`` names it; ``to_dict()`` is its JSON form."""
+
+    __slots__ = ("data", "secret", "seen_by", "type")
+
+    def __init__(
+        self, type: str, data: dict[str, Any], secret: dict[str, Any] | None = None, seen_by: int = 0
+    ) -> None:
+        self.type = type
+        self.data = data
+        self.secret = secret
+        self.seen_by = seen_by  # bit p set: player p sees the secret fields
+
+    def __getitem__(self, key: str) -> Any:
+        if key == "type":
+            return self.type
+        if key in self.data:
+            return self.data[key]
+        if self.secret is not None and key in self.secret:
+            return self.secret[key]
+        raise KeyError(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def sees(self, player: int) -> bool:
+        """Whether ``player`` sees this event's secret fields."""
+        return bool(self.seen_by >> player & 1)
+
+    def for_player(self, player: int) -> Event:
+        """The event as ``player`` may see it: secret fields hidden (``None``) unless they saw them."""
+        if self.secret is None or self.seen_by >> player & 1:
+            return Event(self.type, dict(self.data), dict(self.secret) if self.secret else None, 1 << player)
+        return Event(self.type, dict(self.data), dict.fromkeys(self.secret), 0)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: ``type``, then the facts (secret ones included as this event holds them)."""
+        out: dict[str, Any] = {"type": self.type, **self.data}
+        if self.secret:
+            out.update(self.secret)
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Event) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Event({self.to_dict()!r})"

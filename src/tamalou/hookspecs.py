@@ -1,0 +1,139 @@
+"""Every hook of tamalou, in one place.
+
+Rules that a TOML key can say are keys (see ``tamalou.schema``); rules that need code are hook
+implementations. A plugin is any module or object with functions named after these hooks and
+marked ``@tamalou.hookimpl``. The built-in rules are plugins too (``tamalou.plugins.defaults``,
+registered ``trylast`` so that any other plugin overrides them).
+
+Which plugins apply to a game: the built-in ones, then the modules a variant lists in
+``plugins = [...]`` (a later one is asked first). A package installed with an entry point in the
+group ``tamalou`` is loaded for discovery (``tamalou_variant_paths``) and applies its rule hooks
+to the variants that name it.
+
+Hooks marked *first result wins* stop at the first implementation that returns something other
+than ``None``; returning ``None`` means "no opinion, ask the next one". The engine calls the card
+and threshold hooks once per variant and caches the answers, so they must be pure functions of
+their arguments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+if TYPE_CHECKING:
+    from .cards import Card
+    from .engine import Game
+    from .schema import Variant
+
+PROJECT = "tamalou"
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """The end of a round as the ranking hooks see it.
+
+    ``totals[p]`` is player p's card total, ``card_counts[p]`` how many cards p holds,
+    ``caller`` the player who called (``None`` if nobody did), ``threshold`` the call threshold.
+    """
+
+    totals: tuple[int, ...]
+    card_counts: tuple[int, ...]
+    caller: int | None
+    threshold: int
+
+
+# --- discovery -----------------------------------------------------------------------------
+
+
+@hookspec
+def tamalou_variant_paths() -> Sequence[Any]:  # type: ignore[empty-body]
+    """Return paths of TOML variant files (or folders of them) this plugin provides.
+
+    All results are collected: every plugin may add variants. Called on the plugins loaded for
+    discovery (the built-ins and the entry-point group ``tamalou``).
+    """
+
+
+# --- cards ---------------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def tamalou_card_value(variant: Variant, card: Card) -> int | None:  # type: ignore[empty-body]
+    """Return the points ``card`` scores under ``variant``. First result wins; ``None``: no opinion.
+
+    The default reads ``rules.values.cards`` then ``rules.values.ranks``.
+    """
+
+
+@hookspec(firstresult=True)
+def tamalou_card_power(variant: Variant, card: Card) -> str | None:  # type: ignore[empty-body]
+    """Return the power of ``card`` (a name of ``tamalou.schema.PowerName``; ``"none"`` for no
+    power). First result wins; ``None``: no opinion.
+
+    The default reads ``rules.powers.cards`` then ``rules.powers.ranks``.
+    """
+
+
+@hookspec(firstresult=True)
+def tamalou_same_kind(variant: Variant, thrown: Card, top: Card) -> bool | None:  # type: ignore[empty-body]
+    """Return whether ``thrown`` matches the discard top ``top``. First result wins.
+
+    The default compares ranks (or points, with ``rules.matching.by = "value"``).
+    """
+
+
+# --- the call ------------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def tamalou_call_threshold(variant: Variant) -> int | None:  # type: ignore[empty-body]
+    """Return the total at or under which a call is right. First result wins.
+
+    The default reads ``rules.call.threshold``.
+    """
+
+
+@hookspec(firstresult=True)
+def tamalou_call_allowed(game: Game, player: int) -> bool | None:  # type: ignore[empty-body]
+    """Return whether ``player`` may call now, given that the phase offers a call at all.
+
+    First result wins; ``None``: no opinion (the call is allowed). Only public facts may decide
+    (never the player's hidden total: offering the call only at a low total would leak it).
+    """
+
+
+# --- the end of a round --------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def tamalou_rank(variant: Variant, tally: Tally) -> list[list[int]] | None:  # type: ignore[empty-body]
+    """Return the ranking: a list of places, best first, each a list of tied players.
+
+    First result wins. The default sorts by total and applies ``rules.end.ties`` in order.
+    """
+
+
+@hookspec(firstresult=True)
+def tamalou_winners(  # type: ignore[empty-body]
+    variant: Variant, tally: Tally, ranking: list[list[int]]
+) -> list[int] | None:
+    """Return the winners of the round (may be empty). First result wins.
+
+    The default: the first place, keeping only totals at or under ``rules.end.win_max``.
+    """
+
+
+@hookspec(firstresult=True)
+def tamalou_round_scores(  # type: ignore[empty-body]
+    variant: Variant, tally: Tally, winners: list[int]
+) -> list[int] | None:
+    """Return what each player scores for the round in a match of rounds. First result wins.
+
+    The default: each player's card total.
+    """

@@ -1,0 +1,69 @@
+"""Plugin managers: which hook implementations apply.
+
+Two kinds of plugin manager, both built on pluggy:
+
+- the *discovery* manager (``discovery_manager()``), one per process: the built-in plugins of
+  ``BUILTIN_PLUGINS`` plus every module of the entry-point group ``tamalou``. It is asked for
+  variant files (``tamalou_variant_paths``).
+- a *rules* manager per variant (``rules_manager(variant)``): the built-in plugins, then the
+  modules the variant names in ``plugins``. An installed package therefore changes only the
+  games whose variant names it, never a French game by surprise.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import lru_cache
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+import pluggy
+
+from .. import hookspecs
+from ..errors import VariantError
+
+if TYPE_CHECKING:
+    from ..schema import Variant
+
+ENTRY_POINT_GROUP = "tamalou"
+
+#: The plugins every game uses, loaded like third-party ones.
+BUILTIN_PLUGINS: tuple[str, ...] = ("tamalou.plugins.defaults",)
+
+
+def _new_manager() -> pluggy.PluginManager:
+    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm.add_hookspecs(hookspecs)
+    for name in BUILTIN_PLUGINS:
+        pm.register(importlib.import_module(name), name=name)
+    return pm
+
+
+@lru_cache(maxsize=1)
+def discovery_manager() -> pluggy.PluginManager:
+    """The process-wide manager: built-ins plus the entry-point group ``tamalou``."""
+    pm = _new_manager()
+    pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
+    return pm
+
+
+def import_plugin(name: str, *, file: str | None = None) -> ModuleType:
+    """Import a plugin module named in a variant, with an error that says which and why."""
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        raise VariantError(f"cannot import plugin module {name!r}: {exc}", file=file, key="plugins") from None
+
+
+def rules_manager(variant: Variant) -> pluggy.PluginManager:
+    """A manager with the built-ins and the variant's own plugins (the last named is asked first)."""
+    pm = _new_manager()
+    for name in variant.plugins:
+        if pm.has_plugin(name):
+            continue
+        module = import_plugin(name)
+        try:
+            pm.register(module, name=name)
+        except (pluggy.PluginValidationError, ValueError) as exc:
+            raise VariantError(f"plugin {name!r} is not valid: {exc}", key="plugins") from None
+    return pm

@@ -1,0 +1,94 @@
+"""The built-in rules: every hook answered from the variant's TOML keys.
+
+Registered ``trylast``, so any other plugin's answer wins over these.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..cards import Card
+from ..hookspecs import Tally, hookimpl
+from ..schema import Variant
+
+
+def builtin_variants_dir() -> Path:
+    """Where the built-in TOML files are: inside the installed package, or the source tree's."""
+    here = Path(__file__).resolve().parent.parent
+    packaged = here / "variants"
+    if packaged.is_dir():
+        return packaged
+    return here.parent.parent / "variants"
+
+
+@hookimpl(trylast=True)
+def tamalou_variant_paths() -> list[Path]:
+    return [builtin_variants_dir()]
+
+
+@hookimpl(trylast=True)
+def tamalou_card_value(variant: Variant, card: Card) -> int | None:
+    values = variant.rules.values
+    text = str(card)
+    if text in values.cards:
+        return values.cards[text]
+    return values.ranks.get(card.rank)  # type: ignore[call-overload, no-any-return]
+
+
+@hookimpl(trylast=True)
+def tamalou_card_power(variant: Variant, card: Card) -> str | None:
+    powers = variant.rules.powers
+    text = str(card)
+    if text in powers.cards:
+        return powers.cards[text]
+    return powers.ranks.get(card.rank, "none")  # type: ignore[call-overload, no-any-return]
+
+
+@hookimpl(trylast=True)
+def tamalou_call_threshold(variant: Variant) -> int | None:
+    return variant.rules.call.threshold
+
+
+def rank_by_total(tally: Tally, ties: tuple[str, ...]) -> list[list[int]]:
+    """Places by total, the tie-breaks applied in order; players still equal share a place."""
+
+    def key(p: int) -> tuple[int, ...]:
+        k = [tally.totals[p]]
+        for tie in ties:
+            if tie == "fewer_cards":
+                k.append(tally.card_counts[p])
+            elif tie == "caller_ahead":
+                k.append(0 if p == tally.caller else 1)
+            elif tie == "caller_behind":
+                k.append(1 if p == tally.caller else 0)
+        return tuple(k)
+
+    order = sorted(range(len(tally.totals)), key=key)
+    places: list[list[int]] = []
+    last: tuple[int, ...] | None = None
+    for p in order:
+        k = key(p)
+        if places and k == last:
+            places[-1].append(p)
+        else:
+            places.append([p])
+        last = k
+    return places
+
+
+@hookimpl(trylast=True)
+def tamalou_rank(variant: Variant, tally: Tally) -> list[list[int]] | None:
+    return rank_by_total(tally, variant.rules.end.ties)
+
+
+@hookimpl(trylast=True)
+def tamalou_winners(variant: Variant, tally: Tally, ranking: list[list[int]]) -> list[int] | None:
+    if not ranking:
+        return []
+    bound = variant.rules.end.win_max
+    return [p for p in ranking[0] if bound is None or tally.totals[p] <= bound]
+
+
+@hookimpl(trylast=True)
+def tamalou_round_scores(variant: Variant, tally: Tally, winners: list[int]) -> list[int] | None:
+    return list(tally.totals)

@@ -1,0 +1,117 @@
+"""The rulebook: a variant's hooks asked once and turned into plain tables for the engine.
+
+Card values, powers and the call threshold are asked of the hooks once per variant and card
+(they must be pure); hooks that depend on the state of a game (``tamalou_call_allowed``) are
+called only when a plugin other than the built-in defaults implements them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, get_args
+
+import pluggy
+
+from .cards import Card, build_deck
+from .errors import VariantError
+from .hookspecs import Tally
+from .plugins import BUILTIN_PLUGINS, rules_manager
+from .schema import PowerName, Variant
+
+if TYPE_CHECKING:
+    from .engine import Game
+
+_POWERS = frozenset(get_args(PowerName))
+
+
+def _overridden(pm: pluggy.PluginManager, hook: Any) -> bool:
+    """Whether any plugin besides the built-ins implements ``hook``."""
+    return any(impl.plugin_name not in BUILTIN_PLUGINS for impl in hook.get_hookimpls())
+
+
+class Rulebook:
+    """Everything the engine needs to referee one variant, asked of its plugins once."""
+
+    __slots__ = (
+        "_power",
+        "_same_kind_hook",
+        "_value",
+        "call_allowed_hook",
+        "deck",
+        "pm",
+        "threshold",
+        "variant",
+    )
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.pm = rules_manager(variant)
+        r = variant.rules
+        self.deck: list[Card] = build_deck(r.deck.ranks, r.deck.suits, r.deck.jokers, r.deck.copies)
+        self._value: dict[Card, int] = {}
+        self._power: dict[Card, str] = {}
+        threshold = self.pm.hook.tamalou_call_threshold(variant=variant)
+        if not isinstance(threshold, int):
+            raise VariantError(f"tamalou_call_threshold returned {threshold!r}, expected an integer")
+        self.threshold: int = threshold
+        hook = self.pm.hook
+        self.call_allowed_hook = hook.tamalou_call_allowed if _overridden(self.pm, hook.tamalou_call_allowed) else None
+        self._same_kind_hook = hook.tamalou_same_kind if _overridden(self.pm, hook.tamalou_same_kind) else None
+        for card in self.deck:
+            self.value(card)
+            self.power(card)
+
+    def value(self, card: Card) -> int:
+        v = self._value.get(card)
+        if v is None:
+            v = self.pm.hook.tamalou_card_value(variant=self.variant, card=card)
+            if not isinstance(v, int):
+                raise VariantError(f"no value for card {card} (tamalou_card_value returned {v!r})")
+            self._value[card] = v
+        return v
+
+    def power(self, card: Card) -> str:
+        p = self._power.get(card)
+        if p is None:
+            p = self.pm.hook.tamalou_card_power(variant=self.variant, card=card) or "none"
+            if p not in _POWERS:
+                raise VariantError(f"unknown power {p!r} for card {card} (powers: {', '.join(sorted(_POWERS))})")
+            self._power[card] = p
+        return p
+
+    def same_kind(self, thrown: Card, top: Card) -> bool:
+        """Whether ``thrown`` may be matched on ``top``."""
+        if self._same_kind_hook is not None:
+            answer = self._same_kind_hook(variant=self.variant, thrown=thrown, top=top)
+            if answer is not None:
+                return bool(answer)
+        if self.variant.rules.matching.by == "value":
+            return self.value(thrown) == self.value(top)
+        return thrown.rank == top.rank
+
+    def call_allowed(self, game: Game, player: int) -> bool:
+        if self.call_allowed_hook is None:
+            return True
+        answer = self.call_allowed_hook(game=game, player=player)
+        return True if answer is None else bool(answer)
+
+    def rank(self, tally: Tally) -> list[list[int]]:
+        return self.pm.hook.tamalou_rank(variant=self.variant, tally=tally)  # type: ignore[no-any-return]
+
+    def winners(self, tally: Tally, ranking: list[list[int]]) -> list[int]:
+        return self.pm.hook.tamalou_winners(  # type: ignore[no-any-return]
+            variant=self.variant, tally=tally, ranking=ranking
+        )
+
+    def round_scores(self, tally: Tally, winners: list[int]) -> list[int]:
+        return self.pm.hook.tamalou_round_scores(  # type: ignore[no-any-return]
+            variant=self.variant, tally=tally, winners=winners
+        )
+
+
+def rulebook(variant: Variant) -> Rulebook:
+    """The rulebook of ``variant``, built once and kept on the variant."""
+    rb = variant._rulebook
+    if rb is None:
+        rb = Rulebook(variant)
+        variant._rulebook = rb
+    return rb  # type: ignore[return-value]

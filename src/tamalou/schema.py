@@ -1,0 +1,248 @@
+"""The variant format: every rule of RULES.md §2 as a typed key.
+
+A variant file is TOML. Top-level keys describe the ruleset (``name``, ``aliases``, ``extends``,
+``plugins``...); the ``[rules]`` table holds one sub-table per part of the game. Every key has a
+default (the French rules of 000), so a house-rule file only says what differs. Unknown keys are
+errors. ``tamalou.variant_json_schema()`` returns this schema as JSON Schema for editors.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic_core import PydanticCustomError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
+
+from .cards import RANKS, parse_card
+
+PowerName = Literal["none", "peek_own", "peek_opponent", "blind_swap", "look_and_swap", "play_again"]
+TieBreak = Literal["fewer_cards", "caller_ahead", "caller_behind"]
+RankName = Literal["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK"]
+SuitName = Literal["S", "H", "D", "C"]
+
+
+DEFAULT_VALUES: dict[str, int] = {
+    "A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
+    "10": 10, "J": 10, "Q": 10, "K": 10, "JK": -1,
+}
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
+
+
+def _card_keys(value: dict[str, object]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for key, v in value.items():
+        try:
+            card = parse_card(key)
+        except ValueError as exc:
+            raise ValueError(f"{key!r} is not a card: {exc}") from None
+        out[str(card)] = v
+    return out
+
+
+class Players(_Section):
+    """How many may sit at the table."""
+
+    min: int = Field(2, ge=1, le=12, description="Fewest players.")
+    max: int = Field(6, ge=1, le=12, description="Most players.")
+
+    @model_validator(mode="after")
+    def _order(self) -> Players:
+        if self.min > self.max:
+            raise PydanticCustomError(
+                "cross_field", "min ({lo}) is larger than max ({hi})", {"lo": self.min, "hi": self.max}
+            )
+        return self
+
+
+class Deck(_Section):
+    """The cards in play."""
+
+    ranks: tuple[RankName, ...] = Field(RANKS, description="Ranks in the deck (jokers apart).")  # type: ignore[assignment]
+    suits: tuple[SuitName, ...] = Field(("S", "H", "D", "C"), description="Suits in the deck.")
+    jokers: int = Field(0, ge=0, le=2, description="Jokers added (JK1, JK2).")
+    copies: int = Field(1, ge=1, le=4, description="How many such decks are shuffled together.")
+
+
+class Deal(_Section):
+    """Setting up a round."""
+
+    cards: int = Field(4, ge=1, le=12, description="Face-down cards dealt to each player.")
+    layout: Literal["square", "row"] = Field("square", description="Cosmetic: a 2x2 square or a row.")
+    discard: int = Field(
+        1, ge=0, le=1, description="Cards turned up from the stock to start the discard (0: starts empty)."
+    )
+    first_player: Literal["random"] | int = Field(
+        "random", description="'random' (seeded) or a seat number."
+    )
+    first_card_matchable: bool = Field(
+        True, description="Whether the card turned up at the deal may be matched like a thrown card."
+    )
+
+
+class Peek(_Section):
+    """The opening peek at one's own cards."""
+
+    mode: Literal["fixed", "choose", "none"] = Field(
+        "fixed", description="'fixed': the slots below are shown at the deal; 'choose': each player picks."
+    )
+    slots: tuple[int, ...] = Field((0, 1), description="Slots shown when mode is 'fixed'.")
+    count: int = Field(2, ge=0, description="How many slots a player picks when mode is 'choose'.")
+
+
+class Values(_Section):
+    """Points of each card: by rank, then per-card overrides (e.g. red kings)."""
+
+    ranks: dict[RankName, int] = Field(
+        default_factory=lambda: dict(DEFAULT_VALUES),
+        description="Points by rank. Ranks left out keep their default (A=1 ... 10=10, J=Q=K=10, JK=-1).",
+    )
+    cards: dict[str, int] = Field(default_factory=dict, description="Points of single cards, e.g. KS = 15.")
+
+    _norm = field_validator("cards", mode="before")(classmethod(lambda cls, v: _card_keys(v)))
+
+    @field_validator("ranks", mode="before")
+    @classmethod
+    def _keep_defaults(cls, v: object) -> object:
+        if isinstance(v, dict):
+            return {**DEFAULT_VALUES, **v}
+        return v
+
+
+class DrawRules(_Section):
+    """Where a turn takes its card from."""
+
+    from_discard: bool = Field(True, description="Whether the discard top may be taken.")
+    discard_forbidden: tuple[RankName, ...] = Field(
+        (), description="Ranks that may not be taken from the discard (tamalou.fun: J, Q, K)."
+    )
+    discard_must_replace: bool = Field(
+        True, description="A card taken from the discard must replace a slot (it cannot be thrown back)."
+    )
+    per_turn: int = Field(
+        1, ge=1, le=2, description="Draws a turn may hold; the second is offered after the first is resolved."
+    )
+    stock_empty: Literal["reshuffle", "end_round"] = Field(
+        "reshuffle", description="When the stock runs out: reshuffle the discard but its top, or end the round."
+    )
+
+
+class Powers(_Section):
+    """Card powers."""
+
+    trigger: Literal["drawn_thrown", "landing"] = Field(
+        "drawn_thrown",
+        description="'drawn_thrown': only a card drawn from the stock and thrown at once (000); "
+        "'landing': any card that lands on the discard in your turn, the replaced one included (003).",
+    )
+    optional: bool = Field(True, description="Whether a power may be declined with 'pass'.")
+    passed_on: bool = Field(
+        False, description="After a swap or peek power, the next player may use it once instead of drawing."
+    )
+    ranks: dict[RankName, PowerName] = Field(default_factory=dict, description="Power by rank.")
+    cards: dict[str, PowerName] = Field(default_factory=dict, description="Power of single cards, e.g. KS.")
+
+    _norm = field_validator("cards", mode="before")(classmethod(lambda cls, v: _card_keys(v)))
+
+
+class Matching(_Section):
+    """Throwing cards of the discard top's rank, in turn or out of turn."""
+
+    enabled: bool = Field(True, description="Whether matching is played at all.")
+    opponents: bool = Field(False, description="Whether an opponent's card may be thrown (then one is given).")
+    max_cards: int = Field(3, ge=1, le=4, description="Own cards thrown in one match.")
+    by: Literal["rank", "value"] = Field("rank", description="Same rank, or same points.")
+    tries: int = Field(1, ge=1, le=4, description="Match attempts a player has on one thrown card.")
+    late: Literal["return", "miss"] = Field(
+        "return",
+        description="A match on a card somebody already matched: 'return' (takes it back, no penalty, 000) "
+        "or 'miss' (penalised, 003).",
+    )
+    penalty_cards: int = Field(1, ge=0, le=3, description="Penalty cards for each wrong card thrown.")
+    caller_may_match: bool = Field(True, description="Whether the caller may still match in the last round.")
+
+
+class Call(_Section):
+    """Calling Tamalou."""
+
+    threshold: int = Field(5, description="A call is right at this total or less.")
+    when: Literal["end_of_turn", "start_of_turn"] = Field(
+        "end_of_turn",
+        description="'end_of_turn': after playing, before the next player plays (000); "
+        "'start_of_turn': instead of drawing, the call is the turn (003).",
+    )
+    verified: bool = Field(
+        False,
+        description="A wrong call is found out at once: cards shown to all, penalty, play goes on (003).",
+    )
+    wrong_penalty_cards: int = Field(1, ge=0, le=3, description="Penalty cards for a wrong verified call.")
+    protect_caller: bool = Field(
+        False, description="The caller's cards are face up and cannot be swapped with (003)."
+    )
+    empty_layout: Literal["must_call", "may_call", "ends_round"] = Field(
+        "must_call",
+        description="A player with no card at their turn: must call without playing (000), may call (001), "
+        "or the round ends as soon as a layout is emptied (003).",
+    )
+
+
+class End(_Section):
+    """End of the round and who wins it."""
+
+    win_max: int | None = Field(
+        None, description="Only a total at or under this may win (001: 5). None: no such bound."
+    )
+    ties: tuple[TieBreak, ...] = Field(
+        ("caller_behind",), description="Tie-breaks between equal totals, in order."
+    )
+    max_turns: int = Field(
+        400,
+        ge=1,
+        description="Safety bound: after this many turns without an end the round ends as if nobody called.",
+    )
+
+
+class Rules(_Section):
+    """Every rule of a variant, one table per part of the game."""
+
+    players: Players = Players()
+    deck: Deck = Deck()
+    deal: Deal = Deal()
+    peek: Peek = Peek()
+    values: Values = Values()
+    draw: DrawRules = DrawRules()
+    powers: Powers = Powers()
+    matching: Matching = Matching()
+    call: Call = Call()
+    end: End = End()
+
+
+class Variant(BaseModel):
+    """A ruleset: immutable, validated. Load one with ``tamalou.load_variant``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
+
+    name: str = Field(description="The name it is found by (case-insensitive).")
+    aliases: tuple[str, ...] = Field((), description="Other names it is found by.")
+    title: str = Field("", description="A human title.")
+    description: str = Field("", description="What this ruleset is.")
+    sources: tuple[str, ...] = Field((), description="The rule texts it follows.")
+    plugins: tuple[str, ...] = Field(
+        (), description="Modules whose hook implementations apply to this variant (importable names)."
+    )
+    base: str | None = Field(
+        None,
+        description="Marks a modifier: its keys change whatever it is composed with; "
+        "loaded alone it applies to this base.",
+    )
+    rules: Rules = Rules()
+
+    _spec: object = PrivateAttr(default=None)
+    _rulebook: object = PrivateAttr(default=None)
+
+    @property
+    def spec(self) -> object:
+        """What ``load_variant`` was given (a name, path or list), kept so a snapshot can name it."""
+        return self._spec

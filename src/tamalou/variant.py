@@ -1,0 +1,276 @@
+"""Finding and loading variants: names, aliases, files, ``extends`` and composition.
+
+- ``load_variant("french")``: a name or alias (case-insensitive), or a path to a ``.toml`` file.
+- ``load_variant(["cartalogue", "jokers"])``: a composition, later ones override earlier ones.
+- A file may say ``extends = "french"`` or ``extends = ["french", "gabo"]``: the bases are merged in
+  order, then the file's own keys on top (tables merge key by key, other values replace, and
+  ``plugins`` lists add up). A cycle of ``extends`` is an error that names the cycle.
+- A *modifier* file says ``base = "french"``: composed with others it adds only its own keys;
+  loaded alone it applies to its base.
+
+Every error is a ``VariantError`` naming the file, the key path and what was expected; a variant
+is validated whole before it is returned, so nothing is ever half-loaded.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from .errors import VariantError
+from .plugins import discovery_manager
+from .schema import Variant
+
+VariantSpec = str | Path | Variant | Sequence[str | Path]
+
+_META_NOT_INHERITED = ("name", "aliases", "title", "description", "base")
+
+
+# --- the registry --------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _registry() -> dict[str, Path]:
+    """Lower-cased names and aliases -> file, from every discovery plugin's paths."""
+    found: dict[str, Path] = {}
+    pm = discovery_manager()
+    for paths in reversed(pm.hook.tamalou_variant_paths()):
+        for entry in paths or ():
+            p = Path(entry)
+            files = sorted(p.glob("*.toml")) if p.is_dir() else [p]
+            for f in files:
+                try:
+                    raw = tomllib.loads(f.read_text(encoding="utf-8"))
+                except (OSError, tomllib.TOMLDecodeError):
+                    continue
+                name = str(raw.get("name", f.stem))
+                for key in (name, *[str(a) for a in raw.get("aliases", ())]):
+                    found.setdefault(key.lower(), f)
+    return found
+
+
+def _names() -> dict[str, str]:
+    names: dict[str, str] = {}
+    for f in set(_registry().values()):
+        raw = tomllib.loads(f.read_text(encoding="utf-8"))
+        names[str(raw.get("name", f.stem))] = str(f)
+    return names
+
+
+def variant_names() -> list[str]:
+    """The names of every known variant (built-ins and installed plugins'), sorted."""
+    return sorted(_names())
+
+
+def refresh_registry() -> None:
+    """Forget cached discoveries (after installing a plugin at run time)."""
+    _registry.cache_clear()
+    discovery_manager.cache_clear()
+
+
+# --- raw TOML handling ---------------------------------------------------------------------
+
+
+def _merge(base: dict[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
+    """Deep merge: tables merge, ``plugins`` lists add up, other values replace."""
+    out = dict(base)
+    for key, value in top.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = _merge(dict(out[key]), value)
+        elif key == "plugins" and isinstance(value, list) and isinstance(out.get(key), list):
+            out[key] = out[key] + [v for v in value if v not in out[key]]
+        else:
+            out[key] = value
+    return out
+
+
+def _describe(value: Any) -> str:
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+_EXPECTED = {
+    "int_type": "expected an integer",
+    "int_parsing": "expected an integer",
+    "int_from_float": "expected an integer",
+    "bool_type": "expected true or false",
+    "bool_parsing": "expected true or false",
+    "string_type": "expected a string",
+    "float_type": "expected a number",
+    "float_parsing": "expected a number",
+    "tuple_type": "expected a list",
+    "list_type": "expected a list",
+    "dict_type": "expected a table",
+    "model_type": "expected a table",
+    "model_attributes_type": "expected a table",
+}
+
+
+def _format(exc: ValidationError, file: str | None) -> VariantError:
+    lines = []
+    first_key = None
+    for err in exc.errors():
+        key = ".".join(str(x) for x in err["loc"])
+        first_key = first_key or key
+        kind = err["type"]
+        if kind == "extra_forbidden":
+            what = "unknown key"
+        elif kind == "missing":
+            what = "required key is missing"
+        elif kind == "literal_error":
+            what = f"expected one of {err.get('ctx', {}).get('expected', '')}, got {_describe(err['input'])}"
+        elif kind in _EXPECTED:
+            what = f"{_EXPECTED[kind]}, got {_describe(err['input'])}"
+        elif kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
+            what = f"{err['msg'].replace('Input should be', 'expected a number')}, got {_describe(err['input'])}"
+        else:
+            msg = err["msg"]
+            msg = msg.removeprefix("Value error, ")
+            what = msg[:1].lower() + msg[1:]
+        lines.append(f"{key}: {what}" if key else what)
+    message = lines[0] if len(lines) == 1 else "; ".join(lines)
+    return VariantError(message, file=file)
+
+
+def _check_partial(raw: Mapping[str, Any], file: str) -> None:
+    """Validate the keys of one file on their own, so an error names the file that wrote it."""
+    data = {k: v for k, v in raw.items() if k not in ("extends",)}
+    data.setdefault("name", Path(file).stem)
+    try:
+        Variant.model_validate(data)
+    except ValidationError as exc:
+        # Cross-section checks (players.min <= players.max...) are left to the merged whole.
+        kept = [e for e in exc.errors() if e["type"] != "cross_field"]
+        if kept:
+            raise _format(exc, file) from None
+
+
+class _Loader:
+    def __init__(self) -> None:
+        self.stack: list[str] = []
+
+    def lookup(self, spec: str | Path, *, file: str | None = None) -> Path:
+        text = str(spec)
+        reg = _registry()
+        if isinstance(spec, str) and text.lower() in reg:
+            return reg[text.lower()]
+        p = Path(text)
+        if p.suffix == ".toml" or p.exists():
+            if not p.is_file():
+                raise VariantError(f"no variant file at {text!r}", file=file, key="extends" if file else None)
+            return p
+        known = ", ".join(variant_names())
+        raise VariantError(
+            f"unknown variant {text!r} (known: {known}; or give a path to a .toml file)",
+            file=file,
+            key="extends" if file else None,
+        )
+
+    def read(self, path: Path) -> dict[str, Any]:
+        try:
+            return tomllib.loads(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise VariantError(f"cannot read: {exc.strerror}", file=str(path)) from None
+        except tomllib.TOMLDecodeError as exc:
+            raise VariantError(f"not valid TOML: {exc}", file=path.name) from None
+
+    def resolve_file(self, path: Path, *, as_delta: bool) -> dict[str, Any]:
+        """The raw data of a file with its ``extends`` merged in (only its keys if ``as_delta``)."""
+        key = str(path.resolve())
+        if key in self.stack:
+            names = [Path(s).name for s in self.stack[self.stack.index(key) :]] + [path.name]
+            raise VariantError("extends cycle: " + " -> ".join(names), file=path.name, key="extends")
+        self.stack.append(key)
+        try:
+            raw = self.read(path)
+            _check_partial(raw, path.name)
+            extends = raw.get("extends", [])
+            if isinstance(extends, str):
+                extends = [extends]
+            if not isinstance(extends, list) or not all(isinstance(e, str) for e in extends):
+                raise VariantError(
+                    f"expected a variant name or a list of names, got {_describe(extends)}",
+                    file=path.name,
+                    key="extends",
+                )
+            base_name = raw.get("base")
+            merged: dict[str, Any] = {}
+            if extends:
+                merged = self.resolve_list(extends, file=path.name)
+            elif base_name and not as_delta:
+                merged = self.resolve_list([base_name], file=path.name)
+            own = {k: v for k, v in raw.items() if k != "extends"}
+            own.setdefault("name", path.stem)
+            merged = {k: v for k, v in merged.items() if k not in _META_NOT_INHERITED}
+            return _merge(merged, own)
+        finally:
+            self.stack.pop()
+
+    def resolve_list(self, specs: Sequence[str | Path], *, file: str | None = None) -> dict[str, Any]:
+        merged: dict[str, Any] = {}
+        names = []
+        for i, spec in enumerate(specs):
+            path = self.lookup(spec, file=file)
+            raw = self.resolve_file(path, as_delta=i > 0 and self._is_modifier(path))
+            names.append(str(raw.get("name", path.stem)))
+            merged = _merge({k: v for k, v in merged.items() if k not in _META_NOT_INHERITED}, raw)
+        if len(names) > 1:
+            merged["name"] = "+".join(names)
+            merged.pop("aliases", None)
+        return merged
+
+    def _is_modifier(self, path: Path) -> bool:
+        return bool(self.read(path).get("base"))
+
+
+def load_variant(spec: VariantSpec) -> Variant:
+    """Load a variant by name, alias, path, or a list of those (a composition).
+
+    Raises ``VariantError`` naming the file, the key path and what was expected.
+    """
+    if isinstance(spec, Variant):
+        return spec
+    loader = _Loader()
+    if isinstance(spec, str | Path):
+        path = loader.lookup(spec)
+        raw = loader.resolve_file(path, as_delta=False)
+        file = path.name
+        keep: object = str(spec)
+    elif isinstance(spec, Sequence) and spec and all(isinstance(s, str | Path) for s in spec):
+        raw = loader.resolve_list(list(spec))
+        file = None
+        keep = [str(s) for s in spec]
+    else:
+        raise VariantError(f"expected a variant name, a path or a list of them, got {spec!r}")
+    variant = variant_from_dict(raw, file=file)
+    variant._spec = keep
+    return variant
+
+
+def variant_from_dict(data: Mapping[str, Any], *, file: str | None = None) -> Variant:
+    """Validate a whole variant given as a dict (e.g. parsed TOML, ``extends`` already resolved)."""
+    if "extends" in data:
+        raise VariantError("'extends' is resolved by load_variant; pass the merged data", file=file)
+    try:
+        return Variant.model_validate(dict(data))
+    except ValidationError as exc:
+        raise _format(exc, file) from None
+
+
+def variant_json_schema() -> dict[str, Any]:
+    """The JSON Schema of the variant TOML format (``extends`` included), for editors."""
+    schema = Variant.model_json_schema()
+    schema["properties"]["extends"] = {
+        "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
+        "description": "Variants this file builds on, merged in order before its own keys.",
+    }
+    schema["title"] = "tamalou variant"
+    return schema
