@@ -99,7 +99,7 @@ class Game:
         "value",
         "variant",
         "win",
-        "win_done",
+        "win_by",
     )
 
     # ----------------------------------------------------------------------------- creation
@@ -118,30 +118,11 @@ class Game:
             raise VariantError(
                 f"{variant.name} is played by {r.players.min} to {r.players.max} players, got {players!r}"
             )
-        self.variant = variant
-        self.rb: Rulebook = rulebook(variant)
-        self.players = players
+        self._init_runtime(variant, players)
+        self.deal_spec = deal
         self.seed = secrets.randbits(63) if seed is None else int(seed)
         self.rng = Rng(self.seed)
-        self.deal_spec = deal
-        self._all = (1 << players) - 1
         self.actions: list[Action] = []
-        self._result: Result | None = None
-        self._cache_draw: dict[tuple[int, str], Draw] = {}
-        self._cache_match: dict[tuple[int, tuple[int, ...]], list[Match]] = {}
-        self._handlers = {
-            Draw: self._do_draw,
-            Replace: self._do_replace,
-            Discard: self._do_discard,
-            Power: self._do_power,
-            Swap: self._do_swap,
-            Pass: self._do_pass,
-            Call: self._do_call,
-            Match: self._do_match,
-            PeekAction: self._do_peek,
-            Give: self._do_give,
-            Tick: self._do_tick,
-        }
         if deal is None:
             universe = list(self.rb.deck)
         else:
@@ -158,7 +139,7 @@ class Game:
         self.turn = 0
         self.reason = ""
         self.win = _NO_CARD
-        self.win_done = False
+        self.win_by = -1
         self.tried = [0] * players
         self.stock_only = False
         self.peeked = 0
@@ -274,6 +255,17 @@ class Game:
         """Card ids per slot of ``player`` (``None`` for an emptied slot). Full information."""
         return [None if c == _NO_CARD else c for c in self.hands[player]]
 
+    def copy(self) -> Game:
+        """An independent copy of the game (same state, same RNG state, same history)."""
+        g = Game.__new__(Game)
+        g._restore_from(self)
+        return g
+
+    def layout(self, player: int) -> list[str | None]:
+        """The cards of ``player`` per slot as text (``None`` for an emptied slot). Full information:
+        for tests, tools and the end of a round, never for a player's eyes (use ``view``)."""
+        return [None if c == _NO_CARD else self.text[c] for c in self.hands[player]]
+
     def occupied(self, player: int) -> list[int]:
         """The slots of ``player`` that hold a card."""
         return [s for s, c in enumerate(self.hands[player]) if c != _NO_CARD]
@@ -359,26 +351,21 @@ class Game:
             out.append(a)
         if self.draws > 0:
             out.append(Pass(p))
-        elif self._may_call_now(p) and self.variant.rules.call.when == "start_of_turn":
+        elif self.rb.call_at_start and self._may_call_now(p):
             out.append(Call(p))
         return out
 
     def _match_actions(self, p: int) -> list[Action]:
-        if not self._may_match(p) or self.win_done:
+        """One-card matches on every occupied slot (a multi-card match is these in a row)."""
+        if not self._may_match(p) or (self.win_by >= 0 and self.win_by != p):
             return []
-        occ = tuple(s for s, c in enumerate(self.hands[p]) if c != _NO_CARD)
-        if not occ:
-            return []
-        key = (p, occ)
-        listed = self._cache_match.get(key)
-        if listed is None:
-            listed = []
-            for k in range(1, min(self.variant.rules.matching.max_cards, len(occ)) + 1):
-                listed.extend(Match(p, combo) for combo in combinations(occ, k))
-            if len(self._cache_match) > 4096:
-                self._cache_match.clear()
-            self._cache_match[key] = listed
-        return list(listed)
+        cache = self._cache_match.get(p)
+        if cache is None:
+            cache = self._cache_match[p] = []
+        hand = self.hands[p]
+        while len(cache) < len(hand):
+            cache.append(Match(p, (len(cache),)))
+        return [cache[s] for s, c in enumerate(hand) if c != _NO_CARD]
 
     def _power_actions(self, p: int) -> list[Action]:
         name = self.power
@@ -403,7 +390,7 @@ class Game:
 
     def _targets(self, p: int, swapping: bool) -> list[int]:
         """Opponents a power may aim at: those with a card; not a protected caller for a swap."""
-        protect = swapping and self.variant.rules.call.protect_caller
+        protect = swapping and self.rb.protect_caller
         return [
             q
             for q in range(self.players)
@@ -411,12 +398,12 @@ class Game:
         ]
 
     def _power_passable(self, p: int) -> bool:
-        return self.variant.rules.powers.optional or not self._power_actions(p)
+        return self.rb.powers_optional or not self._power_actions(p)
 
     def _must_call(self, p: int) -> bool:
         return (
             self.caller is None
-            and self.variant.rules.call.empty_layout == "must_call"
+            and self.rb.empty_layout == "must_call"
             and self.draws == 0
             and all(c == _NO_CARD for c in self.hands[p])
         )
@@ -425,29 +412,29 @@ class Game:
         return self.caller is None and self.rb.call_allowed(self, p)
 
     def _reshuffle_possible(self) -> bool:
-        return self.variant.rules.draw.stock_empty == "reshuffle" and len(self.discard) > 1
+        return self.rb.reshuffle and len(self.discard) > 1
 
     def _can_draw_stock(self) -> bool:
         return bool(self.stock) or self._reshuffle_possible()
 
     def _can_draw_discard(self, p: int) -> bool:
-        d = self.variant.rules.draw
-        if not self.discard or not d.from_discard or self.stock_only:
+        rb = self.rb
+        if not self.discard or not rb.from_discard or self.stock_only:
             return False
-        if self.rank[self.discard[-1]] in d.discard_forbidden:
+        if self.rank[self.discard[-1]] in rb.discard_forbidden:
             return False
-        return not d.discard_must_replace or any(c != _NO_CARD for c in self.hands[p])
+        return not rb.must_replace or any(c != _NO_CARD for c in self.hands[p])
 
     def _may_discard_held(self, p: int) -> bool:
-        if self.held_from != "discard" or not self.variant.rules.draw.discard_must_replace:
+        if self.held_from != "discard" or not self.rb.must_replace:
             return True
         return all(c == _NO_CARD for c in self.hands[p])  # nowhere to put it: it goes back
 
     def _may_match(self, p: int) -> bool:
-        m = self.variant.rules.matching
-        if not m.enabled or self.tried[p] >= m.tries:
+        rb = self.rb
+        if not rb.match_enabled or self.tried[p] >= rb.max_cards:
             return False
-        return not (p == self.caller and not m.caller_may_match)
+        return rb.caller_may_match or p != self.caller
 
     def _slot_ok(self, p: int, s: object) -> bool:
         hand = self.hands[p]
@@ -551,7 +538,7 @@ class Game:
         self.discard.append(old)
         self.knowers[old] = self._all
         events = [Event("replaced", {"player": p, "slot": a.slot, "card": self.text[old]})]
-        power_card = old if self.variant.rules.powers.trigger == "landing" else _NO_CARD
+        power_card = old if self.rb.landing else _NO_CARD
         self._thrown(old, power_card, events)
         return events
 
@@ -565,17 +552,16 @@ class Game:
         self.discard.append(c)
         self.knowers[c] = self._all
         events = [Event("discarded", {"player": p, "card": self.text[c]})]
-        trigger = self.variant.rules.powers.trigger
-        power_card = c if trigger == "landing" or from_stock else _NO_CARD
+        power_card = c if self.rb.landing or from_stock else _NO_CARD
         self._thrown(c, power_card, events)
         return events
 
     def _thrown(self, c: int, power_card: int, events: list[Event]) -> None:
         """A card a turn threw lands on the discard: a new matching window, maybe a power."""
         self.held_from = ""
-        if self.variant.rules.matching.enabled:
+        if self.rb.match_enabled:
             self.win = c
-            self.win_done = False
+            self.win_by = -1
             self.tried = [0] * self.players
         if power_card != _NO_CARD:
             name = self.rb.power(self.cards[power_card])
@@ -686,17 +672,16 @@ class Game:
         p = a.player
         if p != self.current_player:
             raise IllegalAction(f"it is player {self.current_player}'s turn, not player {p}'s", a)
-        when = self.variant.rules.call.when
         forced = self.phase == "draw" and self._must_call(p)
-        if not (self.phase == "call" or forced or (self.phase == "draw" and when == "start_of_turn" and self.draws == 0)):
+        at_start = self.phase == "draw" and self.rb.call_at_start and self.draws == 0
+        if not (self.phase == "call" or forced or at_start):
             raise IllegalAction(f"a call is not possible in phase {self.phase!r}", a)
         if self.caller is not None:
             raise IllegalAction(f"player {self.caller} has already called", a)
         if not forced and not self.rb.call_allowed(self, p):
             raise IllegalAction("a call is not allowed now", a)
         events: list[Event] = []
-        call = self.variant.rules.call
-        if call.verified:
+        if self.rb.verified:
             total = self.total(p)
             right = total <= self.rb.threshold
             shown = {"slots": self.occupied(p), "cards": [self.text[c] for c in self.hands[p] if c != _NO_CARD]}
@@ -711,7 +696,7 @@ class Game:
                     if c != _NO_CARD:
                         self.knowers[c] = self._all
                 events.append(Event("called", {"player": p, "right": False, "total": total, **shown}))
-                self._penalty(p, call.wrong_penalty_cards, events)
+                self._penalty(p, self.rb.wrong_penalty_cards, events)
         else:
             self.caller = p
             events.append(Event("called", {"player": p}))
@@ -720,10 +705,10 @@ class Game:
 
     def _do_match(self, a: Match) -> list[Event]:
         p = a.player
-        m = self.variant.rules.matching
+        rb = self.rb
         if not self._player_ok(p):
             raise IllegalAction(f"no player {p}", a)
-        if not m.enabled:
+        if not rb.match_enabled:
             raise IllegalAction("this ruleset has no matching", a)
         if self.phase == "peek":
             raise IllegalAction("no matching during the opening peek", a)
@@ -731,43 +716,46 @@ class Game:
         if owner != p:
             raise IllegalAction("this ruleset lets you match only your own cards", a)
         slots = tuple(a.slots)
-        if not 1 <= len(slots) <= m.max_cards or len(set(slots)) != len(slots):
-            raise IllegalAction(f"match 1 to {m.max_cards} different slots", a)
+        if not slots or len(set(slots)) != len(slots):
+            raise IllegalAction("match one or more different slots", a)
         if not all(self._slot_ok(owner, s) for s in slots):
             raise IllegalAction(f"those slots of player {owner} do not all hold a card", a)
-        if p == self.caller and not m.caller_may_match:
+        if p == self.caller and not rb.caller_may_match:
             raise IllegalAction("the caller may not match", a)
         if self.win == _NO_CARD:
             raise IllegalAction("there is no thrown card to match on", a)
-        if self.tried[p] >= m.tries:
-            raise IllegalAction("you have already tried to match this card", a)
-        self.tried[p] += 1
+        if self.tried[p] + len(slots) > rb.max_cards:
+            left = rb.max_cards - self.tried[p]
+            raise IllegalAction(f"you may throw {left} more card(s) on this one ({rb.max_cards} at most)", a)
+        self.tried[p] += len(slots)
         hand = self.hands[owner]
         events: list[Event] = []
         allmask = self._all
-        if self.win_done:
+        text = self.text
+        if self.win_by >= 0 and self.win_by != p:
+            # Somebody else was faster on this card.
             for s in slots:
                 self.knowers[hand[s]] = allmask
-                events.append(Event("late", {"player": p, "owner": owner, "slot": s, "card": self.text[hand[s]]}))
-            if m.late == "miss":
-                self._penalty(p, m.penalty_cards * len(slots), events)
+                events.append(Event("late", {"player": p, "owner": owner, "slot": s, "card": text[hand[s]]}))
+            if rb.late_miss:
+                self._penalty(p, rb.penalty_cards * len(slots), events)
             return events
         top = self.cards[self.win]
         wrong = 0
         for s in slots:
             c = hand[s]
             self.knowers[c] = allmask
-            if self.rb.same_kind(self.cards[c], top):
+            if rb.same_kind(self.cards[c], top):
                 hand[s] = _NO_CARD
                 self.discard.append(c)
-                self.win_done = True
-                events.append(Event("matched", {"player": p, "owner": owner, "slot": s, "card": self.text[c]}))
+                self.win_by = p
+                events.append(Event("matched", {"player": p, "owner": owner, "slot": s, "card": text[c]}))
             else:
                 wrong += 1
-                events.append(Event("missed", {"player": p, "owner": owner, "slot": s, "card": self.text[c]}))
+                events.append(Event("missed", {"player": p, "owner": owner, "slot": s, "card": text[c]}))
         if wrong:
-            self._penalty(p, m.penalty_cards * wrong, events)
-        if self.variant.rules.call.empty_layout == "ends_round" and all(c == _NO_CARD for c in hand):
+            self._penalty(p, rb.penalty_cards * wrong, events)
+        if rb.empty_layout == "ends_round" and all(c == _NO_CARD for c in hand):
             self._finish("emptied", events)
         return events
 
@@ -803,7 +791,7 @@ class Game:
 
     def _end_play(self, events: list[Event]) -> None:
         """The drawn card is resolved: a second draw, the call, or the end of the turn."""
-        if self.draws < self.variant.rules.draw.per_turn and not self.stock_only and (
+        if self.draws < self.rb.per_turn and not self.stock_only and (
             self._can_draw_stock() or self._can_draw_discard(self.current_player)
         ):
             self.phase = "draw"
@@ -813,7 +801,7 @@ class Game:
 
     def _end_turn_or_call(self, events: list[Event]) -> None:
         p = self.current_player
-        if self.variant.rules.call.when == "end_of_turn" and self._may_call_now(p):
+        if not self.rb.call_at_start and self._may_call_now(p):
             self.phase = "call"
             return
         self._end_turn(events)
@@ -833,7 +821,7 @@ class Game:
             if self.caller is not None and p == self.caller:
                 self._finish("called", events)
                 return
-            if self.turn >= self.variant.rules.end.max_turns:
+            if self.turn >= self.rb.max_turns:
                 self._finish("turn_limit", events)
                 return
             self.current_player = p
@@ -956,7 +944,7 @@ class Game:
         "power",
         "look",
         "win",
-        "win_done",
+        "win_by",
         "tried",
         "stock_only",
         "peeked",
@@ -992,11 +980,27 @@ class Game:
         game._restore(variant, state)
         return game
 
-    def _restore(self, variant: Variant, state: dict[str, Any]) -> None:
+    def _restore_from(self, other: Game) -> None:
+        self._init_runtime(other.variant, other.players)
+        self.deal_spec = other.deal_spec
+        self.cards, self.text, self.rank, self.value = other.cards, other.text, other.rank, other.value
+        for key in self._STATE:
+            v = getattr(other, key)
+            if key == "hands":
+                v = [list(h) for h in v]
+            elif isinstance(v, list):
+                v = list(v)
+            setattr(self, key, v)
+        self.rng = Rng(0)
+        self.rng.state = other.rng.state
+        self.actions = list(other.actions)
+        self._result = other._result
+
+    def _init_runtime(self, variant: Variant, players: int) -> None:
         self.variant = variant
         self.rb = rulebook(variant)
-        self.players = state["players"]
-        self._all = (1 << self.players) - 1
+        self.players = players
+        self._all = (1 << players) - 1
         self.deal_spec = None
         self._result = None
         self._cache_draw = {}
@@ -1014,6 +1018,9 @@ class Game:
             Give: self._do_give,
             Tick: self._do_tick,
         }
+
+    def _restore(self, variant: Variant, state: dict[str, Any]) -> None:
+        self._init_runtime(variant, state["players"])
         self._set_universe([parse_card(t) for t in state["cards"].split()])
         for key in self._STATE:
             setattr(self, key, state[key])

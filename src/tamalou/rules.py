@@ -33,6 +33,24 @@ class Rulebook:
 
     __slots__ = (
         "_power",
+        "call_at_start",
+        "caller_may_match",
+        "discard_forbidden",
+        "empty_layout",
+        "from_discard",
+        "landing",
+        "late_miss",
+        "match_enabled",
+        "max_cards",
+        "max_turns",
+        "must_replace",
+        "penalty_cards",
+        "per_turn",
+        "powers_optional",
+        "protect_caller",
+        "reshuffle",
+        "verified",
+        "wrong_penalty_cards",
         "_same_kind_hook",
         "_value",
         "call_allowed_hook",
@@ -59,6 +77,26 @@ class Rulebook:
         for card in self.deck:
             self.value(card)
             self.power(card)
+        # Plain attributes for the engine's hot paths (no pydantic attribute chains per step).
+        m, d, c = r.matching, r.draw, r.call
+        self.match_enabled = m.enabled
+        self.max_cards = m.max_cards
+        self.late_miss = m.late == "miss"
+        self.caller_may_match = m.caller_may_match
+        self.penalty_cards = m.penalty_cards
+        self.from_discard = d.from_discard
+        self.discard_forbidden = frozenset(d.discard_forbidden)
+        self.must_replace = d.discard_must_replace
+        self.per_turn = d.per_turn
+        self.reshuffle = d.stock_empty == "reshuffle"
+        self.landing = r.powers.trigger == "landing"
+        self.powers_optional = r.powers.optional
+        self.call_at_start = c.when == "start_of_turn"
+        self.verified = c.verified
+        self.wrong_penalty_cards = c.wrong_penalty_cards
+        self.protect_caller = c.protect_caller
+        self.empty_layout = c.empty_layout
+        self.max_turns = r.end.max_turns
 
     def value(self, card: Card) -> int:
         v = self._value.get(card)

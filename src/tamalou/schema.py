@@ -152,12 +152,16 @@ class Matching(_Section):
 
     enabled: bool = Field(True, description="Whether matching is played at all.")
     opponents: bool = Field(False, description="Whether an opponent's card may be thrown (then one is given).")
-    max_cards: int = Field(3, ge=1, le=4, description="Own cards thrown in one match.")
+    max_cards: int = Field(
+        3,
+        ge=1,
+        le=4,
+        description="Cards one player may throw on one thrown card, in one match or several (000: 1 to 3).",
+    )
     by: Literal["rank", "value"] = Field("rank", description="Same rank, or same points.")
-    tries: int = Field(1, ge=1, le=4, description="Match attempts a player has on one thrown card.")
     late: Literal["return", "miss"] = Field(
         "return",
-        description="A match on a card somebody already matched: 'return' (takes it back, no penalty, 000) "
+        description="A match on a card somebody else already matched: 'return' (taken back, no penalty, 000) "
         "or 'miss' (penalised, 003).",
     )
     penalty_cards: int = Field(1, ge=0, le=3, description="Penalty cards for each wrong card thrown.")
@@ -204,6 +208,17 @@ class End(_Section):
     )
 
 
+class Scoring(_Section):
+    """What a round scores in a match of rounds (the round's ``Result.scores``)."""
+
+    caller_won: Literal["total", "zero"] = Field(
+        "total", description="What a caller who won the round scores: their total, or 0 (000, Variantes 3)."
+    )
+    caller_lost_penalty: int = Field(
+        0, description="Points added to the total of a caller who lost the round (000, Variantes 3: 10)."
+    )
+
+
 class Rules(_Section):
     """Every rule of a variant, one table per part of the game."""
 
@@ -217,6 +232,7 @@ class Rules(_Section):
     matching: Matching = Matching()
     call: Call = Call()
     end: End = End()
+    scoring: Scoring = Scoring()
 
 
 class Variant(BaseModel):

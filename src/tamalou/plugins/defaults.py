@@ -91,4 +91,13 @@ def tamalou_winners(variant: Variant, tally: Tally, ranking: list[list[int]]) ->
 
 @hookimpl(trylast=True)
 def tamalou_round_scores(variant: Variant, tally: Tally, winners: list[int]) -> list[int] | None:
-    return list(tally.totals)
+    scores = list(tally.totals)
+    caller = tally.caller
+    if caller is not None:
+        rule = variant.rules.scoring
+        if caller in winners:
+            if rule.caller_won == "zero":
+                scores[caller] = 0
+        else:
+            scores[caller] += rule.caller_lost_penalty
+    return scores
