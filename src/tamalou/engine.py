@@ -60,16 +60,49 @@ SNAPSHOT_VERSION = 1
 _NO_CARD = -1
 
 
+def _empty(hand: list[int]) -> bool:
+    """Whether a layout holds no card (every slot emptied, or no slot at all)."""
+    return hand.count(_NO_CARD) == len(hand)
+
+
+class _Acts:
+    """The action objects of one seat, made once per process and handed out again by every game
+    (actions are immutable values)."""
+
+    __slots__ = ("call", "discard", "draw_discard", "draw_stock", "match", "pass_", "replace")
+
+    def __init__(self, p: int) -> None:
+        self.draw_stock = Draw(p, "stock")
+        self.draw_discard = Draw(p, "discard")
+        self.discard = Discard(p)
+        self.pass_ = Pass(p)
+        self.call = Call(p)
+        self.replace: list[Replace] = []
+        self.match: list[Match] = []
+
+
+_SEATS: list[_Acts] = []
+
+
+def _seat_actions(players: int) -> list[_Acts]:
+    while len(_SEATS) < players:
+        _SEATS.append(_Acts(len(_SEATS)))
+    return _SEATS[:players]
+
+
 class Game:
     """One round in play. Create it with ``tamalou.new_game``."""
 
     __slots__ = (
+        "_acts",
         "_all",
-        "_cache_draw",
-        "_cache_match",
-        "_handlers",
         "_result",
         "actions",
+        "giver",
+        "gives",
+        "next_power",
+        "passed",
+        "resume",
         "caller",
         "cards",
         "current_player",
@@ -124,7 +157,7 @@ class Game:
         self.rng = Rng(self.seed)
         self.actions: list[Action] = []
         if deal is None:
-            universe = list(self.rb.deck)
+            universe = self.rb.deck
         else:
             universe = self._stacked_universe(deal, players)
         self._set_universe(universe)
@@ -144,6 +177,11 @@ class Game:
         self.stock_only = False
         self.peeked = 0
         self.phase = "draw"
+        self.giver = -1
+        self.gives: list[list[int]] = []
+        self.resume = ""
+        self.next_power: str | None = None
+        self.passed = False
         if deal is None:
             order = list(range(n_cards))
             self.rng.shuffle(order)
@@ -175,6 +213,9 @@ class Game:
 
     def _set_universe(self, universe: list[Card]) -> None:
         rb = self.rb
+        if universe is rb.deck:  # the variant's own deck: its tables are made once per variant
+            self.cards, self.text, self.rank, self.value = rb.deck_tables()
+            return
         self.cards = universe
         self.text = [str(c) for c in universe]
         self.rank = [c.rank for c in universe]
@@ -303,6 +344,8 @@ class Game:
             return []
         if phase == "peek":
             return self._peek_actions(player)
+        if phase == "give":
+            return [Give(player, s) for s in self.occupied(player)] if player == self.giver else []
         out: list[Action] = self._turn_actions() if player == self.current_player else []
         if self.win != _NO_CARD:
             out.extend(self._match_actions(player))
@@ -318,54 +361,67 @@ class Game:
     def _turn_actions(self) -> list[Action]:
         p = self.current_player
         phase = self.phase
-        hand = self.hands[p]
         if phase == "draw":
             return self._draw_actions(p)
+        acts = self._acts[p]
         if phase == "hold":
-            out: list[Action] = [Replace(p, s) for s, c in enumerate(hand) if c != _NO_CARD]
+            hand = self.hands[p]
+            replace = acts.replace
+            while len(replace) < len(hand):
+                replace.append(Replace(p, len(replace)))
+            out: list[Action] = [replace[s] for s, c in enumerate(hand) if c != _NO_CARD]
             if self._may_discard_held(p):
-                out.append(Discard(p))
+                out.append(acts.discard)
             return out
         if phase == "power":
-            return [*self._power_actions(p), Pass(p)] if self._power_passable(p) else self._power_actions(p)
+            powers = self._power_actions(p)
+            return [*powers, acts.pass_] if self._power_passable(p) else powers
         if phase == "swap":
-            return [*self._swap_actions(p), Pass(p)]
+            return [*self._swap_actions(p), acts.pass_]
         if phase == "call":
-            return [Call(p), Pass(p)]
+            return [acts.call, acts.pass_]
         return []
 
     def _draw_actions(self, p: int) -> list[Action]:
-        if self._must_call(p):
-            return [Call(p)]
+        rb = self.rb
+        acts = self._acts[p]
+        hand = self.hands[p]
+        draws = self.draws
+        if draws == 0 and self.caller is None and rb.empty_layout == "must_call" and _empty(hand):
+            return [acts.call]
         out: list[Action] = []
-        cache = self._cache_draw
         if self._can_draw_stock():
-            a = cache.get((p, "stock"))
-            if a is None:
-                a = cache[(p, "stock")] = Draw(p, "stock")
-            out.append(a)
+            out.append(acts.draw_stock)
         if self._can_draw_discard(p):
-            a = cache.get((p, "discard"))
-            if a is None:
-                a = cache[(p, "discard")] = Draw(p, "discard")
-            out.append(a)
-        if self.draws > 0:
-            out.append(Pass(p))
-        elif self.rb.call_at_start and self._may_call_now(p):
-            out.append(Call(p))
+            out.append(acts.draw_discard)
+        if draws > 0:
+            out.append(acts.pass_)
+        else:
+            if self.power is not None:
+                out.extend(self._power_actions(p))
+            if rb.call_at_start and self._may_call_now(p):
+                out.append(acts.call)
         return out
 
     def _match_actions(self, p: int) -> list[Action]:
         """One-card matches on every occupied slot (a multi-card match is these in a row)."""
-        if not self._may_match(p) or (self.win_by >= 0 and self.win_by != p):
+        rb = self.rb
+        if (
+            not rb.match_enabled
+            or self.tried[p] >= rb.max_cards
+            or (p == self.caller and not rb.caller_may_match)
+            or (self.win_by >= 0 and self.win_by != p)
+        ):
             return []
-        cache = self._cache_match.get(p)
-        if cache is None:
-            cache = self._cache_match[p] = []
+        cache = self._acts[p].match
         hand = self.hands[p]
         while len(cache) < len(hand):
             cache.append(Match(p, (len(cache),)))
-        return [cache[s] for s, c in enumerate(hand) if c != _NO_CARD]
+        out: list[Action] = [cache[s] for s, c in enumerate(hand) if c != _NO_CARD]
+        if rb.opponents and out:
+            for q in self._targets(p, True):
+                out.extend(Match(p, (s,), owner=q) for s in self.occupied(q))
+        return out
 
     def _power_actions(self, p: int) -> list[Action]:
         name = self.power
@@ -405,7 +461,7 @@ class Game:
             self.caller is None
             and self.rb.empty_layout == "must_call"
             and self.draws == 0
-            and all(c == _NO_CARD for c in self.hands[p])
+            and _empty(self.hands[p])
         )
 
     def _may_call_now(self, p: int) -> bool:
@@ -423,18 +479,12 @@ class Game:
             return False
         if self.rank[self.discard[-1]] in rb.discard_forbidden:
             return False
-        return not rb.must_replace or any(c != _NO_CARD for c in self.hands[p])
+        return not (rb.must_replace and _empty(self.hands[p]))
 
     def _may_discard_held(self, p: int) -> bool:
         if self.held_from != "discard" or not self.rb.must_replace:
             return True
-        return all(c == _NO_CARD for c in self.hands[p])  # nowhere to put it: it goes back
-
-    def _may_match(self, p: int) -> bool:
-        rb = self.rb
-        if not rb.match_enabled or self.tried[p] >= rb.max_cards:
-            return False
-        return rb.caller_may_match or p != self.caller
+        return _empty(self.hands[p])  # nowhere to put it: it goes back
 
     def _slot_ok(self, p: int, s: object) -> bool:
         hand = self.hands[p]
@@ -451,13 +501,13 @@ class Game:
         Raises ``IllegalAction`` (and changes nothing) if the rules forbid it now. A legal action
         that fails on hidden information (a wrong match) is played and penalised.
         """
-        handler = self._handlers.get(type(action))  # type: ignore[call-overload]
+        handler = _HANDLERS.get(type(action))
         if handler is None:
             action = parse_action(action)
-            handler = self._handlers[type(action)]
+            handler = _HANDLERS[type(action)]
         if self.phase == "over":
             raise IllegalAction("the round is over", action)
-        events: list[Event] = handler(action)
+        events: list[Event] = handler(self, action)
         self.actions.append(action)  # type: ignore[arg-type]
         return events
 
@@ -492,6 +542,7 @@ class Game:
         if self._must_call(p):
             raise IllegalAction("your layout is empty: you must call", a)
         events: list[Event] = []
+        self.power = None
         if a.source == "stock":
             if not self._can_draw_stock():
                 raise IllegalAction("the stock is empty", a)
@@ -575,8 +626,10 @@ class Game:
         self._end_play(events)
 
     def _do_power(self, a: Power) -> list[Event]:
-        p = self._turn_check(a, "power")
+        p = self._turn_check(a, "power", "draw")
         name = self.power
+        if self.phase == "draw" and (name is None or self.draws > 0):
+            raise IllegalAction("no power is passed on to you: a turn starts with a draw", a)
         events: list[Event] = []
         if name == "peek_own":
             if a.target is not None or a.target_slot is not None or not self._slot_ok(p, a.slot):
@@ -592,8 +645,8 @@ class Game:
             self.knowers[c] |= 1 << p
             events.append(Event("looked", {"player": p, "owner": q, "slot": s}, {"card": self.text[c]}, 1 << p))
             if name == "look_and_swap" and self.occupied(p):
+                self._power_used(name)
                 self.look = (q, s)
-                self.power = None
                 self.phase = "swap"
                 return events
         elif name == "blind_swap":
@@ -614,9 +667,18 @@ class Game:
             return events
         else:  # pragma: no cover - phase 'power' always has a power
             raise IllegalAction("no power on offer", a)
-        self.power = None
+        self._power_used(name)
         self._end_play(events)
         return events
+
+    def _power_used(self, name: str) -> None:
+        """A power was used: hand it on to the next player (once), or end a passed-on one."""
+        if self.phase == "draw":  # a power passed on to this player, used instead of drawing
+            self.draws = self.rb.per_turn
+            self.passed = True
+        elif self.rb.passed_on:
+            self.next_power = name
+        self.power = None
 
     def _check_target(self, a: Power, *, swapping: bool) -> tuple[int, int]:
         q, s = a.target, a.target_slot
@@ -706,20 +768,27 @@ class Game:
     def _do_match(self, a: Match) -> list[Event]:
         p = a.player
         rb = self.rb
+        phase = self.phase
         if not self._player_ok(p):
             raise IllegalAction(f"no player {p}", a)
         if not rb.match_enabled:
             raise IllegalAction("this ruleset has no matching", a)
-        if self.phase == "peek":
-            raise IllegalAction("no matching during the opening peek", a)
+        if phase == "peek" or phase == "give":
+            raise IllegalAction("no matching during the opening peek or while a card is given", a)
         owner = p if a.owner is None else a.owner
+        slots = a.slots
         if owner != p:
-            raise IllegalAction("this ruleset lets you match only your own cards", a)
-        slots = tuple(a.slots)
-        if not slots or len(set(slots)) != len(slots):
+            if not rb.opponents:
+                raise IllegalAction("this ruleset lets you match only your own cards", a)
+            if not self._player_ok(owner) or owner not in self._targets(p, True):
+                raise IllegalAction(f"player {owner}'s cards cannot be matched now", a)
+            if self.card_count(p) < len(slots):
+                raise IllegalAction("you need a card of your own to give for each card you take", a)
+        if not slots or (len(slots) > 1 and len(set(slots)) != len(slots)):
             raise IllegalAction("match one or more different slots", a)
-        if not all(self._slot_ok(owner, s) for s in slots):
-            raise IllegalAction(f"those slots of player {owner} do not all hold a card", a)
+        for s in slots:
+            if not self._slot_ok(owner, s):
+                raise IllegalAction(f"slot {s} of player {owner} holds no card", a)
         if p == self.caller and not rb.caller_may_match:
             raise IllegalAction("the caller may not match", a)
         if self.win == _NO_CARD:
@@ -740,12 +809,14 @@ class Game:
             if rb.late_miss:
                 self._penalty(p, rb.penalty_cards * len(slots), events)
             return events
-        top = self.cards[self.win]
+        win = self.win
+        by_rank = rb.match_by_rank
+        rank = self.rank
         wrong = 0
         for s in slots:
             c = hand[s]
             self.knowers[c] = allmask
-            if rb.same_kind(self.cards[c], top):
+            if rank[c] == rank[win] if by_rank else rb.same_kind(self.cards[c], self.cards[win]):
                 hand[s] = _NO_CARD
                 self.discard.append(c)
                 self.win_by = p
@@ -755,12 +826,38 @@ class Game:
                 events.append(Event("missed", {"player": p, "owner": owner, "slot": s, "card": text[c]}))
         if wrong:
             self._penalty(p, rb.penalty_cards * wrong, events)
-        if rb.empty_layout == "ends_round" and all(c == _NO_CARD for c in hand):
-            self._finish("emptied", events)
+        if owner != p:
+            self.gives = [[owner, s] for s in slots if hand[s] == _NO_CARD]
+            if self.gives:
+                self.giver = p
+                self.resume = self.phase
+                self.phase = "give"
+                events.append(Event("give_owed", {"player": p, "owner": owner, "count": len(self.gives)}))
+                return events
+        self._check_emptied(events)
         return events
 
+    def _check_emptied(self, events: list[Event]) -> None:
+        if self.rb.empty_layout == "ends_round" and any(_empty(h) for h in self.hands):
+            self._finish("emptied", events)
+
     def _do_give(self, a: Give) -> list[Event]:
-        raise IllegalAction("nothing to give: this ruleset has no opponent matching", a)
+        p = a.player
+        if self.phase != "give" or p != self.giver:
+            raise IllegalAction("nothing to give now", a)
+        if not self._slot_ok(p, a.slot):
+            raise IllegalAction(f"slot {a.slot} of player {p} holds no card", a)
+        q, t = self.gives.pop(0)
+        c = self.hands[p][a.slot]
+        self.hands[p][a.slot] = _NO_CARD
+        self.hands[q][t] = c  # unseen: only who already knew the card knows it now
+        events = [Event("gave", {"player": p, "slot": a.slot, "target": q, "target_slot": t})]
+        if not self.gives:
+            self.phase = self.resume
+            self.giver = -1
+            self.resume = ""
+            self._check_emptied(events)
+        return events
 
     def _do_tick(self, a: Tick) -> list[Event]:
         raise IllegalAction("this ruleset is not timed", a)
@@ -826,13 +923,18 @@ class Game:
                 return
             self.current_player = p
             self.phase = "draw"
-            if self.caller is not None and all(c == _NO_CARD for c in self.hands[p]):
+            if self.caller is not None and _empty(self.hands[p]):
                 events.append(Event("skipped", {"player": p, "reason": "no card"}))
                 self.turn += 1
                 p = (p + 1) % self.players
                 continue
+            self.power = self.next_power
+            self.next_power = None
+            self.passed = False
             if self._draw_actions(p):
                 events.append(Event("turn", {"player": p, "turn": self.turn}))
+                if self.power is not None:
+                    events.append(Event("power_passed", {"player": p, "power": self.power}))
                 return
             self._finish("no_card_to_draw", events)
             return
@@ -921,6 +1023,7 @@ class Game:
             stock_size=len(self.stock),
             caller=self.caller,
             power=self.power,
+            giver=None if self.giver < 0 else self.giver,
             is_over=self.phase == "over",
             result=self.result() if self.phase == "over" else None,
         )
@@ -949,6 +1052,11 @@ class Game:
         "stock_only",
         "peeked",
         "reason",
+        "giver",
+        "gives",
+        "resume",
+        "next_power",
+        "passed",
     )
 
     def to_json(self) -> str:
@@ -1003,21 +1111,7 @@ class Game:
         self._all = (1 << players) - 1
         self.deal_spec = None
         self._result = None
-        self._cache_draw = {}
-        self._cache_match = {}
-        self._handlers = {
-            Draw: self._do_draw,
-            Replace: self._do_replace,
-            Discard: self._do_discard,
-            Power: self._do_power,
-            Swap: self._do_swap,
-            Pass: self._do_pass,
-            Call: self._do_call,
-            Match: self._do_match,
-            PeekAction: self._do_peek,
-            Give: self._do_give,
-            Tick: self._do_tick,
-        }
+        self._acts = _seat_actions(players)
 
     def _restore(self, variant: Variant, state: dict[str, Any]) -> None:
         self._init_runtime(variant, state["players"])
@@ -1029,6 +1123,20 @@ class Game:
         self.rng.state = state["rng"]
         self.actions = [_uncompact(x) for x in state["actions"]]
 
+
+_HANDLERS: dict[type, Any] = {
+    Draw: Game._do_draw,
+    Replace: Game._do_replace,
+    Discard: Game._do_discard,
+    Power: Game._do_power,
+    Swap: Game._do_swap,
+    Pass: Game._do_pass,
+    Call: Game._do_call,
+    Match: Game._do_match,
+    PeekAction: Game._do_peek,
+    Give: Game._do_give,
+    Tick: Game._do_tick,
+}
 
 _CODES = {"draw": "d", "replace": "r", "discard": "x", "power": "w", "swap": "s", "pass": "p", "call": "c",
           "match": "m", "peek": "k", "give": "g", "tick": "t"}

@@ -2,12 +2,17 @@
 
 SplitMix64: one 64-bit integer of state, so a snapshot stays small and a seed gives the same
 shuffles on every machine and every Python version (``random.Random`` makes no such promise
-across versions, and its state is 2.5 KB of JSON).
+across versions, and its state is 2.5 KB of JSON). Bounded integers use Lemire's
+multiply-and-reject method (no modulo bias).
 """
 
 from __future__ import annotations
 
 _MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+_M1 = 0xBF58476D1CE4E5B9
+_M2 = 0x94D049BB133111EB
+_TWO64 = 1 << 64
 
 
 class Rng:
@@ -19,24 +24,35 @@ class Rng:
         self.state = seed & _MASK
 
     def next64(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        return z ^ (z >> 31)
+        """The next 64-bit output."""
+        self.state = s = (self.state + _GOLDEN) & _MASK
+        s = ((s ^ (s >> 30)) * _M1) & _MASK
+        s = ((s ^ (s >> 27)) * _M2) & _MASK
+        return s ^ (s >> 31)
 
     def below(self, n: int) -> int:
-        """A uniform integer in ``range(n)`` (rejection sampling, no modulo bias)."""
+        """A uniform integer in ``range(n)``."""
         if n <= 0:
             raise ValueError("below() needs a positive bound")
-        limit = (1 << 64) - ((1 << 64) % n)
         while True:
-            x = self.next64()
-            if x < limit:
-                return x % n
+            m = self.next64() * n
+            low = m & _MASK
+            if low >= n or low >= (_TWO64 - n) % n:
+                return m >> 64
 
     def shuffle(self, items: list[int]) -> None:
-        """Fisher-Yates shuffle in place."""
+        """Fisher-Yates shuffle in place (the generator inlined: this runs at every deal)."""
+        s = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            while True:
+                s = (s + _GOLDEN) & _MASK
+                z = ((s ^ (s >> 30)) * _M1) & _MASK
+                z = ((z ^ (z >> 27)) * _M2) & _MASK
+                m = (z ^ (z >> 31)) * n
+                low = m & _MASK
+                if low >= n or low >= (_TWO64 - n) % n:
+                    break
+            j = m >> 64
             items[i], items[j] = items[j], items[i]
+        self.state = s

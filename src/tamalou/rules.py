@@ -41,9 +41,12 @@ class Rulebook:
         "landing",
         "late_miss",
         "match_enabled",
+        "match_by_rank",
         "max_cards",
         "max_turns",
         "must_replace",
+        "opponents",
+        "passed_on",
         "penalty_cards",
         "per_turn",
         "powers_optional",
@@ -52,6 +55,7 @@ class Rulebook:
         "verified",
         "wrong_penalty_cards",
         "_same_kind_hook",
+        "_tables",
         "_value",
         "call_allowed_hook",
         "deck",
@@ -77,10 +81,14 @@ class Rulebook:
         for card in self.deck:
             self.value(card)
             self.power(card)
+        self._tables: tuple[list[Card], list[str], list[str], list[int]] | None = None
         # Plain attributes for the engine's hot paths (no pydantic attribute chains per step).
         m, d, c = r.matching, r.draw, r.call
         self.match_enabled = m.enabled
         self.max_cards = m.max_cards
+        self.match_by_rank = m.by == "rank" and self._same_kind_hook is None
+        self.opponents = m.opponents
+        self.passed_on = r.powers.passed_on
         self.late_miss = m.late == "miss"
         self.caller_may_match = m.caller_may_match
         self.penalty_cards = m.penalty_cards
@@ -97,6 +105,13 @@ class Rulebook:
         self.protect_caller = c.protect_caller
         self.empty_layout = c.empty_layout
         self.max_turns = r.end.max_turns
+
+    def deck_tables(self) -> tuple[list[Card], list[str], list[str], list[int]]:
+        """Cards, texts, ranks and values of the deck, by card id (shared: never mutate them)."""
+        if self._tables is None:
+            deck = self.deck
+            self._tables = (deck, [str(c) for c in deck], [c.rank for c in deck], [self.value(c) for c in deck])
+        return self._tables
 
     def value(self, card: Card) -> int:
         v = self._value.get(card)

@@ -44,5 +44,6 @@ class PlayerView(_Model):
     stock_size: int
     caller: int | None
     power: str | None = Field(description="The power on offer to the current player, if any.")
+    giver: int | None = Field(None, description="Opponent-matching: who must give a card now, if anybody.")
     is_over: bool
     result: Result | None = None
