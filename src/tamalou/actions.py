@@ -24,7 +24,6 @@ Every action may carry ``at`` (seconds), used by timed rulesets.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from functools import cache
 from typing import Any, ClassVar, Literal
 
 from pydantic import ConfigDict, TypeAdapter, ValidationError
@@ -167,7 +166,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
 def action_to_dict(action: Action) -> dict[str, Any]:
     """The JSON form: ``type`` first, then the fields that are set."""
     out: dict[str, Any] = {"type": action.type}
-    for f in fields(action):  # type: ignore[arg-type]
+    for f in fields(action):
         v = getattr(action, f.name)
         if v is None:
             continue
@@ -175,9 +174,14 @@ def action_to_dict(action: Action) -> dict[str, Any]:
     return out
 
 
-@cache
-def _adapter(cls: type[Action]) -> TypeAdapter[Any]:
-    return TypeAdapter(cls)
+_ADAPTERS: dict[str, TypeAdapter[Any]] = {}
+
+
+def _adapter(cls: Any) -> TypeAdapter[Any]:
+    adapter = _ADAPTERS.get(cls.type)
+    if adapter is None:
+        adapter = _ADAPTERS[cls.type] = TypeAdapter(cls)
+    return adapter
 
 
 def parse_action(data: Action | dict[str, Any]) -> Action:

@@ -72,9 +72,7 @@ class RandomBot:
     ``match_probability``. Out of turn it tries a match with probability ``match_probability``.
     """
 
-    def __init__(
-        self, seed: int = 0, call_probability: float = 0.05, match_probability: float = 0.05
-    ) -> None:
+    def __init__(self, seed: int = 0, call_probability: float = 0.05, match_probability: float = 0.05) -> None:
         self.rng = random.Random(seed)
         self.call_probability = call_probability
         self.match_probability = match_probability
@@ -102,9 +100,7 @@ class RandomBot:
         return rng.choice(others)
 
     def __repr__(self) -> str:
-        return (
-            f"RandomBot(call_probability={self.call_probability}, match_probability={self.match_probability})"
-        )
+        return f"RandomBot(call_probability={self.call_probability}, match_probability={self.match_probability})"
 
 
 # ----------------------------------------------------------------------------- the cautious bot
@@ -302,9 +298,7 @@ class CautiousBot:
             return discard or mine[0]
         v = self.value(held)
         me = view.player
-        if discard is not None and any(
-            s.card is not None and self._same_kind(s.card, held) for s in view.hands[me]
-        ):
+        if discard is not None and any(s.card is not None and self._same_kind(s.card, held) for s in view.hands[me]):
             return discard  # throw it, then match the one we hold
         best: tuple[float, int, int] | None = None
         for s in view.hands[me]:

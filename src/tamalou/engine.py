@@ -28,10 +28,12 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Iterable, Sequence
+from dataclasses import fields
 from itertools import combinations
 from typing import Any
 
 from .actions import (
+    ACTION_TYPES,
     Action,
     Call,
     Discard,
@@ -44,7 +46,6 @@ from .actions import (
     Replace,
     Swap,
     Tick,
-    action_to_dict,
     parse_action,
 )
 from .cards import Card, parse_card
@@ -52,7 +53,7 @@ from .errors import IllegalAction, VariantError
 from .events import Event
 from .hookspecs import Tally
 from .rng import Rng
-from .rules import Rulebook, rulebook
+from .rules import rulebook
 from .schema import Variant
 from .views import PlayerView, Result, SlotView
 
@@ -93,16 +94,13 @@ def _seat_actions(players: int) -> list[_Acts]:
 class Game:
     """One round in play. Create it with ``tamalou.new_game``."""
 
+    _result: Result | None
+
     __slots__ = (
         "_acts",
         "_all",
         "_result",
         "actions",
-        "giver",
-        "gives",
-        "next_power",
-        "passed",
-        "resume",
         "caller",
         "cards",
         "current_player",
@@ -110,11 +108,15 @@ class Game:
         "discard",
         "draws",
         "first_player",
+        "giver",
+        "gives",
         "hands",
         "held",
         "held_from",
         "knowers",
         "look",
+        "next_power",
+        "passed",
         "peeked",
         "phase",
         "players",
@@ -122,6 +124,7 @@ class Game:
         "rank",
         "rb",
         "reason",
+        "resume",
         "rng",
         "seed",
         "stock",
@@ -156,10 +159,7 @@ class Game:
         self.seed = secrets.randbits(63) if seed is None else int(seed)
         self.rng = Rng(self.seed)
         self.actions: list[Action] = []
-        if deal is None:
-            universe = self.rb.deck
-        else:
-            universe = self._stacked_universe(deal, players)
+        universe = self.rb.deck if deal is None else self._stacked_universe(deal, players)
         self._set_universe(universe)
         n_cards = len(universe)
         self.knowers = [0] * n_cards
@@ -283,7 +283,10 @@ class Game:
     def _peek_event(self, p: int, slots: Sequence[int]) -> Event:
         hand = self.hands[p]
         return Event(
-            "peeked", {"player": p, "slots": list(slots)}, {"cards": [self.text[hand[s]] for s in slots]}, 1 << p
+            "peeked",
+            {"player": p, "slots": list(slots)},
+            {"cards": [self.text[hand[s]] for s in slots]},
+            1 << p,
         )
 
     # ----------------------------------------------------------------------------- reading
@@ -457,12 +460,7 @@ class Game:
         return self.rb.powers_optional or not self._power_actions(p)
 
     def _must_call(self, p: int) -> bool:
-        return (
-            self.caller is None
-            and self.rb.empty_layout == "must_call"
-            and self.draws == 0
-            and _empty(self.hands[p])
-        )
+        return self.caller is None and self.rb.empty_layout == "must_call" and self.draws == 0 and _empty(self.hands[p])
 
     def _may_call_now(self, p: int) -> bool:
         return self.caller is None and self.rb.call_allowed(self, p)
@@ -517,7 +515,7 @@ class Game:
             raise IllegalAction(f"it is player {self.current_player}'s turn, not player {p}'s", a)
         if self.phase not in phases:
             raise IllegalAction(f"{a.type} is not possible in phase {self.phase!r}", a)
-        return p  # type: ignore[no-any-return]
+        return p
 
     def _do_peek(self, a: PeekAction) -> list[Event]:
         p = a.player
@@ -746,7 +744,10 @@ class Game:
         if self.rb.verified:
             total = self.total(p)
             right = total <= self.rb.threshold
-            shown = {"slots": self.occupied(p), "cards": [self.text[c] for c in self.hands[p] if c != _NO_CARD]}
+            shown = {
+                "slots": self.occupied(p),
+                "cards": [self.text[c] for c in self.hands[p] if c != _NO_CARD],
+            }
             if right:
                 self.caller = p
                 events.append(Event("called", {"player": p, "right": True, "total": total, **shown}))
@@ -888,8 +889,10 @@ class Game:
 
     def _end_play(self, events: list[Event]) -> None:
         """The drawn card is resolved: a second draw, the call, or the end of the turn."""
-        if self.draws < self.rb.per_turn and not self.stock_only and (
-            self._can_draw_stock() or self._can_draw_discard(self.current_player)
+        if (
+            self.draws < self.rb.per_turn
+            and not self.stock_only
+            and (self._can_draw_stock() or self._can_draw_discard(self.current_player))
         ):
             self.phase = "draw"
             events.append(Event("draw_offered", {"player": self.current_player}))
@@ -1068,7 +1071,7 @@ class Game:
         for key in self._STATE:
             state[key] = getattr(self, key)
         state["rng"] = self.rng.state
-        state["cards"] = " ".join(self.text)
+        state["cards"] = None if self.cards is self.rb.deck else " ".join(self.text)
         state["actions"] = [_compact(a) for a in self.actions]
         return json.dumps(state, separators=(",", ":"))
 
@@ -1115,7 +1118,8 @@ class Game:
 
     def _restore(self, variant: Variant, state: dict[str, Any]) -> None:
         self._init_runtime(variant, state["players"])
-        self._set_universe([parse_card(t) for t in state["cards"].split()])
+        cards = state["cards"]
+        self._set_universe(self.rb.deck if cards is None else [parse_card(t) for t in cards.split()])
         for key in self._STATE:
             setattr(self, key, state[key])
         self.look = tuple(self.look) if self.look is not None else None  # type: ignore[assignment]
@@ -1138,23 +1142,35 @@ _HANDLERS: dict[type, Any] = {
     Tick: Game._do_tick,
 }
 
-_CODES = {"draw": "d", "replace": "r", "discard": "x", "power": "w", "swap": "s", "pass": "p", "call": "c",
-          "match": "m", "peek": "k", "give": "g", "tick": "t"}
-_TYPES = {v: k for k, v in _CODES.items()}
+_CODES = {
+    "draw": "d",
+    "replace": "r",
+    "discard": "x",
+    "power": "w",
+    "swap": "s",
+    "pass": "p",
+    "call": "c",
+    "match": "m",
+    "peek": "k",
+    "give": "g",
+    "tick": "t",
+}
+_TYPES = {v: ACTION_TYPES[k] for k, v in _CODES.items()}
 
 
-def _compact(a: Action) -> Any:
-    d = action_to_dict(a)
-    d["type"] = _CODES[d["type"]]
-    return d
+def _compact(a: Action) -> list[Any]:
+    """An action as a short list: its code, then its fields in order, trailing ``None`` dropped."""
+    values = [getattr(a, f.name) for f in fields(a)]
+    while values and values[-1] is None:
+        values.pop()
+    return [_CODES[a.type], *(list(v) if isinstance(v, tuple) else v for v in values)]
 
 
-def _uncompact(d: dict[str, Any]) -> Action:
-    d = dict(d)
-    d["type"] = _TYPES[d["type"]]
-    if "slots" in d:
-        d["slots"] = tuple(d["slots"])
-    return parse_action(d)
+def _uncompact(item: list[Any]) -> Action:
+    cls: Any = _TYPES[item[0]]
+    names = [f.name for f in fields(cls)]
+    body = {n: (tuple(v) if isinstance(v, list) else v) for n, v in zip(names, item[1:], strict=False)}
+    return cls(**body)  # type: ignore[no-any-return]
 
 
 # ----------------------------------------------------------------------------- the public entry points

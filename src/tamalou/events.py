@@ -17,9 +17,7 @@ class Event:
 
     __slots__ = ("data", "secret", "seen_by", "type")
 
-    def __init__(
-        self, type: str, data: dict[str, Any], secret: dict[str, Any] | None = None, seen_by: int = 0
-    ) -> None:
+    def __init__(self, type: str, data: dict[str, Any], secret: dict[str, Any] | None = None, seen_by: int = 0) -> None:
         self.type = type
         self.data = data
         self.secret = secret

@@ -64,7 +64,7 @@ def tamalou_variant_paths() -> Sequence[Any]:  # type: ignore[empty-body]
 
 
 @hookspec(firstresult=True)
-def tamalou_card_value(variant: Variant, card: Card) -> int | None:  # type: ignore[empty-body]
+def tamalou_card_value(variant: Variant, card: Card) -> int | None:
     """Return the points ``card`` scores under ``variant``. First result wins; ``None``: no opinion.
 
     The default reads ``rules.values.cards`` then ``rules.values.ranks``.
@@ -72,7 +72,7 @@ def tamalou_card_value(variant: Variant, card: Card) -> int | None:  # type: ign
 
 
 @hookspec(firstresult=True)
-def tamalou_card_power(variant: Variant, card: Card) -> str | None:  # type: ignore[empty-body]
+def tamalou_card_power(variant: Variant, card: Card) -> str | None:
     """Return the power of ``card`` (a name of ``tamalou.schema.PowerName``; ``"none"`` for no
     power). First result wins; ``None``: no opinion.
 
@@ -81,7 +81,7 @@ def tamalou_card_power(variant: Variant, card: Card) -> str | None:  # type: ign
 
 
 @hookspec(firstresult=True)
-def tamalou_same_kind(variant: Variant, thrown: Card, top: Card) -> bool | None:  # type: ignore[empty-body]
+def tamalou_same_kind(variant: Variant, thrown: Card, top: Card) -> bool | None:
     """Return whether ``thrown`` matches the discard top ``top``. First result wins.
 
     The default compares ranks (or points, with ``rules.matching.by = "value"``).
@@ -92,7 +92,7 @@ def tamalou_same_kind(variant: Variant, thrown: Card, top: Card) -> bool | None:
 
 
 @hookspec(firstresult=True)
-def tamalou_call_threshold(variant: Variant) -> int | None:  # type: ignore[empty-body]
+def tamalou_call_threshold(variant: Variant) -> int | None:
     """Return the total at or under which a call is right. First result wins.
 
     The default reads ``rules.call.threshold``.
@@ -100,7 +100,7 @@ def tamalou_call_threshold(variant: Variant) -> int | None:  # type: ignore[empt
 
 
 @hookspec(firstresult=True)
-def tamalou_call_allowed(game: Game, player: int) -> bool | None:  # type: ignore[empty-body]
+def tamalou_call_allowed(game: Game, player: int) -> bool | None:
     """Return whether ``player`` may call now, given that the phase offers a call at all.
 
     First result wins; ``None``: no opinion (the call is allowed). Only public facts may decide
@@ -112,7 +112,7 @@ def tamalou_call_allowed(game: Game, player: int) -> bool | None:  # type: ignor
 
 
 @hookspec(firstresult=True)
-def tamalou_rank(variant: Variant, tally: Tally) -> list[list[int]] | None:  # type: ignore[empty-body]
+def tamalou_rank(variant: Variant, tally: Tally) -> list[list[int]] | None:
     """Return the ranking: a list of places, best first, each a list of tied players.
 
     First result wins. The default sorts by total and applies ``rules.end.ties`` in order.
@@ -120,7 +120,7 @@ def tamalou_rank(variant: Variant, tally: Tally) -> list[list[int]] | None:  # t
 
 
 @hookspec(firstresult=True)
-def tamalou_winners(  # type: ignore[empty-body]
+def tamalou_winners(
     variant: Variant, tally: Tally, ranking: list[list[int]]
 ) -> list[int] | None:
     """Return the winners of the round (may be empty). First result wins.
@@ -130,7 +130,7 @@ def tamalou_winners(  # type: ignore[empty-body]
 
 
 @hookspec(firstresult=True)
-def tamalou_round_scores(  # type: ignore[empty-body]
+def tamalou_round_scores(
     variant: Variant, tally: Tally, winners: list[int]
 ) -> list[int] | None:
     """Return what each player scores for the round in a match of rounds. First result wins.

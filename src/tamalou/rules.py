@@ -33,15 +33,20 @@ class Rulebook:
 
     __slots__ = (
         "_power",
+        "_same_kind_hook",
+        "_tables",
+        "_value",
+        "call_allowed_hook",
         "call_at_start",
         "caller_may_match",
+        "deck",
         "discard_forbidden",
         "empty_layout",
         "from_discard",
         "landing",
         "late_miss",
-        "match_enabled",
         "match_by_rank",
+        "match_enabled",
         "max_cards",
         "max_turns",
         "must_replace",
@@ -49,19 +54,14 @@ class Rulebook:
         "passed_on",
         "penalty_cards",
         "per_turn",
+        "pm",
         "powers_optional",
         "protect_caller",
         "reshuffle",
-        "verified",
-        "wrong_penalty_cards",
-        "_same_kind_hook",
-        "_tables",
-        "_value",
-        "call_allowed_hook",
-        "deck",
-        "pm",
         "threshold",
         "variant",
+        "verified",
+        "wrong_penalty_cards",
     )
 
     def __init__(self, variant: Variant) -> None:
@@ -110,7 +110,12 @@ class Rulebook:
         """Cards, texts, ranks and values of the deck, by card id (shared: never mutate them)."""
         if self._tables is None:
             deck = self.deck
-            self._tables = (deck, [str(c) for c in deck], [c.rank for c in deck], [self.value(c) for c in deck])
+            self._tables = (
+                deck,
+                [str(c) for c in deck],
+                [c.rank for c in deck],
+                [self.value(c) for c in deck],
+            )
         return self._tables
 
     def value(self, card: Card) -> int:

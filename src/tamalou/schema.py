@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic_core import PydanticCustomError
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
-from .cards import RANKS, parse_card
+from .cards import parse_card
 
 PowerName = Literal["none", "peek_own", "peek_opponent", "blind_swap", "look_and_swap", "play_again"]
 TieBreak = Literal["fewer_cards", "caller_ahead", "caller_behind"]
@@ -21,9 +21,23 @@ RankName = Literal["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", 
 SuitName = Literal["S", "H", "D", "C"]
 
 
-DEFAULT_VALUES: dict[str, int] = {
-    "A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
-    "10": 10, "J": 10, "Q": 10, "K": 10, "JK": -1,
+DECK_RANKS: tuple[RankName, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+DEFAULT_VALUES: dict[RankName, int] = {
+    "A": 1,
+    "2": 2,
+    "3": 3,
+    "4": 4,
+    "5": 5,
+    "6": 6,
+    "7": 7,
+    "8": 8,
+    "9": 9,
+    "10": 10,
+    "J": 10,
+    "Q": 10,
+    "K": 10,
+    "JK": -1,
 }
 
 
@@ -60,7 +74,7 @@ class Players(_Section):
 class Deck(_Section):
     """The cards in play."""
 
-    ranks: tuple[RankName, ...] = Field(RANKS, description="Ranks in the deck (jokers apart).")  # type: ignore[assignment]
+    ranks: tuple[RankName, ...] = Field(DECK_RANKS, description="Ranks in the deck (jokers apart).")
     suits: tuple[SuitName, ...] = Field(("S", "H", "D", "C"), description="Suits in the deck.")
     jokers: int = Field(0, ge=0, le=2, description="Jokers added (JK1, JK2).")
     copies: int = Field(1, ge=1, le=4, description="How many such decks are shuffled together.")
@@ -74,9 +88,7 @@ class Deal(_Section):
     discard: int = Field(
         1, ge=0, le=1, description="Cards turned up from the stock to start the discard (0: starts empty)."
     )
-    first_player: Literal["random"] | int = Field(
-        "random", description="'random' (seeded) or a seat number."
-    )
+    first_player: Literal["random"] | int = Field("random", description="'random' (seeded) or a seat number.")
     first_card_matchable: bool = Field(
         True, description="Whether the card turned up at the deal may be matched like a thrown card."
     )
@@ -125,7 +137,8 @@ class DrawRules(_Section):
         1, ge=1, le=2, description="Draws a turn may hold; the second is offered after the first is resolved."
     )
     stock_empty: Literal["reshuffle", "end_round"] = Field(
-        "reshuffle", description="When the stock runs out: reshuffle the discard but its top, or end the round."
+        "reshuffle",
+        description="When the stock runs out: reshuffle the discard but its top, or end the round.",
     )
 
 
@@ -182,9 +195,7 @@ class Call(_Section):
         description="A wrong call is found out at once: cards shown to all, penalty, play goes on (003).",
     )
     wrong_penalty_cards: int = Field(1, ge=0, le=3, description="Penalty cards for a wrong verified call.")
-    protect_caller: bool = Field(
-        False, description="The caller's cards are face up and cannot be swapped with (003)."
-    )
+    protect_caller: bool = Field(False, description="The caller's cards are face up and cannot be swapped with (003).")
     empty_layout: Literal["must_call", "may_call", "ends_round"] = Field(
         "must_call",
         description="A player with no card at their turn: must call without playing (000), may call (001), "
@@ -198,9 +209,7 @@ class End(_Section):
     win_max: int | None = Field(
         None, description="Only a total at or under this may win (001: 5). None: no such bound."
     )
-    ties: tuple[TieBreak, ...] = Field(
-        ("caller_behind",), description="Tie-breaks between equal totals, in order."
-    )
+    ties: tuple[TieBreak, ...] = Field(("caller_behind",), description="Tie-breaks between equal totals, in order.")
     max_turns: int = Field(
         400,
         ge=1,
