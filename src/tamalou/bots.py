@@ -22,6 +22,7 @@ print(result.winners)
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -384,6 +385,14 @@ class CautiousBot:
         if best is not None and best[0] - self.value(seen) >= 2:
             return swaps[-best[2]]
         return passing or mine[0]
+
+    def __deepcopy__(self, memo: dict[int, object]) -> CautiousBot:
+        """A copy that decides as this one would (same random state, same memory); the ruleset
+        tables are shared, not copied."""
+        other = copy.copy(self)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        return other
 
     def __repr__(self) -> str:
         return "CautiousBot()"

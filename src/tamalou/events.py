@@ -55,6 +55,21 @@ class Event:
             out.update(self.secret)
         return out
 
+    def describe(self) -> str:
+        """One line of English for a log (hidden fields read as "a card")."""
+        d = {**self.data, **(self.secret or {})}
+        template = _TEXT.get(self.type)
+        if template is None:
+            facts = ", ".join(f"{k}={v}" for k, v in d.items())
+            return f"{self.type}: {facts}" if facts else self.type
+        for key in ("card", "cards"):
+            if key in d and d[key] is None:
+                d[key] = "a card"
+        try:
+            return template.format(**d)
+        except (KeyError, IndexError):
+            return f"{self.type}: {d}"
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Event) and self.to_dict() == other.to_dict()
 
@@ -62,3 +77,31 @@ class Event:
 
     def __repr__(self) -> str:
         return f"Event({self.to_dict()!r})"
+
+
+_TEXT = {
+    "dealt": "{players} players, {slots} cards each; discard shows {discard_top}; player {first_player} starts",
+    "peeked": "player {player} peeks at slots {slots}: {cards}",
+    "turn": "-- turn {turn}: player {player}",
+    "drew": "player {player} draws {card} from the {source}",
+    "replaced": "player {player} puts it in slot {slot} and throws {card}",
+    "discarded": "player {player} throws {card}",
+    "power_offered": "player {player} may use {power}",
+    "power_passed": "player {player} may use the passed-on {power} instead of drawing",
+    "looked": "player {player} looks at player {owner}'s slot {slot}: {card}",
+    "swapped": "player {player} swaps own slot {slot} with player {target}'s slot {target_slot}",
+    "passed": "player {player} passes ({phase})",
+    "called": "player {player} calls Tamalou!",
+    "matched": "player {player} matches player {owner}'s {card} (slot {slot})",
+    "missed": "player {player} misses with player {owner}'s {card} (slot {slot}): it goes back",
+    "late": "player {player} is too late with {card} (slot {slot}): it goes back",
+    "penalty": "player {player} takes a penalty card into slot {slot}",
+    "no_penalty_card": "no card left for player {player}'s penalty",
+    "give_owed": "player {player} owes player {owner} {count} card(s)",
+    "gave": "player {player} gives own slot {slot} to player {target}'s slot {target_slot}",
+    "reshuffled": "the discard is shuffled into a new stock of {stock_size}",
+    "skipped": "player {player} has no card: turn skipped",
+    "draw_offered": "player {player} may draw again",
+    "play_again": "player {player} plays again",
+    "round_over": "round over ({reason}): totals {totals}, winners {winners}",
+}

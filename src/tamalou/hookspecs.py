@@ -120,9 +120,7 @@ def tamalou_rank(variant: Variant, tally: Tally) -> list[list[int]] | None:
 
 
 @hookspec(firstresult=True)
-def tamalou_winners(
-    variant: Variant, tally: Tally, ranking: list[list[int]]
-) -> list[int] | None:
+def tamalou_winners(variant: Variant, tally: Tally, ranking: list[list[int]]) -> list[int] | None:
     """Return the winners of the round (may be empty). First result wins.
 
     The default: the first place, keeping only totals at or under ``rules.end.win_max``.
@@ -130,9 +128,7 @@ def tamalou_winners(
 
 
 @hookspec(firstresult=True)
-def tamalou_round_scores(
-    variant: Variant, tally: Tally, winners: list[int]
-) -> list[int] | None:
+def tamalou_round_scores(variant: Variant, tally: Tally, winners: list[int]) -> list[int] | None:
     """Return what each player scores for the round in a match of rounds. First result wins.
 
     The default: each player's card total.

@@ -345,9 +345,6 @@ def check_illegal_leaves_state(game: Game, action: Action | dict[str, Any] | obj
     """
     before = game.to_json()
     trial = game.copy()
-    copied = trial.to_json()
-    if copied != before:
-        raise _fail(game, f"game.copy() is not the same game: {_json_diff(before, copied)}")
     try:
         trial.apply(action)  # type: ignore[arg-type]
     except IllegalAction:
@@ -362,8 +359,6 @@ def check_illegal_leaves_state(game: Game, action: Action | dict[str, Any] | obj
             game,
             f"the action {_describe(action)} raised {type(exc).__name__} instead of IllegalAction: {exc}",
         ) from exc
-    if game.to_json() != before:
-        raise _fail(game, "applying an action to a copy changed the original game")
     return False
 
 
@@ -413,6 +408,9 @@ def check_snapshot_roundtrip(game: Game, rng: random.Random | None = None, *, st
     if again != snapshot:
         raise _fail(game, f"from_json(to_json()) is not the same game: {_json_diff(snapshot, again)}")
     original = game.copy()
+    copied = original.to_json()
+    if copied != snapshot:
+        raise _fail(game, f"game.copy() is not the same game: {_json_diff(snapshot, copied)}")
     chooser = RandomChooser(rng)
     for step in range(steps):
         if original.is_over:
