@@ -26,11 +26,11 @@ def main() -> None:
         # out of turn); otherwise the player to move picks one of its moves at random, and calls
         # Tamalou one time in ten when the call is offered.
         matcher = chooser.randrange(players)
-        matches = [a for a in game.legal_actions(matcher) if isinstance(a, tamalou.Match)]
+        matches = [a for a in game.legal_actions(matcher) if isinstance(a, tamalou.MatchAction)]
         if matches and chooser.random() < 0.05:
             action: tamalou.Action = chooser.choice(matches)
         else:
-            moves = [a for a in game.legal_actions(game.current_player) if not isinstance(a, tamalou.Match)]
+            moves = [a for a in game.legal_actions(game.current_player) if not isinstance(a, tamalou.MatchAction)]
             calls = [a for a in moves if isinstance(a, tamalou.Call)]
             if calls and (len(calls) == len(moves) or chooser.random() < 0.1):
                 action = calls[0]

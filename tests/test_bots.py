@@ -296,10 +296,11 @@ def test_cautious_replaces_its_highest_known_card_with_a_low_draw() -> None:
 
 
 def test_cautious_keeps_low_cards_and_uses_peek_power_on_unknown_slot() -> None:
-    game = _stacked([["AS", "2S", "9D", "9H"], ["2C", "3C", "4C", "5C"]], ["8H", "QD"], ["KH"])
+    game = _stacked([["AS", "2S", "9D", "9H"], ["2C", "3C", "4C", "5C"]], ["8H", "QD"], ["JC"])
     bot = _bot(0)
-    game.apply(bot.act(game.view(0), game.legal_actions(0)) or Pass(0))
-    assert game.phase == "hold"
+    action = bot.act(game.view(0), game.legal_actions(0))
+    assert action == Draw(0, "stock")  # a jack on the discard is no better than what it holds
+    game.apply(action)
     action = bot.act(game.view(0), game.legal_actions(0))
     assert action == Discard(0)  # an 8 improves neither the A nor the 2 nor an average unknown card
     game.apply(action)
@@ -327,7 +328,7 @@ def test_cautious_throws_a_drawn_card_it_can_match_then_matches() -> None:
 
 @pytest.mark.parametrize(
     ("hand", "calls"),
-    [(["AS", "3S"], True), (["KH", "5D"], True), (["3S", "3D"], False), (["AS", "QS"], False)],
+    [(["AS", "3S"], True), (["KH", "5D"], True), (["3S", "3D"], False), (["AS", "9S"], False)],
 )
 def test_cautious_calls_only_at_or_under_the_threshold(hand: list[str], calls: bool) -> None:
     # Two cards, both known (opening peek of slots 0 and 1); the opponent's four are unknown.

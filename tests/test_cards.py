@@ -222,8 +222,6 @@ def test_a_french_game_is_played_with_52_cards() -> None:
 @pytest.mark.parametrize(("jokers", "copies", "size"), [(2, 1, 54), (0, 2, 104), (1, 2, 106)])
 def test_a_variant_deck_sets_the_game_universe(tmp_path: Path, jokers: int, copies: int, size: int) -> None:
     path = tmp_path / "big.toml"
-    path.write_text(
-        f'extends = "french"\n[rules.deck]\njokers = {jokers}\ncopies = {copies}\n', encoding="utf-8"
-    )
+    path.write_text(f'extends = "french"\n[rules.deck]\njokers = {jokers}\ncopies = {copies}\n', encoding="utf-8")
     game = tamalou.new_game(tamalou.load_variant(path), players=3, seed=11)
     assert _universe_size(game) == size

@@ -125,7 +125,7 @@ class Call:
 
 
 @dataclass(frozen=True, slots=True)
-class Match:
+class MatchAction:
     """Throw cards of the discard top's rank from ``owner``'s layout (default: one's own)."""
 
     player: int
@@ -156,10 +156,13 @@ class Tick:
     __pydantic_config__: ClassVar[ConfigDict] = _FORBID
 
 
-Action = PeekAction | Draw | Replace | Discard | Power | Swap | Pass | Call | Match | Give | Tick
+# Transitional name while the test suites move to MatchAction (``tamalou.Match`` is the match of rounds).
+Match = MatchAction
+
+Action = PeekAction | Draw | Replace | Discard | Power | Swap | Pass | Call | MatchAction | Give | Tick
 
 ACTION_TYPES: dict[str, type[Action]] = {
-    cls.type: cls for cls in (PeekAction, Draw, Replace, Discard, Power, Swap, Pass, Call, Match, Give, Tick)
+    cls.type: cls for cls in (PeekAction, Draw, Replace, Discard, Power, Swap, Pass, Call, MatchAction, Give, Tick)
 }
 
 

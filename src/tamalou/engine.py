@@ -39,7 +39,7 @@ from .actions import (
     Discard,
     Draw,
     Give,
-    Match,
+    MatchAction,
     Pass,
     PeekAction,
     Power,
@@ -79,10 +79,22 @@ class _Acts:
         self.pass_ = Pass(p)
         self.call = Call(p)
         self.replace: list[Replace] = []
-        self.match: list[Match] = []
+        self.match: list[MatchAction] = []
 
 
 _SEATS: list[_Acts] = []
+_POWERS: dict[tuple[int, int | None, int | None, int | None], Power] = {}
+
+
+def _power(p: int, slot: int | None, target: int | None, target_slot: int | None) -> Power:
+    """A Power action, made once per process (actions are immutable values)."""
+    key = (p, slot, target, target_slot)
+    a = _POWERS.get(key)
+    if a is None:
+        if len(_POWERS) > 100_000:
+            _POWERS.clear()
+        a = _POWERS[key] = Power(p, slot, target, target_slot)
+    return a
 
 
 def _seat_actions(players: int) -> list[_Acts]:
@@ -419,26 +431,38 @@ class Game:
         cache = self._acts[p].match
         hand = self.hands[p]
         while len(cache) < len(hand):
-            cache.append(Match(p, (len(cache),)))
+            cache.append(MatchAction(p, (len(cache),)))
         out: list[Action] = [cache[s] for s, c in enumerate(hand) if c != _NO_CARD]
         if rb.opponents and out:
             for q in self._targets(p, True):
-                out.extend(Match(p, (s,), owner=q) for s in self.occupied(q))
+                out.extend(MatchAction(p, (s,), owner=q) for s in self.occupied(q))
         return out
 
     def _power_actions(self, p: int) -> list[Action]:
+        """Every use of the power on offer, complete with its targets."""
         name = self.power
         own = self.occupied(p)
         if name == "peek_own":
-            return [Power(p, slot=s) for s in own]
+            return [_power(p, s, None, None) for s in own]
         if name == "play_again":
-            return [Power(p)] if self._can_draw_stock() else []
+            return [_power(p, None, None, None)] if self._can_draw_stock() else []
         targets = [(q, s) for q in self._targets(p, name == "blind_swap") for s in self.occupied(q)]
         if name in ("peek_opponent", "look_and_swap"):
-            return [Power(p, target=q, target_slot=s) for q, s in targets]
+            return [_power(p, None, q, s) for q, s in targets]
         if name == "blind_swap":
-            return [Power(p, slot=m, target=q, target_slot=s) for m in own for q, s in targets]
+            return [_power(p, m, q, s) for m in own for q, s in targets]
         return []
+
+    def _power_usable(self, p: int) -> bool:
+        """Whether the power on offer has at least one use (without listing them all)."""
+        name = self.power
+        if name == "peek_own":
+            return not _empty(self.hands[p])
+        if name == "play_again":
+            return self._can_draw_stock()
+        if name == "blind_swap" and _empty(self.hands[p]):
+            return False
+        return bool(self._targets(p, name == "blind_swap"))
 
     def _swap_actions(self, p: int) -> list[Action]:
         if self.look is None or self.hands[self.look[0]][self.look[1]] == _NO_CARD:
@@ -457,7 +481,7 @@ class Game:
         ]
 
     def _power_passable(self, p: int) -> bool:
-        return self.rb.powers_optional or not self._power_actions(p)
+        return self.rb.powers_optional or not self._power_usable(p)
 
     def _must_call(self, p: int) -> bool:
         return self.caller is None and self.rb.empty_layout == "must_call" and self.draws == 0 and _empty(self.hands[p])
@@ -616,7 +640,7 @@ class Game:
             name = self.rb.power(self.cards[power_card])
             if name != "none":
                 self.power = name
-                if self._power_actions(self.current_player):
+                if self._power_usable(self.current_player):
                     self.phase = "power"
                     events.append(Event("power_offered", {"player": self.current_player, "power": name}))
                     return
@@ -766,7 +790,7 @@ class Game:
         self._end_turn(events)
         return events
 
-    def _do_match(self, a: Match) -> list[Event]:
+    def _do_match(self, a: MatchAction) -> list[Event]:
         p = a.player
         rb = self.rb
         phase = self.phase
@@ -1136,7 +1160,7 @@ _HANDLERS: dict[type, Any] = {
     Swap: Game._do_swap,
     Pass: Game._do_pass,
     Call: Game._do_call,
-    Match: Game._do_match,
+    MatchAction: Game._do_match,
     PeekAction: Game._do_peek,
     Give: Game._do_give,
     Tick: Game._do_tick,

@@ -766,6 +766,20 @@ class VerifyReport:
         return not self.failures
 
 
+# Playing styles ``verify`` mixes: (keyword arguments of random_playout, check stride factor). Long
+# games (nobody calls: reshuffles, the turn limit) are checked more sparsely to bound the run time.
+_STYLES: tuple[tuple[dict[str, float], int], ...] = (
+    ({}, 1),
+    ({"out_of_turn": 0.7, "match_probability": 0.6}, 1),  # many matches: penalties, an empty stock
+    ({"call_probability": 0.0}, 25),  # nobody calls: reshuffles, the turn limit
+)
+
+
+def _style(i: int) -> tuple[dict[str, float], int]:
+    """Game ``i``'s style: one in ten games plays match-heavy, one in ten never calls."""
+    return _STYLES[{4: 1, 9: 2}.get(i % 10, 0)]
+
+
 def verify(
     variant: Variant | str | Sequence[str],
     *,
@@ -774,15 +788,20 @@ def verify(
     seed: int = 0,
     check_every: int = 3,
 ) -> VerifyReport:
-    """Play ``games`` random games of ``variant`` with every invariant checked (every
-    ``check_every`` steps) and report. Game ``i`` is dealt with seed ``seed + i``; ``players`` is
-    a count, several counts, or ``None`` for every count the variant allows (in turn). A failure
-    never stops the run: it is recorded with how to reproduce it.
+    """Play ``games`` random games of ``variant`` with every invariant checked and report.
+
+    Game ``i`` is dealt with seed ``seed + i``; ``players`` is a count, several counts, or ``None``
+    for every count the variant allows (in turn). Most games call at random (``random_playout``'s
+    defaults); one in ten matches a lot, one in ten never calls (reshuffles, the turn limit; checked
+    25 times more sparsely). Every invariant is checked every ``check_every`` steps. A failure never
+    stops the run: it is recorded with the call that reproduces it.
 
     >>> report = verify("french", games=10)
     >>> report.ok, report.games
     (True, 10)
     """
+    if check_every < 1:
+        raise ValueError(f"check_every must be at least 1, got {check_every}")
     v = _as_variant(variant)
     if players is None:
         counts = list(range(v.rules.players.min, v.rules.players.max + 1))
@@ -795,20 +814,17 @@ def verify(
     report = VerifyReport(variant=v.name)
     for i in range(games):
         s, n = seed + i, counts[i % len(counts)]
+        style, stride = _style(i)
         report.games += 1
         try:
-            game = random_playout(v, n, s, check_every=check_every)
+            game = random_playout(v, n, s, check_every=check_every * stride, **style)
         except Exception as exc:  # every failure is reported, none stops the run
             actions = exc.actions if isinstance(exc, InvariantViolation) else []
             report.actions += len(actions)
             kind = "" if isinstance(exc, InvariantViolation) else f"{type(exc).__name__}: "
-            report.failures.append(
-                (
-                    s,
-                    n,
-                    f"{kind}{exc} -- reproduce: tamalou.invariants.random_playout({v.name!r}, {n}, {s}, check_every=1)",
-                )
-            )
+            args = "".join(f", {k}={x!r}" for k, x in style.items())
+            again = f"tamalou.invariants.random_playout({v.name!r}, {n}, {s}{args}, check_every=1)"
+            report.failures.append((s, n, f"{kind}{exc} -- reproduce: {again}"))
             continue
         report.actions += len(game.actions)
         reason = game.result().reason
