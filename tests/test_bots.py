@@ -218,16 +218,13 @@ def test_random_bot_is_uniform_over_turn_actions() -> None:
     game.apply(Draw(p, "stock"))
     legal = [a for a in game.legal_actions(p) if not isinstance(a, Match)]
     assert len(legal) == 5  # four replaces and the discard
-    bot = RandomBot(3)
-    counts = Counter(tamalou.action_to_dict(bot.act(game.view(p), legal) or Pass(p))["type"] for _ in range(5000))
-    picks = Counter()
+    picks: Counter[Action | None] = Counter()
     bot = RandomBot(3)
     for _ in range(5000):
         picks[bot.act(game.view(p), legal)] += 1
     assert set(picks) == set(legal)
     for a in legal:
         assert 0.17 < picks[a] / 5000 < 0.23, picks
-    assert counts["replace"] + counts["discard"] == 5000
 
 
 def test_random_bot_call_probability() -> None:

@@ -354,6 +354,8 @@ class Game:
         occupied slot (right or wrong), the call whatever the hidden total. Every listed action
         is accepted by ``apply``.
         """
+        if not 0 <= player < self.players:
+            raise ValueError(f"no player {player} in a {self.players}-player game")
         phase = self.phase
         if phase == "over":
             return []

@@ -2,7 +2,8 @@
 
 A variant file is TOML. Top-level keys describe the ruleset (``name``, ``aliases``, ``extends``,
 ``plugins``...); the ``[rules]`` table holds one sub-table per part of the game. Every key has a
-default (the French rules of 000), so a house-rule file only says what differs. Unknown keys are
+default (the plain core: no powers, no special card values, see docs/architecture.md), so a file
+that ``extends`` another only says what differs. Unknown keys are
 errors. ``tamalou.variant_json_schema()`` returns this schema as JSON Schema for editors.
 """
 
@@ -128,7 +129,7 @@ class DrawRules(_Section):
 
     from_discard: bool = Field(True, description="Whether the discard top may be taken.")
     discard_forbidden: tuple[RankName, ...] = Field(
-        (), description="Ranks that may not be taken from the discard (tamalou.fun: J, Q, K)."
+        (), description="Ranks that may not be taken from the discard (e.g. J, Q, K)."
     )
     discard_must_replace: bool = Field(
         True, description="A card taken from the discard must replace a slot (it cannot be thrown back)."

@@ -1,11 +1,11 @@
 """Finding and loading variants: names, aliases, files, ``extends`` and composition.
 
-- ``load_variant("french")``: a name or alias (case-insensitive), or a path to a ``.toml`` file.
-- ``load_variant(["cartalogue", "jokers"])``: a composition, later ones override earlier ones.
-- A file may say ``extends = "french"`` or ``extends = ["french", "gabo"]``: the bases are merged in
+- ``load_variant("house")``: a name or alias (case-insensitive), or a path to a ``.toml`` file.
+- ``load_variant(["base", "modifier"])``: a composition, later ones override earlier ones.
+- A file may say ``extends = "base"`` or ``extends = ["base", "other"]``: the bases are merged in
   order, then the file's own keys on top (tables merge key by key, other values replace, and
   ``plugins`` lists add up). A cycle of ``extends`` is an error that names the cycle.
-- A *modifier* file says ``base = "french"``: composed with others it adds only its own keys;
+- A *modifier* file says ``base = "<name>"``: composed with others it adds only its own keys;
   loaded alone it applies to its base.
 
 Every error is a ``VariantError`` naming the file, the key path and what was expected; a variant

@@ -7,7 +7,7 @@ Two kinds of plugin manager, both built on pluggy:
   variant files (``tamalou_variant_paths``).
 - a *rules* manager per variant (``rules_manager(variant)``): the built-in plugins, then the
   modules the variant names in ``plugins``. An installed package therefore changes only the
-  games whose variant names it, never a French game by surprise.
+  games whose variant names it, never another ruleset's game by surprise.
 """
 
 from __future__ import annotations
