@@ -6,12 +6,13 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import tamalou
-from tamalou import Action, Call, Discard, Draw, Match, Pass, PlayerView, Power, Replace
+from tamalou import Action, Call, Discard, Draw, MatchAction, Pass, PlayerView, Power, Replace
 from tamalou.bots import CautiousBot, RandomBot, as_bot, play_game
 from tamalou.engine import Game
 from tamalou.invariants import exchange_faces
@@ -40,7 +41,7 @@ class Checked:
         action = as_bot(self.bot)(view, legal)
         if action is None:
             self.nones += 1
-            assert all(isinstance(a, Match) for a in legal), "None declines only out-of-turn matches"
+            assert all(isinstance(a, MatchAction) for a in legal), "None declines only out-of-turn matches"
         else:
             assert action in legal, f"{action} is not listed"
         return action
@@ -216,7 +217,7 @@ def test_random_bot_is_uniform_over_turn_actions() -> None:
     game = tamalou.new_game(FRENCH, players=2, seed=1)
     p = game.current_player
     game.apply(Draw(p, "stock"))
-    legal = [a for a in game.legal_actions(p) if not isinstance(a, Match)]
+    legal: list[Action] = [a for a in game.legal_actions(p) if not isinstance(a, MatchAction)]
     assert len(legal) == 5  # four replaces and the discard
     picks: Counter[Action | None] = Counter()
     bot = RandomBot(3)
@@ -247,7 +248,7 @@ def test_random_bot_declines_or_matches_out_of_turn() -> None:
     game = tamalou.new_game(FRENCH, players=2, seed=2)  # the first discard card may be matched
     other = 1 - game.current_player
     legal = game.legal_actions(other)
-    assert legal and all(isinstance(a, Match) for a in legal)
+    assert legal and all(isinstance(a, MatchAction) for a in legal)
     never = RandomBot(0, match_probability=0.0)
     assert all(never.act(game.view(other), legal) is None for _ in range(100))
     always = RandomBot(0, match_probability=1.0)
@@ -273,9 +274,9 @@ def test_cautious_matches_only_known_cards_of_the_top_rank() -> None:
     # Player 1 knows slots 0, 1 (7D, AC); slot 2 holds 7S, unknown to them. The discard shows 7H.
     game = _stacked([["2S", "3S", "4S", "5S"], ["7D", "AC", "7S", "9C"]], ["QH", "QD", "QC"], ["7H"])
     legal = game.legal_actions(1)
-    assert Match(1, (2,)) in legal  # listed (right or wrong), but unknown to player 1
-    assert _bot(1).act(game.view(1), legal) == Match(1, (0,))
-    game.apply(Match(1, (0,)))
+    assert MatchAction(1, (2,)) in legal  # listed (right or wrong), but unknown to player 1
+    assert _bot(1).act(game.view(1), legal) == MatchAction(1, (0,))
+    game.apply(MatchAction(1, (0,)))
     assert game.layout(1)[0] is None
     # Nothing else known of that rank: it declines, even though slot 2 would be right.
     legal = game.legal_actions(1)
@@ -320,7 +321,7 @@ def test_cautious_throws_a_drawn_card_it_can_match_then_matches() -> None:
     game.apply(Draw(0, "stock"))
     assert bot.act(game.view(0), game.legal_actions(0)) == Discard(0)
     game.apply(Discard(0))
-    assert bot.act(game.view(0), game.legal_actions(0)) == Match(0, (0,))
+    assert bot.act(game.view(0), game.legal_actions(0)) == MatchAction(0, (0,))
 
 
 @pytest.mark.parametrize(
@@ -372,9 +373,105 @@ def test_play_game_checks_its_bots() -> None:
 
 def test_play_game_accepts_plain_callables() -> None:
     def first_turn_action(view: PlayerView, legal: list[Action]) -> Action | None:
-        mine = [a for a in legal if not isinstance(a, Match)]
+        mine = [a for a in legal if not isinstance(a, MatchAction)]
         return mine[-1] if mine else None
 
     game = tamalou.new_game(FRENCH, players=2, seed=9)
     result = play_game(game, [first_turn_action, first_turn_action])
     assert game.is_over and result.reason in REASONS
+
+
+# ----------------------------------------------------------------------------- other rulesets
+#
+# The bots only use what every ruleset shares (phases, listed actions, the view), so they play any
+# ruleset. Playing them on house rules that switch on every optional mechanism found the two engine
+# bugs reproduced below (left failing on purpose until the engine is fixed).
+
+HOUSE_RULES = """
+extends = "french"
+name = "everything"
+[rules.peek]
+mode = "choose"
+count = 2
+[rules.draw]
+discard_forbidden = ["J", "Q", "K"]
+per_turn = 2
+[rules.powers]
+trigger = "landing"
+passed_on = true
+[rules.powers.ranks]
+J = "play_again"
+Q = "blind_swap"
+K = "peek_own"
+[rules.matching]
+late = "miss"
+caller_may_match = false
+max_cards = 1
+[rules.call]
+when = "start_of_turn"
+verified = true
+protect_caller = true
+empty_layout = "ends_round"
+"""
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_bots_finish_games_of_house_rules_with_every_mechanism(tmp_path: Path, players: int) -> None:
+    path = tmp_path / "everything.toml"
+    path.write_text(HOUSE_RULES, encoding="utf-8")
+    v = tamalou.load_variant(str(path))
+    for seed in range(40):
+        for bots in (
+            [CautiousBot(seed * 8 + p) for p in range(players)],
+            [CautiousBot(seed * 8)] + [RandomBot(seed * 8 + p) for p in range(1, players)],
+        ):
+            game = tamalou.new_game(v, players=players, seed=seed)
+            result = play_game(game, [Checked(b) for b in bots])
+            assert result.reason in REASONS
+
+
+def _variant(tmp_path: Path, name: str, text: str) -> tamalou.Variant:
+    path = tmp_path / f"{name}.toml"
+    path.write_text(f'extends = "french"\nname = "{name}"\n{text}', encoding="utf-8")
+    return tamalou.load_variant(str(path))
+
+
+def test_engine_bug_listed_swap_on_a_protected_caller_is_refused(tmp_path: Path) -> None:
+    """ENGINE BUG (CONTRACT: "Every action it lists is accepted by apply"). With
+    ``call.protect_caller = true`` a look-and-swap may look at the caller's card (the look is not a
+    swap), and phase "swap" then lists ``Swap`` actions that ``apply`` refuses with "player 0 cannot
+    be swapped with now". Either the look should not target a protected caller, or only ``Pass``
+    should be listed after looking at one."""
+    v = _variant(tmp_path, "protect", "[rules.call]\nprotect_caller = true\n")
+    deal = {
+        "hands": [["AS", "2S", "3S", "4S"], ["5H", "6H", "7H", "8H"]],
+        "stock": ["9C", "KS", "QD"],
+        "discard": ["10D"],
+    }
+    game = tamalou.new_game(v, players=2, deal=deal, first_player=0)
+    for action in (Draw(0, "stock"), Discard(0), Pass(0), Call(0), Draw(1, "stock"), Discard(1)):
+        game.apply(action)
+    look = Power(1, target=0, target_slot=0)
+    assert look in game.legal_actions(1)
+    game.apply(look)
+    for action in game.legal_actions(1):
+        if not isinstance(action, MatchAction):
+            game.copy().apply(action)  # raises IllegalAction for Swap(1, 0)
+
+
+def test_engine_bug_penalty_emptying_the_stock_leaves_nobody_to_play(tmp_path: Path) -> None:
+    """ENGINE BUG (the round must end "no_card_to_draw" when nothing can be drawn). After a
+    play-again power the current player must draw from the stock; a wrong match out of turn then
+    takes the last stock card as a penalty, the discard holds a single card (no reshuffle), and the
+    game stays in phase "draw" with no action for anyone but matches: the round never ends. The
+    same happens at any turn start when a penalty empties the stock and the discard top cannot be
+    taken (``draw.discard_forbidden``); the check is only made when a turn starts."""
+    v = _variant(tmp_path, "again", '[rules.powers.ranks]\nJ = "play_again"\n')
+    deal = {"hands": [["AS", "2S", "3S", "4S"], ["5H", "6H", "7H", "8H"]], "stock": ["JC", "9D"], "discard": []}
+    game = tamalou.new_game(v, players=2, deal=deal, first_player=0)
+    for action in (Draw(0, "stock"), Discard(0), Power(0)):
+        game.apply(action)
+    game.apply(MatchAction(1, (0,)))  # 5H on JC: a miss, the penalty takes 9D, the last stock card
+    assert game.is_over or any(not isinstance(a, MatchAction) for p in range(2) for a in game.legal_actions(p)), (
+        "the round is not over, yet nobody has anything but a match to play"
+    )

@@ -22,7 +22,7 @@ from tamalou import (
     Game,
     Give,
     IllegalAction,
-    Match,
+    MatchAction,
     Pass,
     Power,
     Replace,
@@ -67,11 +67,11 @@ def seen(g: Game, viewer: int, owner: int) -> dict[int, str | None]:
 
 def turn_options(g: Game, p: int) -> set[Action]:
     """What ``p`` may do now, matches left out."""
-    return {a for a in g.legal_actions(p) if not isinstance(a, Match)}
+    return {a for a in g.legal_actions(p) if not isinstance(a, MatchAction)}
 
 
 def matches_listed(g: Game, p: int) -> set[Action]:
-    return {a for a in g.legal_actions(p) if isinstance(a, Match)}
+    return {a for a in g.legal_actions(p) if isinstance(a, MatchAction)}
 
 
 def assert_illegal(g: Game, action: Action) -> None:
@@ -211,8 +211,8 @@ def test_discard_starts_with_one_card_turned_up() -> None:
         stock=["5C"],
         discard=["10H"],
     )
-    assert {Match(1, (s,)) for s in range(4)} <= matches_listed(g, 1)
-    assert kinds(g.apply(Match(1, (0,)))) == ["matched"]
+    assert {MatchAction(1, (s,)) for s in range(4)} <= matches_listed(g, 1)
+    assert kinds(g.apply(MatchAction(1, (0,)))) == ["matched"]
     assert g.view(0).discard == ["10H", "10S"]
 
 
@@ -441,19 +441,37 @@ def test_matching_one_to_three_cards_of_the_tops_rank_by_anyone_at_any_time() ->
     )
     # Every player may try on every card of theirs (right or wrong: listing only right ones would leak).
     for p in range(3):
-        assert matches_listed(g, p) == {Match(p, (k,)) for k in range(4)}
+        assert matches_listed(g, p) == {MatchAction(p, (k,)) for k in range(4)}
     # p1, out of turn while p0 has not drawn yet, throws two 5s at once...
-    assert kinds(g.apply(Match(1, (0, 1)))) == ["matched", "matched"]
+    assert kinds(g.apply(MatchAction(1, (0, 1)))) == ["matched", "matched"]
     assert g.view(2).discard == ["5D", "5S", "5H"]
     assert seen(g, 0, 1) == {2: None, 3: None}  # slots keep their numbers
-    assert matches_listed(g, 1) == {Match(1, (2,)), Match(1, (3,))}
+    assert matches_listed(g, 1) == {MatchAction(1, (2,)), MatchAction(1, (3,))}
     # ... then a third one...
-    assert kinds(g.apply(Match(1, (2,)))) == ["matched"]
+    assert kinds(g.apply(MatchAction(1, (2,)))) == ["matched"]
     assert g.layout(1) == [None, None, None, "KD"]
     # ... and no fourth card on the same 5D.
     assert matches_listed(g, 1) == set()
-    assert_illegal(g, Match(1, (3,)))
+    assert_illegal(g, MatchAction(1, (3,)))
     assert g.current_player == 0 and g.phase == "draw"
+
+
+def test_matching_goes_by_rank_not_by_points() -> None:
+    """ "jeter une, deux ou trois cartes de même valeur que celle visible dans la défausse" — RULES.md
+    §2 Decided: same rank. A jack (10 points) misses on a 10; a black king (15) hits on a red one (0)."""
+    g = deal(
+        [
+            ["AS", "2S", "3S", "4S"],
+            ["JH", "KS", "3H", "4H"],  # p1 sees JH, KS
+        ],
+        stock=["6C", "5C", "KD"],
+        discard=["10D"],
+    )
+    assert kinds(g.apply(MatchAction(1, (0,)))) == ["missed", "penalty"]  # the JH on the 10D turned up
+    quiet_turn(g)  # p0 throws the 5C
+    draw_and_throw(g)  # p1 throws the KD
+    assert kinds(g.apply(MatchAction(1, (1,)))) == ["matched"]
+    assert g.view(0).discard[-2:] == ["KD", "KS"]
 
 
 def test_one_success_per_window_slower_player_takes_card_back_without_penalty() -> None:
@@ -469,9 +487,9 @@ def test_one_success_per_window_slower_player_takes_card_back_without_penalty() 
         discard=["9C"],
     )
     draw_and_throw(g)  # p0 throws the 5D
-    assert kinds(g.apply(Match(1, (0,)))) == ["matched"]  # p1 is faster
+    assert kinds(g.apply(MatchAction(1, (0,)))) == ["matched"]  # p1 is faster
     assert matches_listed(g, 2) == set()
-    events = g.apply(Match(2, (0,)))  # p2 is late
+    events = g.apply(MatchAction(2, (0,)))  # p2 is late
     assert kinds(events) == ["late"]
     assert g.layout(2)[0] == "5H"
     assert all(seen(g, p, 2)[0] == "5H" for p in range(3))  # everybody saw it
@@ -491,7 +509,7 @@ def test_missed_match_card_returns_seen_by_all_and_penalty_card_unseen_by_owner(
         discard=["8D"],
     )
     draw_and_throw(g)  # p0 throws the 5D
-    events = g.apply(Match(1, (2,)))
+    events = g.apply(MatchAction(1, (2,)))
     assert kinds(events) == ["missed", "penalty"]
     assert events[0]["card"] == "9C"
     assert g.layout(1) == ["5S", "2H", "9C", "4H", "6C"]  # back in its slot, penalty in slot 4
@@ -501,7 +519,7 @@ def test_missed_match_card_returns_seen_by_all_and_penalty_card_unseen_by_owner(
         assert seen(g, p, 1)[4] is None  # the penalty card is known to nobody, owner included
     assert g.view(0).stock_size == 0 and g.view(0).discard_top == "5D"
     # The miss does not close the window: p1 may still throw its real 5.
-    assert kinds(g.apply(Match(1, (0,)))) == ["matched"]
+    assert kinds(g.apply(MatchAction(1, (0,)))) == ["matched"]
 
 
 def test_caller_may_still_match() -> None:
@@ -517,8 +535,8 @@ def test_caller_may_still_match() -> None:
     )
     calling_turn(g)  # p0 throws the 4D and calls
     assert g.caller == 0 and g.current_player == 1
-    assert Match(0, (0,)) in matches_listed(g, 0)
-    assert kinds(g.apply(Match(0, (0,)))) == ["matched"]  # during p1's last turn
+    assert MatchAction(0, (0,)) in matches_listed(g, 0)
+    assert kinds(g.apply(MatchAction(0, (0,)))) == ["matched"]  # during p1's last turn
     play_out(g)
     assert g.result().totals == [1, 36]
     assert g.result().winners == [0]
@@ -613,9 +631,9 @@ def _emptied_before_own_turn() -> Game:
         stock=["6S", "5D"],
         discard=["9D"],
     )
-    g.apply(Match(1, (0,)))  # the 9S on the 9D turned up at the start
+    g.apply(MatchAction(1, (0,)))  # the 9S on the 9D turned up at the start
     draw_and_throw(g)  # p0 throws the 6S
-    assert kinds(g.apply(Match(1, (1, 2, 3)))) == ["matched"] * 3
+    assert kinds(g.apply(MatchAction(1, (1, 2, 3)))) == ["matched"] * 3
     assert g.card_count(1) == 0 and not g.is_over
     g.apply(Pass(0))  # p0 does not call
     assert g.current_player == 1
@@ -801,7 +819,7 @@ def test_ruling_04_power_still_usable_after_a_match_on_top_of_it() -> None:
         discard=["6D"],
     )
     draw_and_throw(g)  # p0 throws the 7C: peek at an own card
-    assert kinds(g.apply(Match(1, (0,)))) == ["matched"]
+    assert kinds(g.apply(MatchAction(1, (0,)))) == ["matched"]
     assert g.view(0).discard_top == "7H"
     assert g.phase == "power" and g.current_player == 0
     assert {Power(0, slot=k) for k in range(4)} <= turn_options(g, 0)
@@ -829,7 +847,7 @@ def test_ruling_05_matched_card_or_card_from_discard_gives_no_power() -> None:
     assert turn_options(g, 1) == {Replace(1, k) for k in range(4)}
     events = g.apply(Replace(1, 0))  # the 8H leaves p1's layout: no power
     assert "power_offered" not in kinds(events)
-    events = g.apply(Match(1, (1,)))  # Marie: p1 matches its 8D on it, in its own turn
+    events = g.apply(MatchAction(1, (1,)))  # Marie: p1 matches its 8D on it, in its own turn
     assert kinds(events) == ["matched"]
     assert g.phase == "call" and g.view(1).power is None
     assert turn_options(g, 1) == {Call(1), Pass(1)}
@@ -863,13 +881,13 @@ def test_ruling_07_caller_may_match_until_the_last_round_ends() -> None:
     calling_turn(g)  # p0 throws the 3D and calls
     quiet_turn(g)  # p1 throws the 5D
     assert g.current_player == 2
-    assert kinds(g.apply(Match(0, (0,)))) == ["matched"]  # the caller, during p2's last turn
+    assert kinds(g.apply(MatchAction(0, (0,)))) == ["matched"]  # the caller, during p2's last turn
     quiet_turn(g)
     assert g.is_over
     assert g.result().totals[0] == 3
     # The last round is over: no more matching.
     assert g.legal_actions(0) == []
-    assert_illegal(g, Match(0, (1,)))
+    assert_illegal(g, MatchAction(0, (1,)))
 
 
 def test_ruling_08_nobody_has_to_call_at_five_or_less() -> None:
@@ -903,9 +921,9 @@ def test_ruling_09_no_swap_with_a_player_who_has_no_cards() -> None:
         stock=["6S", "JS", "5D"],
         discard=["9D"],
     )
-    g.apply(Match(0, (0,)))  # the 9S on the 9D
+    g.apply(MatchAction(0, (0,)))  # the 9S on the 9D
     draw_and_throw(g)  # the 6S
-    g.apply(Match(0, (1, 2, 3)))
+    g.apply(MatchAction(0, (1, 2, 3)))
     assert g.card_count(0) == 0
     g.apply(Call(0))  # p0 calls with no card left
     draw_and_throw(g)  # p1 throws the JS: blind swap
@@ -943,7 +961,7 @@ def test_ruling_10_caller_over_five_loses_to_lowest_opponent(p2_hand: list[str],
         stock=["5D", "JS", "5H", "5C"],
         discard=["4C"],
     )
-    g.apply(Match(0, (1, 2, 3)))  # p0 keeps its ace alone
+    g.apply(MatchAction(0, (1, 2, 3)))  # p0 keeps its ace alone
     calling_turn(g)  # p0 throws the 5D and calls with 1 point
     draw_and_throw(g)  # p1 throws the JS: blind swap
     g.apply(Power(1, slot=0, target=0, target_slot=0))  # p1's 6H <-> the caller's AS
@@ -966,13 +984,13 @@ def test_ruling_11_caller_with_a_red_king_ties_an_emptied_opponent_and_loses() -
         stock=["5D", "2S", "6S", "3S"],
         discard=["9D"],
     )
-    g.apply(Match(1, (0,)))  # p1's 9S on the 9D
+    g.apply(MatchAction(1, (0,)))  # p1's 9S on the 9D
     draw_and_throw(g)  # p0 throws the 5D...
-    g.apply(Match(0, (1, 2, 3)))  # ... and its three 5s: only the red king is left
+    g.apply(MatchAction(0, (1, 2, 3)))  # ... and its three 5s: only the red king is left
     g.apply(Pass(0))
     quiet_turn(g)  # p1 throws the 2S
     calling_turn(g)  # p0 throws the 6S and calls with 0 points
-    g.apply(Match(1, (1, 2, 3)))  # p1's last turn: its three 6s on the 6S
+    g.apply(MatchAction(1, (1, 2, 3)))  # p1's last turn: its three 6s on the 6S
     assert g.card_count(1) == 0
     quiet_turn(g)
     result = g.result()
@@ -994,7 +1012,7 @@ def test_ruling_12_matching_does_not_change_whose_turn_it_is() -> None:
         discard=["6D"],
     )
     draw_and_throw(g)  # p0 throws the 5D
-    g.apply(Match(2, (0,)))  # p2 throws its 5S on it
+    g.apply(MatchAction(2, (0,)))  # p2 throws its 5S on it
     assert g.current_player == 0 and g.phase == "call"
     events = g.apply(Pass(0))
     assert [e["player"] for e in of_kind(events, "turn")] == [1]  # not p0, who follows p2
@@ -1015,8 +1033,8 @@ def test_ruling_13_player_whose_turn_it_is_may_match_drawn_and_known_card() -> N
     g.apply(Draw(0, "stock"))
     assert g.view(0).held == "4S"
     g.apply(Discard(0))
-    assert Match(0, (0,)) in g.legal_actions(0)
-    assert kinds(g.apply(Match(0, (0,)))) == ["matched"]
+    assert MatchAction(0, (0,)) in g.legal_actions(0)
+    assert kinds(g.apply(MatchAction(0, (0,)))) == ["matched"]
     assert g.view(1).discard[-2:] == ["4S", "4H"]
     assert g.layout(0)[0] is None
     assert g.current_player == 0 and g.phase == "call"
@@ -1033,10 +1051,10 @@ def _emptied_after_a_call() -> Game:
         stock=["3D", "7S"],
         discard=["9D"],
     )
-    g.apply(Match(2, (0,)))  # p2's 9S on the 9D
+    g.apply(MatchAction(2, (0,)))  # p2's 9S on the 9D
     calling_turn(g)  # p0 throws the 3D and calls
     draw_and_throw(g)  # p1 throws the 7S (peek at an own card on offer)
-    assert kinds(g.apply(Match(2, (1, 2, 3)))) == ["matched"] * 3
+    assert kinds(g.apply(MatchAction(2, (1, 2, 3)))) == ["matched"] * 3
     assert g.card_count(2) == 0
     return g
 
@@ -1095,7 +1113,7 @@ def test_ruling_16_wrongly_thrown_opponent_card_goes_back_thrower_takes_penalty(
         discard=["5D"],
         variant=variant,
     )
-    steal = Match(0, (2,), owner=1)
+    steal = MatchAction(0, (2,), owner=1)
     assert steal in g.legal_actions(0)
     events = g.apply(steal)
     missed = of_kind(events, "missed")

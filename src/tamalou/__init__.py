@@ -19,7 +19,6 @@ from .actions import (
     Discard,
     Draw,
     Give,
-    Match,
     MatchAction,
     Pass,
     PeekAction,

@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from .actions import Action, Call, Discard, Draw, Give, Match, Pass, PeekAction, Power, Replace, Swap, Tick
+from .actions import Action, Call, Discard, Draw, Give, MatchAction, Pass, PeekAction, Power, Replace, Swap, Tick
 from .cards import parse_card
 from .engine import Game
 from .events import Event
@@ -86,7 +86,7 @@ class RandomBot:
         for a in legal_actions:
             if isinstance(a, Call):
                 calls.append(a)
-            elif isinstance(a, Match):
+            elif isinstance(a, MatchAction):
                 matches.append(a)
             elif not isinstance(a, Tick):
                 others.append(a)
@@ -197,7 +197,7 @@ class CautiousBot:
         match = self._good_match(view, legal_actions)
         if match is not None:
             return match
-        mine: list[Action] = [a for a in legal_actions if not isinstance(a, Match | Tick)]
+        mine: list[Action] = [a for a in legal_actions if not isinstance(a, MatchAction | Tick)]
         if not mine:
             return None  # out of turn: no match worth trying
         phase = view.phase
@@ -240,7 +240,7 @@ class CautiousBot:
         me = view.player
         best: tuple[float, int, Action] | None = None
         for a in legal:
-            if not isinstance(a, Match) or len(a.slots) != 1:
+            if not isinstance(a, MatchAction) or len(a.slots) != 1:
                 continue
             owner = me if a.owner is None else a.owner
             card = _card_at(view, owner, a.slots[0])
@@ -455,7 +455,7 @@ def play_game(
             if game.is_over:
                 break
             legal = game.legal_actions(q)
-            if legal and all(isinstance(a, Match) for a in legal):
+            if legal and all(isinstance(a, MatchAction) for a in legal):
                 action = acts[q](game.view(q), legal)
                 if action is not None:
                     apply(action)
@@ -463,7 +463,7 @@ def play_game(
             break
         for p in (cur, *others):
             legal = game.legal_actions(p)
-            if any(not isinstance(a, Match | Tick) for a in legal):
+            if any(not isinstance(a, MatchAction | Tick) for a in legal):
                 break
         else:
             raise RuntimeError(f"nobody can act in phase {game.phase!r}")

@@ -394,16 +394,19 @@ def check_accepted_is_listed(game: Game, action: Action | dict[str, Any]) -> boo
     return True
 
 
-def check_snapshot_roundtrip(game: Game, rng: random.Random | None = None, *, steps: int = 3) -> None:
+def check_snapshot_roundtrip(
+    game: Game, rng: random.Random | None = None, *, steps: int = 3, variant: Variant | None = None
+) -> None:
     """``Game.from_json(g.to_json())`` is the same game: the same JSON, and played on with the same
     next ``steps`` random legal actions (chosen with ``rng``), the same events, views and JSON.
-    ``game`` itself is not changed (a copy plays on).
+    ``game`` itself is not changed (a copy plays on). ``variant`` is passed to ``from_json``
+    (``None``: loaded by the name the snapshot holds, as a fresh process does).
 
     >>> check_snapshot_roundtrip(tamalou.new_game("french", players=3, seed=6), random.Random(0))
     """
     rng = rng if rng is not None else random.Random(0)
     snapshot = game.to_json()
-    restored = Game.from_json(snapshot)
+    restored = Game.from_json(snapshot, variant)
     again = restored.to_json()
     if again != snapshot:
         raise _fail(game, f"from_json(to_json()) is not the same game: {_json_diff(snapshot, again)}")
@@ -648,7 +651,7 @@ def check_all(game: Game, rng: random.Random, *, pairs: int = 8, fuzz: int = 3) 
         action = random_action(game, rng)
         if not check_illegal_leaves_state(game, action) and isinstance(action, dict):
             check_accepted_is_listed(game, action)
-    check_snapshot_roundtrip(game, rng, steps=2)
+    check_snapshot_roundtrip(game, rng, steps=2, variant=game.variant)
 
 
 def play_out(
@@ -668,6 +671,7 @@ def play_out(
     Conservation is checked after every step when ``check_every > 0``, and every check of
     ``check_all`` at the start, every ``check_every`` steps and at the end (with ``check_rng``,
     which never changes the choices: the same chooser plays the same game whatever is checked);
+    the snapshot round trip through a fresh load of the variant at the start and the end, and
     ``check_result`` and ``check_replay`` at the end. The round must end within ``max_steps``
     (default ``step_bound(game)``) actions.
     """
@@ -677,6 +681,7 @@ def play_out(
     try:
         if check_every > 0:
             check_all(game, check_rng)
+            check_snapshot_roundtrip(game, check_rng)
         while not game.is_over:
             if steps >= bound:
                 raise _fail(game, f"the round has not ended after {steps} actions (bound {bound})")
@@ -705,6 +710,7 @@ def play_out(
         if check_every > 0:
             check_result(game)
             check_replay(game)
+            check_snapshot_roundtrip(game, check_rng)
     except InvariantViolation as exc:
         exc.actions = list(game.actions)
         raise
@@ -768,14 +774,14 @@ class VerifyReport:
 
 # Playing styles ``verify`` mixes: (keyword arguments of random_playout, check stride factor). Long
 # games (nobody calls: reshuffles, the turn limit) are checked more sparsely to bound the run time.
-_STYLES: tuple[tuple[dict[str, float], int], ...] = (
+_STYLES: tuple[tuple[dict[str, Any], int], ...] = (
     ({}, 1),
     ({"out_of_turn": 0.7, "match_probability": 0.6}, 1),  # many matches: penalties, an empty stock
     ({"call_probability": 0.0}, 25),  # nobody calls: reshuffles, the turn limit
 )
 
 
-def _style(i: int) -> tuple[dict[str, float], int]:
+def _style(i: int) -> tuple[dict[str, Any], int]:
     """Game ``i``'s style: one in ten games plays match-heavy, one in ten never calls."""
     return _STYLES[{4: 1, 9: 2}.get(i % 10, 0)]
 

@@ -9,9 +9,20 @@ errors. ``tamalou.variant_json_schema()`` returns this schema as JSON Schema for
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PrivateAttr,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from .cards import parse_card
@@ -42,11 +53,52 @@ DEFAULT_VALUES: dict[RankName, int] = {
 }
 
 
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _as_tuple(value: Any) -> Any:
+    """TOML arrays arrive as lists; the variant keeps immutable tuples."""
+    return tuple(value) if isinstance(value, list) else value
+
+
+class FrozenTable(dict[Any, Any]):
+    """A read-only dict: a variant's tables cannot be changed after validation."""
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("a variant's tables are read-only; build a new variant instead")
+
+    __setitem__ = __delitem__ = __ior__ = _read_only
+    clear = pop = popitem = setdefault = update = _read_only
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenTable, (dict(self),))
+
+    def __copy__(self) -> FrozenTable:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenTable:
+        return self
+
+
+def _read_only(value: Mapping[Any, Any]) -> Mapping[Any, Any]:
+    return FrozenTable(value)
+
+
+#: A TOML array kept as a tuple (items validated strictly: no "1" for 1).
+Tup = Annotated[tuple[V, ...], BeforeValidator(_as_tuple)]
+#: A TOML table kept read-only.
+Table = Annotated[Mapping[K, V], AfterValidator(_read_only), PlainSerializer(dict)]
+
+
 class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
+    # strict: TOML values are typed, so "7" or true is never taken for 7.
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True, strict=True)
 
 
-def _card_keys(value: dict[str, object]) -> dict[str, object]:
+def _card_keys(value: Any) -> Any:
+    if not isinstance(value, Mapping):
+        return value
     out: dict[str, object] = {}
     for key, v in value.items():
         try:
@@ -75,8 +127,8 @@ class Players(_Section):
 class Deck(_Section):
     """The cards in play."""
 
-    ranks: tuple[RankName, ...] = Field(DECK_RANKS, description="Ranks in the deck (jokers apart).")
-    suits: tuple[SuitName, ...] = Field(("S", "H", "D", "C"), description="Suits in the deck.")
+    ranks: Tup[RankName] = Field(DECK_RANKS, description="Ranks in the deck (jokers apart).")
+    suits: Tup[SuitName] = Field(("S", "H", "D", "C"), description="Suits in the deck.")
     jokers: int = Field(0, ge=0, le=2, description="Jokers added (JK1, JK2).")
     copies: int = Field(1, ge=1, le=4, description="How many such decks are shuffled together.")
 
@@ -101,25 +153,25 @@ class Peek(_Section):
     mode: Literal["fixed", "choose", "none"] = Field(
         "fixed", description="'fixed': the slots below are shown at the deal; 'choose': each player picks."
     )
-    slots: tuple[int, ...] = Field((0, 1), description="Slots shown when mode is 'fixed'.")
+    slots: Tup[int] = Field((0, 1), description="Slots shown when mode is 'fixed'.")
     count: int = Field(2, ge=0, description="How many slots a player picks when mode is 'choose'.")
 
 
 class Values(_Section):
     """Points of each card: by rank, then per-card overrides (e.g. red kings)."""
 
-    ranks: dict[RankName, int] = Field(
+    ranks: Table[RankName, int] = Field(
         default_factory=lambda: dict(DEFAULT_VALUES),
         description="Points by rank. Ranks left out keep their default (A=1 ... 10=10, J=Q=K=10, JK=-1).",
     )
-    cards: dict[str, int] = Field(default_factory=dict, description="Points of single cards, e.g. KS = 15.")
+    cards: Table[str, int] = Field(default_factory=dict, description="Points of single cards, e.g. KS = 15.")
 
     _norm = field_validator("cards", mode="before")(classmethod(lambda cls, v: _card_keys(v)))
 
     @field_validator("ranks", mode="before")
     @classmethod
     def _keep_defaults(cls, v: object) -> object:
-        if isinstance(v, dict):
+        if isinstance(v, Mapping):
             return {**DEFAULT_VALUES, **v}
         return v
 
@@ -128,7 +180,7 @@ class DrawRules(_Section):
     """Where a turn takes its card from."""
 
     from_discard: bool = Field(True, description="Whether the discard top may be taken.")
-    discard_forbidden: tuple[RankName, ...] = Field(
+    discard_forbidden: Tup[RankName] = Field(
         (), description="Ranks that may not be taken from the discard (e.g. J, Q, K)."
     )
     discard_must_replace: bool = Field(
@@ -155,8 +207,8 @@ class Powers(_Section):
     passed_on: bool = Field(
         False, description="After a swap or peek power, the next player may use it once instead of drawing."
     )
-    ranks: dict[RankName, PowerName] = Field(default_factory=dict, description="Power by rank.")
-    cards: dict[str, PowerName] = Field(default_factory=dict, description="Power of single cards, e.g. KS.")
+    ranks: Table[RankName, PowerName] = Field(default_factory=dict, description="Power by rank.")
+    cards: Table[str, PowerName] = Field(default_factory=dict, description="Power of single cards, e.g. KS.")
 
     _norm = field_validator("cards", mode="before")(classmethod(lambda cls, v: _card_keys(v)))
 
@@ -210,7 +262,7 @@ class End(_Section):
     win_max: int | None = Field(
         None, description="Only a total at or under this may win (001: 5). None: no such bound."
     )
-    ties: tuple[TieBreak, ...] = Field(("caller_behind",), description="Tie-breaks between equal totals, in order.")
+    ties: Tup[TieBreak] = Field(("caller_behind",), description="Tie-breaks between equal totals, in order.")
     max_turns: int = Field(
         400,
         ge=1,
@@ -248,14 +300,14 @@ class Rules(_Section):
 class Variant(BaseModel):
     """A ruleset: immutable, validated. Load one with ``tamalou.load_variant``."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True, strict=True)
 
     name: str = Field(description="The name it is found by (case-insensitive).")
-    aliases: tuple[str, ...] = Field((), description="Other names it is found by.")
+    aliases: Tup[str] = Field((), description="Other names it is found by.")
     title: str = Field("", description="A human title.")
     description: str = Field("", description="What this ruleset is.")
-    sources: tuple[str, ...] = Field((), description="The rule texts it follows.")
-    plugins: tuple[str, ...] = Field(
+    sources: Tup[str] = Field((), description="The rule texts it follows.")
+    plugins: Tup[str] = Field(
         (), description="Modules whose hook implementations apply to this variant (importable names)."
     )
     base: str | None = Field(
@@ -267,6 +319,14 @@ class Variant(BaseModel):
 
     _spec: object = PrivateAttr(default=None)
     _rulebook: object = PrivateAttr(default=None)
+
+    def __eq__(self, other: object) -> bool:
+        """Two variants are equal when their rules and descriptions are (not how they were found)."""
+        if not isinstance(other, Variant):
+            return NotImplemented
+        return self.model_dump() == other.model_dump()
+
+    __hash__ = None  # type: ignore[assignment]
 
     @property
     def spec(self) -> object:

@@ -157,12 +157,15 @@ class _Loader:
     def __init__(self) -> None:
         self.stack: list[str] = []
 
-    def lookup(self, spec: str | Path, *, file: str | None = None) -> Path:
+    def lookup(self, spec: str | Path, *, file: str | None = None, near: Path | None = None) -> Path:
+        """A registered name or alias, else a path (relative to ``near``, the file that names it)."""
         text = str(spec)
         reg = _registry()
         if isinstance(spec, str) and text.lower() in reg:
             return reg[text.lower()]
         p = Path(text)
+        if near is not None and not p.is_absolute():
+            p = near / p
         if p.suffix == ".toml" or p.exists():
             if not p.is_file():
                 raise VariantError(f"no variant file at {text!r}", file=file, key="extends" if file else None)
@@ -204,9 +207,9 @@ class _Loader:
             base_name = raw.get("base")
             merged: dict[str, Any] = {}
             if extends:
-                merged = self.resolve_list(extends, file=path.name)
+                merged = self.resolve_list(extends, file=path.name, near=path.parent)
             elif base_name and not as_delta:
-                merged = self.resolve_list([base_name], file=path.name)
+                merged = self.resolve_list([base_name], file=path.name, near=path.parent)
             own = {k: v for k, v in raw.items() if k != "extends"}
             own.setdefault("name", path.stem)
             merged = {k: v for k, v in merged.items() if k not in _META_NOT_INHERITED}
@@ -214,11 +217,13 @@ class _Loader:
         finally:
             self.stack.pop()
 
-    def resolve_list(self, specs: Sequence[str | Path], *, file: str | None = None) -> dict[str, Any]:
+    def resolve_list(
+        self, specs: Sequence[str | Path], *, file: str | None = None, near: Path | None = None
+    ) -> dict[str, Any]:
         merged: dict[str, Any] = {}
         names = []
         for i, spec in enumerate(specs):
-            path = self.lookup(spec, file=file)
+            path = self.lookup(spec, file=file, near=near)
             raw = self.resolve_file(path, as_delta=i > 0 and self._is_modifier(path))
             names.append(str(raw.get("name", path.stem)))
             merged = _merge({k: v for k, v in merged.items() if k not in _META_NOT_INHERITED}, raw)
@@ -255,14 +260,30 @@ def load_variant(spec: VariantSpec) -> Variant:
     return variant
 
 
+def _compile(variant: Variant, file: str | None) -> None:
+    """Import the variant's plugins and ask its hooks now, so a bad plugin fails at load time."""
+    from .rules import rulebook
+
+    try:
+        rulebook(variant)
+    except VariantError as exc:
+        if file and not exc.file:
+            raise VariantError(exc.reason, file=file, key=exc.key) from None
+        raise
+    except Exception as exc:  # a plugin's own bug: say where, keep the traceback chained
+        raise VariantError(f"a plugin hook failed: {exc!r}", file=file, key="plugins") from exc
+
+
 def variant_from_dict(data: Mapping[str, Any], *, file: str | None = None) -> Variant:
     """Validate a whole variant given as a dict (e.g. parsed TOML, ``extends`` already resolved)."""
     if "extends" in data:
         raise VariantError("'extends' is resolved by load_variant; pass the merged data", file=file)
     try:
-        return Variant.model_validate(dict(data))
+        variant = Variant.model_validate(dict(data))
     except ValidationError as exc:
         raise _format(exc, file) from None
+    _compile(variant, file)
+    return variant
 
 
 def variant_json_schema() -> dict[str, Any]:
@@ -273,4 +294,8 @@ def variant_json_schema() -> dict[str, Any]:
         "description": "Variants this file builds on, merged in order before its own keys.",
     }
     schema["title"] = "tamalou variant"
+    # A file may leave out its name: it is then named after the file.
+    schema["required"] = [k for k in schema.get("required", []) if k != "name"]
+    if not schema["required"]:
+        del schema["required"]
     return schema
