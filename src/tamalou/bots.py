@@ -119,7 +119,8 @@ class CautiousBot:
     - calls when its known cards plus the estimate for unknown ones is at most the threshold and
       lower than what it expects of every opponent.
 
-    ``seed`` breaks ties reproducibly. ``variant`` gives card values and powers; ``play_game``
+    ``seed`` drives its few random choices (which unknown card to peek at), so a game between
+    seeded bots is reproducible. ``variant`` gives card values and powers; ``play_game``
     passes it through ``setup``, and the French rules are assumed when neither is given.
     """
 
@@ -135,7 +136,6 @@ class CautiousBot:
         self._values: dict[str, int] = {}
         self._deck: Counter[str] = Counter()
         self._look: tuple[int, int] | None = None
-        self._drew: str | None = None
         if variant is not None:
             self.setup(variant)
 
@@ -281,13 +281,10 @@ class CautiousBot:
             worst = self._own_worst(view, est)
             v = self.value(top)
             if worst is not None and worst[0] - v >= 4 and v <= est - 1:
-                self._drew = "discard"
                 return discard
         if stock is not None:
-            self._drew = "stock"
             return stock
         if discard is not None:
-            self._drew = "discard"
             return discard
         return next((a for a in mine if isinstance(a, Pass)), mine[0])
 
@@ -324,15 +321,13 @@ class CautiousBot:
         name = view.power
         if name == "peek_own":
             unknown = [a for a in powers if a.slot is not None and _card_at(view, me, a.slot) is None]
-            return min(unknown, key=lambda a: a.slot or 0) if unknown else passing or powers[0]
+            return self.rng.choice(unknown) if unknown else passing or powers[0]
         if name == "peek_opponent":
             unknown = [a for a in powers if _target_card(view, a) is None]
             if unknown:
-                # Look at the opponent who looks closest to calling.
-                return min(
-                    unknown,
-                    key=lambda a: (self.expected_total(view, a.target or 0, est), a.target, a.target_slot),
-                )
+                # Look at a card of the opponent who looks closest to calling.
+                lowest = min(self.expected_total(view, a.target or 0, est) for a in unknown)
+                return self.rng.choice([a for a in unknown if self.expected_total(view, a.target or 0, est) == lowest])
             return passing or powers[0]
         if name == "blind_swap":
             best: tuple[float, Power] | None = None
@@ -360,7 +355,7 @@ class CautiousBot:
                     self._look = (a.target or 0, a.target_slot or 0)
                     return a
             unknown = [a for a in powers if _target_card(view, a) is None]
-            pick = unknown[0] if unknown else powers[0]
+            pick = self.rng.choice(unknown) if unknown else powers[0]
             self._look = (pick.target or 0, pick.target_slot or 0)
             return pick
         if name == "play_again":

@@ -478,6 +478,9 @@ def verify(
     out = _out()
     failures = list(report.failures)
     out.print(f"{v.name}: {report.games} games, {report.actions} actions, {len(failures)} failure(s)")
+    reasons = getattr(report, "reasons", None)
+    if reasons:
+        out.print("rounds ended: " + ", ".join(f"{k} {n}" for k, n in sorted(reasons.items())), soft_wrap=True)
     for f_seed, f_players, message in failures:
         out.print(f"  seed {f_seed}, {f_players} players: {message}", soft_wrap=True)
     if failures:

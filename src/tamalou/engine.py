@@ -82,6 +82,7 @@ class _Acts:
         self.match: list[MatchAction] = []
 
 
+_SWAPS = frozenset({"blind_swap", "look_and_swap"})  # powers that exchange cards: never with a protected caller
 _SEATS: list[_Acts] = []
 _POWERS: dict[tuple[int, int | None, int | None, int | None], Power] = {}
 
@@ -448,7 +449,7 @@ class Game:
             return [_power(p, s, None, None) for s in own]
         if name == "play_again":
             return [_power(p, None, None, None)] if self._can_draw_stock() else []
-        targets = [(q, s) for q in self._targets(p, name == "blind_swap") for s in self.occupied(q)]
+        targets = [(q, s) for q in self._targets(p, name in _SWAPS) for s in self.occupied(q)]
         if name in ("peek_opponent", "look_and_swap"):
             return [_power(p, None, q, s) for q, s in targets]
         if name == "blind_swap":
@@ -464,7 +465,7 @@ class Game:
             return self._can_draw_stock()
         if name == "blind_swap" and _empty(self.hands[p]):
             return False
-        return bool(self._targets(p, name == "blind_swap"))
+        return bool(self._targets(p, name in _SWAPS))
 
     def _swap_actions(self, p: int) -> list[Action]:
         if self.look is None or self.hands[self.look[0]][self.look[1]] == _NO_CARD:
@@ -662,7 +663,7 @@ class Game:
             self.knowers[c] |= 1 << p
             events.append(Event("looked", {"player": p, "owner": p, "slot": a.slot}, {"card": self.text[c]}, 1 << p))
         elif name in ("peek_opponent", "look_and_swap"):
-            q, s = self._check_target(a, swapping=False)
+            q, s = self._check_target(a, swapping=name == "look_and_swap")
             if a.slot is not None:
                 raise IllegalAction(f"{name} takes 'target' and 'target_slot', not 'slot'", a)
             c = self.hands[q][s]
@@ -835,6 +836,7 @@ class Game:
                 events.append(Event("late", {"player": p, "owner": owner, "slot": s, "card": text[hand[s]]}))
             if rb.late_miss:
                 self._penalty(p, rb.penalty_cards * len(slots), events)
+                self._after_out_of_turn(events)
             return events
         win = self.win
         by_rank = rb.match_by_rank
@@ -861,12 +863,16 @@ class Game:
                 self.phase = "give"
                 events.append(Event("give_owed", {"player": p, "owner": owner, "count": len(self.gives)}))
                 return events
-        self._check_emptied(events)
+        self._after_out_of_turn(events)
         return events
 
-    def _check_emptied(self, events: list[Event]) -> None:
+    def _after_out_of_turn(self, events: list[Event]) -> None:
+        """A match or a give may have emptied a layout, or a penalty taken the last card that the
+        player to move could draw: either can end the round."""
         if self.rb.empty_layout == "ends_round" and any(_empty(h) for h in self.hands):
             self._finish("emptied", events)
+        elif self.phase == "draw" and not self._draw_actions(self.current_player):
+            self._finish("no_card_to_draw", events)
 
     def _do_give(self, a: Give) -> list[Event]:
         p = a.player
@@ -883,7 +889,7 @@ class Game:
             self.phase = self.resume
             self.giver = -1
             self.resume = ""
-            self._check_emptied(events)
+            self._after_out_of_turn(events)
         return events
 
     def _do_tick(self, a: Tick) -> list[Event]:
