@@ -35,6 +35,7 @@ from .engine import Game, new_game, replay
 from .errors import IllegalAction, TamalouError, VariantError
 from .events import Event
 from .hookspecs import Tally, hookimpl, hookspec
+from .match import Match, MatchResult, new_match, replay_match
 from .schema import Variant
 from .variant import load_variant, variant_from_dict, variant_json_schema, variant_names
 from .views import PlayerView, Result, SlotView
@@ -51,7 +52,9 @@ __all__ = [
     "Game",
     "Give",
     "IllegalAction",
+    "Match",
     "MatchAction",
+    "MatchResult",
     "Pass",
     "PeekAction",
     "PlayerView",
@@ -72,9 +75,11 @@ __all__ = [
     "hookspec",
     "load_variant",
     "new_game",
+    "new_match",
     "parse_action",
     "parse_card",
     "replay",
+    "replay_match",
     "variant_from_dict",
     "variant_json_schema",
     "variant_names",

@@ -281,6 +281,22 @@ class Scoring(_Section):
     )
 
 
+class Rounds(_Section):
+    """A match of several rounds (``tamalou.new_match``): how long it lasts and how it is won."""
+
+    form: Literal["single", "fixed", "points", "wins"] = Field(
+        "single",
+        description="'single': one round; 'fixed': `count` rounds, lowest cumulative score wins; "
+        "'points': until a cumulative score passes `limit`, lowest wins; 'wins': `count` rounds, "
+        "each round's winners score 1, most wins wins (000, Variantes 3).",
+    )
+    count: int = Field(5, ge=1, le=1000, description="Rounds played in the 'fixed' and 'wins' forms.")
+    limit: int = Field(100, ge=1, description="'points' form: the match ends when a cumulative score passes it.")
+    max_rounds: int = Field(
+        100, ge=1, le=10000, description="Safety bound on the rounds of a 'points' match that never reaches its limit."
+    )
+
+
 class Rules(_Section):
     """Every rule of a variant, one table per part of the game."""
 
@@ -295,6 +311,7 @@ class Rules(_Section):
     call: Call = Call()
     end: End = End()
     scoring: Scoring = Scoring()
+    rounds: Rounds = Rounds()
 
 
 class Variant(BaseModel):
