@@ -60,7 +60,8 @@ class Match:
         k = len(self.round_seeds)
         round_seed = self.rng.next64() >> 1
         self.round_seeds.append(round_seed)
-        return new_game(self.variant, self.players, seed=round_seed, first_player=(self.first_player + k) % self.players)
+        first = (self.first_player + k) % self.players
+        return new_game(self.variant, self.players, seed=round_seed, first_player=first)
 
     @property
     def round(self) -> int:
