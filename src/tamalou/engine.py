@@ -48,6 +48,7 @@ from .actions import (
     Tick,
     parse_action,
 )
+from . import clock
 from .cards import Card, parse_card
 from .errors import IllegalAction, VariantError
 from .events import Event
@@ -82,6 +83,7 @@ class _Acts:
         self.match: list[MatchAction] = []
 
 
+_OUT_OF_TURN = frozenset({MatchAction, Give, Tick, PeekAction})
 _SWAPS = frozenset({"blind_swap", "look_and_swap"})  # powers that exchange cards: never with a protected caller
 _SEATS: list[_Acts] = []
 _POWERS: dict[tuple[int, int | None, int | None, int | None], Power] = {}
@@ -113,8 +115,17 @@ class Game:
         "_acts",
         "_all",
         "_result",
+        "absent",
+        "absent_turns",
+        "acted",
         "actions",
         "caller",
+        "deadline",
+        "left",
+        "locked_until",
+        "misses",
+        "now",
+        "quiet_until",
         "cards",
         "current_player",
         "deal_spec",
@@ -195,6 +206,15 @@ class Game:
         self.resume = ""
         self.next_power: str | None = None
         self.passed = False
+        self.now = 0.0
+        self.deadline = 0.0
+        self.quiet_until = 0.0
+        self.locked_until = [0.0] * players
+        self.misses = [0] * players
+        self.absent = [False] * players
+        self.absent_turns = [0] * players
+        self.left = 0
+        self.acted = False
         if deal is None:
             order = list(range(n_cards))
             self.rng.shuffle(order)
@@ -289,6 +309,11 @@ class Game:
                     events.append(self._peek_event(p, slots))
         if peek.mode == "choose" and peek.count > 0:
             self.phase = "peek"
+        elif self.rb.turn_seconds > 0 and self.rb.peek_seconds > 0:
+            # The opening peek lasts a while: no play and no matching until it ends.
+            self.phase = "opening"
+            self.deadline = self.quiet_until = self.rb.peek_seconds
+            events.append(Event("opening", {"until": self.deadline}))
         else:
             self._start_turn(self.first_player, events)
         return events
@@ -364,6 +389,10 @@ class Game:
             return self._peek_actions(player)
         if phase == "give":
             return [Give(player, s) for s in self.occupied(player)] if player == self.giver else []
+        if phase == "opening":
+            return []
+        if phase == "countdown":
+            return self._match_actions(player) if self.win != _NO_CARD else []
         out: list[Action] = self._turn_actions() if player == self.current_player else []
         if self.win != _NO_CARD:
             out.extend(self._match_actions(player))
@@ -429,6 +458,7 @@ class Game:
             or self.tried[p] >= rb.max_cards
             or (p == self.caller and not rb.caller_may_match)
             or (self.win_by >= 0 and self.win_by != p)
+            or (rb.clocked and clock.match_blocked(self, p) is not None)
         ):
             return []
         cache = self._acts[p].match
@@ -530,11 +560,49 @@ class Game:
         if handler is None:
             action = parse_action(action)
             handler = _HANDLERS[type(action)]
+        a: Action = action  # type: ignore[assignment]
         if self.phase == "over":
-            raise IllegalAction("the round is over", action)
-        events: list[Event] = handler(self, action)
-        self.actions.append(action)  # type: ignore[arg-type]
+            raise IllegalAction("the round is over", a)
+        at = a.at
+        events: list[Event]
+        if at is not None and at != self.now:
+            events = self._apply_at(a, handler, at)
+        else:
+            if self.rb.turn_seconds > 0:
+                self._note_play(a)
+            events = handler(self, a)
+        self.actions.append(a)
         return events
+
+    def _apply_at(self, action: Action, handler: Any, at: float) -> list[Event]:
+        """Bring the game to the action's time, then apply it; all or nothing."""
+        if not isinstance(at, int | float) or at != at:
+            raise IllegalAction(f"'at' is a time in seconds, got {at!r}", action)
+        if at < self.now:
+            raise IllegalAction(f"time goes forward: it is {self.now:g} s, the action says {at:g} s", action)
+        backup = self.copy()
+        events: list[Event] = []
+        try:
+            clock.advance(self, at, events)
+            if self.phase == "over" and type(action) is not Tick:
+                raise IllegalAction("the round ended before this action's time", action)
+            if self.rb.turn_seconds > 0:
+                self._note_play(action)
+            events.extend(handler(self, action))
+        except IllegalAction:
+            self._restore_from(backup)
+            raise
+        return events
+
+    def _note_play(self, action: Action) -> None:
+        """In a timed game, an action of the player to move in their turn means they are present."""
+        if type(action) in _OUT_OF_TURN:
+            return
+        p = action.player  # type: ignore[union-attr]
+        if p == self.current_player and self.phase in clock.TURN_PHASES:
+            self.acted = True
+            self.absent[p] = False
+            self.absent_turns[p] = 0
 
     def _turn_check(self, a: Action, *phases: str) -> int:
         p = a.player  # type: ignore[union-attr]
@@ -688,6 +756,7 @@ class Game:
             self.phase = "draw"
             self.stock_only = True
             self.draws = 0
+            clock.turn_clock(self, p)
             events.append(Event("play_again", {"player": p}))
             return events
         else:  # pragma: no cover - phase 'power' always has a power
@@ -722,6 +791,8 @@ class Game:
         hp, hq = self.hands[p], self.hands[q]
         hp[ps], hq[qs] = hq[qs], hp[ps]
         events.append(Event("swapped", {"player": p, "slot": ps, "target": q, "target_slot": qs}))
+        if self.rb.swap_show_seconds:
+            self.quiet_until = max(self.quiet_until, self.now + self.rb.swap_show_seconds)
 
     def _do_swap(self, a: Swap) -> list[Event]:
         p = self._turn_check(a, "swap")
@@ -824,6 +895,10 @@ class Game:
         if self.tried[p] + len(slots) > rb.max_cards:
             left = rb.max_cards - self.tried[p]
             raise IllegalAction(f"you may throw {left} more card(s) on this one ({rb.max_cards} at most)", a)
+        if rb.clocked:
+            why = clock.match_blocked(self, p)
+            if why is not None:
+                raise IllegalAction(why, a)
         self.tried[p] += len(slots)
         hand = self.hands[owner]
         events: list[Event] = []
@@ -836,6 +911,7 @@ class Game:
                 events.append(Event("late", {"player": p, "owner": owner, "slot": s, "card": text[hand[s]]}))
             if rb.late_miss:
                 self._penalty(p, rb.penalty_cards * len(slots), events)
+                clock.missed(self, p)
                 self._after_out_of_turn(events)
             return events
         win = self.win
@@ -855,6 +931,9 @@ class Game:
                 events.append(Event("missed", {"player": p, "owner": owner, "slot": s, "card": text[c]}))
         if wrong:
             self._penalty(p, rb.penalty_cards * wrong, events)
+            clock.missed(self, p)
+        elif rb.clocked:
+            clock.succeeded(self, p)
         if owner != p:
             self.gives = [[owner, s] for s in slots if hand[s] == _NO_CARD]
             if self.gives:
@@ -893,7 +972,34 @@ class Game:
         return events
 
     def _do_tick(self, a: Tick) -> list[Event]:
-        raise IllegalAction("this ruleset is not timed", a)
+        """Time passes (``apply`` brought the game to ``a.at``): nothing else happens."""
+        return []
+
+    # ----------------------------------------------------------------------------- auto-play (clock.py)
+
+    def _auto(self, action: Action, events: list[Event]) -> None:
+        """Play ``action`` for its player (a turn that ran out): not logged, the tick is."""
+        events.extend(_HANDLERS[type(action)](self, action))
+
+    def _do_pass_internal(self, p: int, events: list[Event]) -> None:
+        if self.phase == "draw" and self.draws == 0:
+            events.append(Event("passed", {"player": p, "phase": "draw"}))
+            self.power = None
+            self._end_turn(events)
+        else:
+            self._auto(self._acts[p].pass_, events)
+
+    def _throw_held(self, p: int, events: list[Event]) -> None:
+        if self._may_discard_held(p):
+            self._auto(self._acts[p].discard, events)
+            return
+        # A card taken from the discard goes back on it (Decided: the auto-play throws what it holds).
+        c = self.held
+        self.held = _NO_CARD
+        self.discard.append(c)
+        self.knowers[c] = self._all
+        events.append(Event("discarded", {"player": p, "card": self.text[c]}))
+        self._thrown(c, c if self.rb.landing else _NO_CARD, events)
 
     # ----------------------------------------------------------------------------- flow
 
@@ -951,6 +1057,12 @@ class Game:
         self.held_from = ""
         for _ in range(self.players + 1):
             if self.caller is not None and p == self.caller:
+                if self.rb.countdown_seconds > 0:
+                    # A last moment for matching before the end (003: "a 5-second countdown").
+                    self.phase = "countdown"
+                    self.deadline = self.now + self.rb.countdown_seconds
+                    events.append(Event("countdown", {"until": self.deadline}))
+                    return
                 self._finish("called", events)
                 return
             if self.turn >= self.rb.max_turns:
@@ -958,6 +1070,10 @@ class Game:
                 return
             self.current_player = p
             self.phase = "draw"
+            if self.left >> p & 1:
+                self.turn += 1
+                p = (p + 1) % self.players
+                continue
             if self.caller is not None and _empty(self.hands[p]):
                 events.append(Event("skipped", {"player": p, "reason": "no card"}))
                 self.turn += 1
@@ -967,6 +1083,7 @@ class Game:
             self.next_power = None
             self.passed = False
             if self._draw_actions(p):
+                clock.turn_clock(self, p)
                 events.append(Event("turn", {"player": p, "turn": self.turn}))
                 if self.power is not None:
                     events.append(Event("power_passed", {"player": p, "power": self.power}))
@@ -1014,6 +1131,7 @@ class Game:
                 card_counts=tuple(self.card_count(p) for p in range(self.players)),
                 caller=self.caller,
                 threshold=self.rb.threshold,
+                left=tuple(p for p in range(self.players) if self.left >> p & 1),
             )
             ranking = self.rb.rank(tally)
             winners = self.rb.winners(tally, ranking)
@@ -1092,6 +1210,15 @@ class Game:
         "resume",
         "next_power",
         "passed",
+        "now",
+        "deadline",
+        "quiet_until",
+        "locked_until",
+        "misses",
+        "absent",
+        "absent_turns",
+        "left",
+        "acted",
     )
 
     def to_json(self) -> str:

@@ -39,13 +39,15 @@ class Tally:
     """The end of a round as the ranking hooks see it.
 
     ``totals[p]`` is player p's card total, ``card_counts[p]`` how many cards p holds,
-    ``caller`` the player who called (``None`` if nobody did), ``threshold`` the call threshold.
+    ``caller`` the player who called (``None`` if nobody did), ``threshold`` the call threshold,
+    ``left`` the players who ran out of clock and left the round (ranked last).
     """
 
     totals: tuple[int, ...]
     card_counts: tuple[int, ...]
     caller: int | None
     threshold: int
+    left: tuple[int, ...] = ()
 
 
 # --- discovery -----------------------------------------------------------------------------

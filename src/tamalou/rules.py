@@ -61,6 +61,15 @@ class Rulebook:
         "threshold",
         "variant",
         "verified",
+        "turn_seconds",
+        "absent_turn_seconds",
+        "absent_turns_to_leave",
+        "peek_seconds",
+        "swap_show_seconds",
+        "countdown_seconds",
+        "lockouts",
+        "while_playing",
+        "clocked",
         "wrong_penalty_cards",
     )
 
@@ -105,6 +114,17 @@ class Rulebook:
         self.protect_caller = c.protect_caller
         self.empty_layout = c.empty_layout
         self.max_turns = r.end.max_turns
+        t = r.timing
+        self.turn_seconds = t.turn_seconds
+        self.absent_turn_seconds = t.absent_turn_seconds
+        self.absent_turns_to_leave = t.absent_turns_to_leave
+        self.peek_seconds = t.peek_seconds
+        self.swap_show_seconds = t.swap_show_seconds
+        self.countdown_seconds = t.countdown_seconds
+        self.lockouts = t.lockouts
+        self.while_playing = m.while_playing
+        # Whether matching needs the clock's checks (time-dependent blocks, or the own-turn block).
+        self.clocked = t.turn_seconds > 0 or not m.while_playing
 
     def deck_tables(self) -> tuple[list[Card], list[str], list[str], list[int]]:
         """Cards, texts, ranks and values of the deck, by card id (shared: never mutate them)."""

@@ -232,6 +232,11 @@ class Matching(_Section):
     )
     penalty_cards: int = Field(1, ge=0, le=3, description="Penalty cards for each wrong card thrown.")
     caller_may_match: bool = Field(True, description="Whether the caller may still match in the last round.")
+    while_playing: bool = Field(
+        True,
+        description="Whether the player to move may match while holding a drawn card or choosing a power "
+        "target (003: no).",
+    )
 
 
 class Call(_Section):
@@ -259,8 +264,10 @@ class Call(_Section):
 class End(_Section):
     """End of the round and who wins it."""
 
-    win_max: int | None = Field(
-        None, description="Only a total at or under this may win (001: 5). None: no such bound."
+    win_max: int | Literal["threshold"] | None = Field(
+        None,
+        description="Only a total at or under this may win: a number, or 'threshold' for the call threshold "
+        "(001: 5, the threshold). None: no such bound.",
     )
     ties: Tup[TieBreak] = Field(("caller_behind",), description="Tie-breaks between equal totals, in order.")
     max_turns: int = Field(
@@ -278,6 +285,30 @@ class Scoring(_Section):
     )
     caller_lost_penalty: int = Field(
         0, description="Points added to the total of a caller who lost the round (000, Variantes 3: 10)."
+    )
+
+
+class Timing(_Section):
+    """Time, for rulesets played against the clock (003). Time is an input: actions carry ``at``
+    (seconds) and a ``tick`` action advances it; the machine's clock is never read.
+    ``turn_seconds = 0`` means an untimed game: nothing below then applies."""
+
+    turn_seconds: float = Field(0, ge=0, description="Length of a turn; 0: untimed. At its end the turn is auto-played.")
+    absent_turn_seconds: float = Field(
+        15, ge=0, description="Length of the turns of a player who let a whole turn time out, until they play."
+    )
+    absent_turns_to_leave: int = Field(
+        3, ge=0, description="Whole turns timed out in a row after which a player leaves the round (0: never)."
+    )
+    peek_seconds: float = Field(0, ge=0, description="The opening peek: no play and no matching before it ends.")
+    swap_show_seconds: float = Field(0, ge=0, description="No matching while a blind swap is shown.")
+    countdown_seconds: float = Field(
+        0, ge=0, description="After the last turn of a called round, time left for matching before the end."
+    )
+    lockouts: Tup[float] = Field(
+        (),
+        description="Seconds matching is locked after the 1st, 2nd... miss in a row; past the list, for the rest "
+        "of the round. A successful match clears the count; each start of one's turn while unlocked clears one.",
     )
 
 
@@ -312,6 +343,18 @@ class Rules(_Section):
     end: End = End()
     scoring: Scoring = Scoring()
     rounds: Rounds = Rounds()
+    timing: Timing = Timing()
+
+    @model_validator(mode="after")
+    def _clock_needed(self) -> Rules:
+        t = self.timing
+        if t.turn_seconds == 0 and (t.lockouts or t.countdown_seconds or t.peek_seconds or t.swap_show_seconds):
+            raise PydanticCustomError(
+                "cross_field",
+                "timing: lockouts, countdown, peek and swap times need a clock: set timing.turn_seconds",
+                {},
+            )
+        return self
 
 
 class Variant(BaseModel):

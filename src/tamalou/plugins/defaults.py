@@ -50,10 +50,11 @@ def tamalou_call_threshold(variant: Variant) -> int | None:
 
 
 def rank_by_total(tally: Tally, ties: tuple[str, ...]) -> list[list[int]]:
-    """Places by total, the tie-breaks applied in order; players still equal share a place."""
+    """Places by total, the tie-breaks applied in order; players still equal share a place.
+    Players who left the round come last."""
 
     def key(p: int) -> tuple[int, ...]:
-        k = [tally.totals[p]]
+        k = [1 if p in tally.left else 0, tally.totals[p]]
         for tie in ties:
             if tie == "fewer_cards":
                 k.append(tally.card_counts[p])
@@ -86,6 +87,8 @@ def tamalou_winners(variant: Variant, tally: Tally, ranking: list[list[int]]) ->
     if not ranking:
         return []
     bound = variant.rules.end.win_max
+    if bound == "threshold":
+        bound = tally.threshold
     return [p for p in ranking[0] if bound is None or tally.totals[p] <= bound]
 
 
