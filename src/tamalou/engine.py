@@ -191,7 +191,7 @@ class Game:
         self.held_from = ""
         self.draws = 0
         self.power: str | None = None
-        self.look: tuple[int, int] | None = None
+        self.look: tuple[int, int, int] | None = None  # owner, slot and id of the card looked at
         self.caller: int | None = None
         self.turn = 0
         self.reason = ""
@@ -498,7 +498,7 @@ class Game:
         return bool(self._targets(p, name in _SWAPS))
 
     def _swap_actions(self, p: int) -> list[Action]:
-        if self.look is None or self.hands[self.look[0]][self.look[1]] == _NO_CARD:
+        if not self._looked_card_there():
             return []
         return [Swap(p, s) for s in self.occupied(p)]
 
@@ -739,7 +739,7 @@ class Game:
             events.append(Event("looked", {"player": p, "owner": q, "slot": s}, {"card": self.text[c]}, 1 << p))
             if name == "look_and_swap" and self.occupied(p):
                 self._power_used(name)
-                self.look = (q, s)
+                self.look = (q, s, c)
                 self.phase = "swap"
                 return events
         elif name == "blind_swap":
@@ -796,11 +796,12 @@ class Game:
 
     def _do_swap(self, a: Swap) -> list[Event]:
         p = self._turn_check(a, "swap")
-        if self.look is None or self.hands[self.look[0]][self.look[1]] == _NO_CARD:
-            raise IllegalAction("the card you looked at is gone", a)
+        if not self._looked_card_there():
+            raise IllegalAction("the card you looked at is no longer there", a)
         if not self._slot_ok(p, a.slot):
             raise IllegalAction(f"slot {a.slot} of player {p} holds no card", a)
-        q, s = self.look
+        assert self.look is not None
+        q, s, _ = self.look
         if q not in self._targets(p, swapping=True):
             raise IllegalAction(f"player {q} cannot be swapped with now", a)
         events: list[Event] = []
@@ -808,6 +809,10 @@ class Game:
         self.look = None
         self._end_play(events)
         return events
+
+    def _looked_card_there(self) -> bool:
+        """Look-and-swap: whether the card looked at is still where it was (a match may take it)."""
+        return self.look is not None and self.hands[self.look[0]][self.look[1]] == self.look[2]
 
     def _do_pass(self, a: Pass) -> list[Event]:
         p = self._turn_check(a, "power", "swap", "call", "draw")
