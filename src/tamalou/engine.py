@@ -1182,6 +1182,11 @@ class Game:
             caller=self.caller,
             power=self.power,
             giver=None if self.giver < 0 else self.giver,
+            now=self.now,
+            deadline=self.deadline if clock.next_deadline(self) is not None else None,
+            locked_until=[t if t > self.now else None for t in self.locked_until],
+            absent=list(self.absent),
+            left=[p for p in range(self.players) if self.left >> p & 1],
             is_over=self.phase == "over",
             result=self.result() if self.phase == "over" else None,
         )

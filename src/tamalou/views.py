@@ -45,5 +45,12 @@ class PlayerView(_Model):
     caller: int | None
     power: str | None = Field(description="The power on offer to the current player, if any.")
     giver: int | None = Field(None, description="Opponent-matching: who must give a card now, if anybody.")
+    now: float = Field(0.0, description="The game's time in seconds (timed rulesets; 0 otherwise).")
+    deadline: float | None = Field(None, description="When the current turn, opening or countdown ends (timed).")
+    locked_until: list[float | None] = Field(
+        default_factory=list, description="Per player, until when their matching is locked (None: not locked)."
+    )
+    absent: list[bool] = Field(default_factory=list, description="Per player, whether they are absent (timed).")
+    left: list[int] = Field(default_factory=list, description="Players who ran out of clock and left the round.")
     is_over: bool
     result: Result | None = None
