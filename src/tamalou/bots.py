@@ -23,6 +23,7 @@ print(result.winners)
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -415,6 +416,7 @@ def play_game(
     *,
     on_event: Callable[[Event], None] | None = None,
     max_steps: int = 1_000_000,
+    seconds_per_action: float = 1.0,
 ) -> Result:
     """Play ``game`` to its end with one bot per seat and return its result.
 
@@ -423,6 +425,9 @@ def play_game(
     to act (the current player, or whoever must peek or give a card) acts. Each bot sees only its
     ``game.view(p)`` and ``game.legal_actions(p)``. ``on_event`` gets every event, in order, as the
     referee sees it (secret fields included). Deterministic for deterministic bots.
+
+    In a timed ruleset each action is stamped ``seconds_per_action`` after the previous one, and when
+    nobody can act (the opening peek, the final countdown) time jumps to the next deadline.
     """
     n = game.players
     if len(bots) != n:
@@ -433,7 +438,11 @@ def play_game(
         if callable(setup):
             setup(game.variant, p)
 
+    timed = game.variant.rules.timing.turn_seconds > 0
+
     def apply(action: Action) -> None:
+        if timed and not isinstance(action, Tick):
+            action = dataclasses.replace(action, at=game.now + seconds_per_action)
         events = game.apply(action)
         if on_event is not None:
             for e in events:
@@ -461,6 +470,9 @@ def play_game(
             if any(not isinstance(a, MatchAction | Tick) for a in legal):
                 break
         else:
+            if timed:
+                apply(Tick(at=max(game.now, game.deadline)))
+                continue
             raise RuntimeError(f"nobody can act in phase {game.phase!r}")
         action = acts[p](game.view(p), legal)
         if action is None:
