@@ -71,11 +71,9 @@ def timeout(game: Game, events: list[Event]) -> None:
             break
         phase = game.phase
         if phase == "draw":
-            if game.draws > 0 or game.power is not None and not game._can_draw_stock():
-                game._do_pass_internal(p, events)
-            elif game._can_draw_stock():
+            if game.draws == 0 and game._can_draw_stock():
                 game._auto(game._acts[p].draw_stock, events)
-            else:
+            else:  # a second draw declined, or nothing to draw: the turn passes
                 game._do_pass_internal(p, events)
         elif phase == "hold":
             game._throw_held(p, events)

@@ -32,6 +32,7 @@ from dataclasses import fields
 from itertools import combinations
 from typing import Any
 
+from . import clock
 from .actions import (
     ACTION_TYPES,
     Action,
@@ -48,7 +49,6 @@ from .actions import (
     Tick,
     parse_action,
 )
-from . import clock
 from .cards import Card, parse_card
 from .errors import IllegalAction, VariantError
 from .events import Event
@@ -120,14 +120,9 @@ class Game:
         "acted",
         "actions",
         "caller",
-        "deadline",
-        "left",
-        "locked_until",
-        "misses",
-        "now",
-        "quiet_until",
         "cards",
         "current_player",
+        "deadline",
         "deal_spec",
         "discard",
         "draws",
@@ -138,13 +133,18 @@ class Game:
         "held",
         "held_from",
         "knowers",
+        "left",
+        "locked_until",
         "look",
+        "misses",
         "next_power",
+        "now",
         "passed",
         "peeked",
         "phase",
         "players",
         "power",
+        "quiet_until",
         "rank",
         "rb",
         "reason",

@@ -293,7 +293,9 @@ class Timing(_Section):
     (seconds) and a ``tick`` action advances it; the machine's clock is never read.
     ``turn_seconds = 0`` means an untimed game: nothing below then applies."""
 
-    turn_seconds: float = Field(0, ge=0, description="Length of a turn; 0: untimed. At its end the turn is auto-played.")
+    turn_seconds: float = Field(
+        0, ge=0, description="Length of a turn; 0: untimed. At its end the turn is auto-played."
+    )
     absent_turn_seconds: float = Field(
         15, ge=0, description="Length of the turns of a player who let a whole turn time out, until they play."
     )
