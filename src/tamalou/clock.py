@@ -43,7 +43,7 @@ def advance(game: Game, t: float, events: list[Event]) -> None:
             break
         game.now = due
         fire(game, events)
-    game.now = max(game.now, t)
+    game.now = float(max(game.now, t))
 
 
 def fire(game: Game, events: list[Event]) -> None:

@@ -25,6 +25,7 @@ called). When no card can be drawn at all, the round ends too.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 from collections.abc import Iterable, Sequence
@@ -519,6 +520,13 @@ class Game:
     def _must_call(self, p: int) -> bool:
         return self.caller is None and self.rb.empty_layout == "must_call" and self.draws == 0 and _empty(self.hands[p])
 
+    def _has_play(self, p: int) -> bool:
+        """Whether a turn of ``p`` starting now has something to play besides a call: a draw, a
+        passed-on power, or the forced call of an empty layout. If not, nothing can be drawn at all."""
+        if self._must_call(p) or self._can_draw_stock() or self._can_draw_discard(p):
+            return True
+        return self.power is not None and self._power_usable(p)
+
     def _may_call_now(self, p: int) -> bool:
         return self.caller is None and self.rb.call_allowed(self, p)
 
@@ -565,11 +573,13 @@ class Game:
             raise IllegalAction("the round is over", a)
         at = a.at
         events: list[Event]
+        if type(at) is int:  # one form for times, so a log replays to the same snapshot
+            a = dataclasses.replace(a, at=float(at))
         if at is not None and at != self.now:
             events = self._apply_at(a, handler, at)
+        elif self.rb.turn_seconds > 0:
+            events = self._apply_present(a, handler)
         else:
-            if self.rb.turn_seconds > 0:
-                self._note_play(a)
             events = handler(self, a)
         self.actions.append(a)
         return events
@@ -587,22 +597,31 @@ class Game:
             if self.phase == "over" and type(action) is not Tick:
                 raise IllegalAction("the round ended before this action's time", action)
             if self.rb.turn_seconds > 0:
-                self._note_play(action)
-            events.extend(handler(self, action))
+                events.extend(self._apply_present(action, handler))
+            else:
+                events.extend(handler(self, action))
         except IllegalAction:
             self._restore_from(backup)
             raise
         return events
 
-    def _note_play(self, action: Action) -> None:
-        """In a timed game, an action of the player to move in their turn means they are present."""
-        if type(action) in _OUT_OF_TURN:
-            return
-        p = action.player  # type: ignore[union-attr]
-        if p == self.current_player and self.phase in clock.TURN_PHASES:
-            self.acted = True
-            self.absent[p] = False
-            self.absent_turns[p] = 0
+    def _apply_present(self, action: Action, handler: Any) -> list[Event]:
+        """Timed games: the player to move playing in their turn is present (not absent any more);
+        set before the action (its turn may end in it), undone if the action is refused."""
+        if (
+            type(action) in _OUT_OF_TURN
+            or action.player != self.current_player  # type: ignore[union-attr]
+            or self.phase not in clock.TURN_PHASES
+        ):
+            return handler(self, action)  # type: ignore[no-any-return]
+        p = self.current_player
+        saved = (self.acted, self.absent[p], self.absent_turns[p])
+        self.acted, self.absent[p], self.absent_turns[p] = True, False, 0
+        try:
+            return handler(self, action)  # type: ignore[no-any-return]
+        except IllegalAction:
+            self.acted, self.absent[p], self.absent_turns[p] = saved
+            raise
 
     def _turn_check(self, a: Action, *phases: str) -> int:
         p = a.player  # type: ignore[union-attr]
@@ -635,10 +654,10 @@ class Game:
         if self._must_call(p):
             raise IllegalAction("your layout is empty: you must call", a)
         events: list[Event] = []
-        self.power = None
         if a.source == "stock":
             if not self._can_draw_stock():
                 raise IllegalAction("the stock is empty", a)
+            self.power = None  # a power passed on is declined by drawing
             if not self.stock:
                 self._reshuffle(events)
             c = self.stock.pop()
@@ -647,6 +666,7 @@ class Game:
         elif a.source == "discard":
             if not self._can_draw_discard(p):
                 raise IllegalAction(self._why_not_discard(p), a)
+            self.power = None
             c = self.discard.pop()
             if self.win == c:
                 self.win = _NO_CARD
@@ -916,7 +936,8 @@ class Game:
                 events.append(Event("late", {"player": p, "owner": owner, "slot": s, "card": text[hand[s]]}))
             if rb.late_miss:
                 self._penalty(p, rb.penalty_cards * len(slots), events)
-                clock.missed(self, p)
+                if rb.lockouts:
+                    clock.missed(self, p)
                 self._after_out_of_turn(events)
             return events
         win = self.win
@@ -936,8 +957,9 @@ class Game:
                 events.append(Event("missed", {"player": p, "owner": owner, "slot": s, "card": text[c]}))
         if wrong:
             self._penalty(p, rb.penalty_cards * wrong, events)
-            clock.missed(self, p)
-        elif rb.clocked:
+            if rb.lockouts:
+                clock.missed(self, p)
+        elif rb.lockouts:
             clock.succeeded(self, p)
         if owner != p:
             self.gives = [[owner, s] for s in slots if hand[s] == _NO_CARD]
@@ -955,7 +977,8 @@ class Game:
         player to move could draw: either can end the round."""
         if self.rb.empty_layout == "ends_round" and any(_empty(h) for h in self.hands):
             self._finish("emptied", events)
-        elif self.phase == "draw" and not self._draw_actions(self.current_player):
+        elif self.phase == "draw" and self.draws == 0 and not self.stock and not self._has_play(self.current_player):
+            # (only a penalty that took the last stock card can leave nothing to draw)
             self._finish("no_card_to_draw", events)
 
     def _do_give(self, a: Give) -> list[Event]:
@@ -1087,7 +1110,7 @@ class Game:
             self.power = self.next_power
             self.next_power = None
             self.passed = False
-            if self._draw_actions(p):
+            if self._has_play(p):
                 clock.turn_clock(self, p)
                 events.append(Event("turn", {"player": p, "turn": self.turn}))
                 if self.power is not None:

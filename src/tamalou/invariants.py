@@ -39,7 +39,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from .actions import ACTION_TYPES, Action, Call, Match, Tick, action_to_dict, parse_action
+from . import clock
+from .actions import ACTION_TYPES, Action, Call, MatchAction, PeekAction, Tick, action_to_dict, parse_action
 from .engine import Game, new_game, replay
 from .errors import IllegalAction
 from .schema import Variant
@@ -286,7 +287,8 @@ def check_no_leak(game: Game, player: int, rng: random.Random | None = None, *, 
 def check_legal_actions_accepted(game: Game, *, snapshot: str | None = None) -> None:
     """Every action that ``legal_actions(p)`` lists, for every player ``p``, is complete (its own
     player, listed once, the same after a trip through its JSON form) and is accepted by ``apply``
-    (tried on copies). While the round is not over somebody has an action; once over, nobody.
+    (tried on copies). While the round is not over somebody has an action (or, in a timed
+    ruleset, a deadline is due: time will move the round on); once over, nobody.
     ``snapshot``: ``game.to_json()`` if the caller has it already.
 
     >>> check_legal_actions_accepted(tamalou.new_game("french", players=3, seed=4))
@@ -317,8 +319,8 @@ def check_legal_actions_accepted(game: Game, *, snapshot: str | None = None) -> 
                 raise _fail(
                     game, f"legal_actions({p}) lists {text} and apply crashes: {type(exc).__name__}: {exc}"
                 ) from exc
-    if not game.is_over and not anybody:
-        raise _fail(game, "the round is not over but nobody has a legal action (deadlock)")
+    if not game.is_over and not anybody and clock.next_deadline(game) is None:
+        raise _fail(game, "the round is not over, nobody has a legal action and no deadline is due (deadlock)")
     if game.to_json() != before:
         raise _fail(game, f"trying actions on copies changed the game: {_json_diff(before, game.to_json())}")
 
@@ -327,10 +329,12 @@ def _listing_keys(action: Action) -> list[str]:
     """The listed one-card actions an accepted ``action`` stands for (JSON, without ``at``)."""
     d = action_to_dict(action)
     d.pop("at", None)
-    if isinstance(action, Match):
+    if isinstance(action, MatchAction):
         if d.get("owner") == action.player:
             d.pop("owner")
         return [json.dumps({**d, "slots": [s]}, sort_keys=True) for s in action.slots]
+    if isinstance(action, PeekAction):
+        d["slots"] = sorted(d["slots"])  # the slots peeked at, in any order
     return [json.dumps(d, sort_keys=True)]
 
 
@@ -369,8 +373,10 @@ def check_illegal_leaves_state(
 def check_accepted_is_listed(game: Game, action: Action | dict[str, Any]) -> bool:
     """If ``apply`` accepts ``action`` (tried on a copy), it was listed by ``legal_actions`` of its
     player: the listing is complete, not a sample. A multi-card match stands for its one-card
-    matches, ``at`` and a default ``owner`` are ignored, and a late match (somebody else already
-    matched the card) is accepted without being listed. Returns whether it was accepted.
+    matches, the order of peeked slots, ``at`` and a default ``owner`` are ignored; a late match
+    (somebody else already matched the card), a ``tick`` and an action whose ``at`` is past a
+    deadline (it is applied after the deadline fired) are not compared. Returns whether it was
+    accepted.
 
     >>> check_accepted_is_listed(tamalou.new_game("french", 2, seed=1), {"type": "pass", "player": 0})
     False
@@ -386,7 +392,10 @@ def check_accepted_is_listed(game: Game, action: Action | dict[str, Any]) -> boo
         return False
     if isinstance(parsed, Tick):
         return True
-    if isinstance(parsed, Match) and game.win_by >= 0 and game.win_by != parsed.player:
+    due = clock.next_deadline(game)
+    if parsed.at is not None and due is not None and parsed.at >= due:
+        return True  # applied after a deadline fired: in another state than this one
+    if isinstance(parsed, MatchAction) and game.win_by >= 0 and game.win_by != parsed.player:
         return True  # a late match: accepted (shown and returned), no longer listed (RULES.md §2)
     listed = {k for a in game.legal_actions(parsed.player) for k in _listing_keys(a)}
     missing = [k for k in _listing_keys(parsed) if k not in listed]
@@ -553,33 +562,58 @@ def choose_action(
     call_probability: float = 0.05,
     out_of_turn: float = 0.3,
     match_probability: float = 0.15,
+    tick_probability: float = 0.1,
+    right_call_probability: float = 0.5,
 ) -> Action:
     """One random legal action of a random player: with probability ``out_of_turn`` any player
     who has a legal action (an out-of-turn match, mostly), else the current player. A player who
     could both match and play their turn matches with probability ``match_probability``; an offered
-    call (with other choices) is taken with probability ``call_probability``. The round must not be
-    over.
+    call (with other choices) is taken with probability ``call_probability``, or
+    ``right_call_probability`` if the caller's true total is at the threshold or under (the chooser
+    sees everything: it is a test harness, not a player), so that right calls get played too.
+
+    Timed rulesets: with probability ``tick_probability`` time passes instead (a ``Tick`` to the
+    next deadline, halfway to it or past it; or a few seconds when none is due), and when nobody
+    may act the ``Tick`` goes to the next deadline. The round must not be over.
 
     >>> g = tamalou.new_game("french", players=3, seed=1)
     >>> g.apply(choose_action(g, RandomChooser(random.Random(1))))  # doctest: +SKIP
     """
     if game.is_over:
         raise ValueError("the round is over: no action to choose")
+    if game.rb.clocked and chooser.chance(tick_probability):
+        return _tick(game, chooser)
     actions: list[Action] = [] if chooser.chance(out_of_turn) else game.legal_actions(game.current_player)
     if not actions:
         able = [(p, acts) for p in range(game.players) if (acts := game.legal_actions(p))]
         if not able:
-            raise _fail(game, "the round is not over but nobody has a legal action (deadlock)")
+            due = clock.next_deadline(game)
+            if due is None:
+                raise _fail(game, "the round is not over, nobody has a legal action and no deadline is due")
+            return Tick(at=max(due, game.now))
         actions = able[chooser.below(len(able))][1]
-    matches = [a for a in actions if isinstance(a, Match)]
+    matches = [a for a in actions if isinstance(a, MatchAction)]
     if matches and len(matches) < len(actions):
         keep_matches = chooser.chance(match_probability)
-        actions = [a for a in actions if isinstance(a, Match) == keep_matches]
+        actions = [a for a in actions if isinstance(a, MatchAction) == keep_matches]
     calls = [a for a in actions if isinstance(a, Call)]
     if calls and len(calls) < len(actions):
-        keep_calls = chooser.chance(call_probability)
+        right = game.total(calls[0].player) <= game.rb.threshold
+        keep_calls = chooser.chance(max(call_probability, right_call_probability) if right else call_probability)
         actions = [a for a in actions if isinstance(a, Call) == keep_calls]
     return actions[chooser.below(len(actions))]
+
+
+def _tick(game: Game, chooser: Chooser) -> Tick:
+    """Time passes: to the next deadline (it fires), halfway to it, or past it; a few seconds if
+    none is due (lockouts run out)."""
+    now = game.now
+    due = clock.next_deadline(game)
+    if due is not None and due >= now:
+        options = [due, now + (due - now) / 2, due + 1.0]
+    else:
+        options = [now + 1.0, now + 5.0, now + 30.0]
+    return Tick(at=options[chooser.below(len(options))])
 
 
 def step_bound(game: Game) -> int:
@@ -677,6 +711,7 @@ def play_out(
     call_probability: float = 0.05,
     out_of_turn: float = 0.3,
     match_probability: float = 0.15,
+    tick_probability: float = 0.1,
     check_every: int = 0,
     check_rng: random.Random | None = None,
     max_steps: int | None = None,
@@ -707,6 +742,7 @@ def play_out(
                 call_probability=call_probability,
                 out_of_turn=out_of_turn,
                 match_probability=match_probability,
+                tick_probability=tick_probability,
             )
             try:
                 game.apply(action)
@@ -742,6 +778,7 @@ def random_playout(
     call_probability: float = 0.05,
     out_of_turn: float = 0.3,
     match_probability: float = 0.15,
+    tick_probability: float = 0.1,
     check_every: int = 0,
     max_steps: int | None = None,
 ) -> Game:
@@ -766,6 +803,7 @@ def random_playout(
         call_probability=call_probability,
         out_of_turn=out_of_turn,
         match_probability=match_probability,
+        tick_probability=tick_probability,
         check_every=check_every,
         check_rng=random.Random(f"checks-{seed}"),
         max_steps=max_steps,

@@ -11,10 +11,11 @@ Write property tests for your own house rules with the same tools tamalou tests 
         for p in range(game.players):
             check_no_leak(game, p)
 
-The strategies draw every random choice through hypothesis, so a failing game shrinks to a short
-one; each drawn game is reported (``hypothesis.note``) as the ``tamalou.replay`` call that rebuilds
-it. The invariant checks (``check_*``, ``random_playout``, ``verify``) come from
-``tamalou.invariants`` and are re-exported here.
+The strategies draw the random choices of a game through hypothesis (the first ``budget`` ones
+one by one, the rest from a drawn seed), so a failing game shrinks to a short one; each drawn game
+is reported (``hypothesis.note``) as the ``tamalou.replay`` call that rebuilds it. The invariant
+checks (``check_*``, ``random_playout``, ``verify``) come from ``tamalou.invariants`` and are
+re-exported here.
 """
 
 from __future__ import annotations
@@ -236,12 +237,16 @@ def played_games(
     call_probability: float = 0.05,
     out_of_turn: float = 0.3,
     match_probability: float = 0.15,
+    tick_probability: float = 0.1,
     stacked: bool = False,
+    budget: int = 600,
 ) -> Game:
     """A game after a drawn number (``min_actions`` to ``max_actions``) of random legal actions,
     each chosen by hypothesis (see ``tamalou.invariants.choose_action`` for the probabilities), so
     a failing example shrinks to fewer and simpler actions. It may be over if the round ended
-    sooner. ``stacked``: start from ``stacked_games`` instead of ``games``.
+    sooner. ``stacked``: start from ``stacked_games`` instead of ``games``. ``budget``: choices
+    drawn one by one before a drawn seed takes over (see ``DrawChooser``): lower is faster, higher
+    shrinks better.
 
     >>> @given(played_games("french", max_actions=60))
     ... def test_conservation(game):
@@ -250,7 +255,7 @@ def played_games(
     start = stacked_games(variant, players) if stacked else games(variant, players)
     game: Game = draw(start)
     count = int(draw(st.integers(min_actions, max_actions)))
-    chooser = DrawChooser(draw)
+    chooser = DrawChooser(draw, budget=budget)
     for _ in range(count):
         if game.is_over:
             break
@@ -260,6 +265,7 @@ def played_games(
             call_probability=call_probability,
             out_of_turn=out_of_turn,
             match_probability=match_probability,
+            tick_probability=tick_probability,
         )
         game.apply(action)
     note(f"played: {_replay_note(game)}")
@@ -279,41 +285,21 @@ def actions_for(game: Game, player: int) -> st.SearchStrategy[Action]:
     return st.sampled_from(listed) if listed else st.nothing()
 
 
-def any_action(game: Game) -> st.SearchStrategy[object]:
-    """An action for robustness tests, most often illegal: a legal action's JSON form, or one with
-    a field changed, a well-typed action with random fields (players, slots and targets around the
-    valid ranges), or junk (unknown type, missing, extra or badly typed fields, not a dict).
+_JUNK = st.one_of(
+    st.none(), st.booleans(), st.text(max_size=3), st.floats(), st.integers(), st.lists(st.integers(), max_size=2)
+)
+_KINDS = sorted(ACTION_TYPES)
 
-    >>> @given(st.data())
-    ... def test_refusals_change_nothing(data):
-    ...     game = data.draw(played_games("french"))
-    ...     check_illegal_leaves_state(game, data.draw(any_action(game)))
-    """
-    n = game.players
-    size = max((len(h) for h in game.hands), default=0)
-    player = st.integers(-1, n)
+
+@lru_cache(maxsize=1024)
+def _fuzz(
+    n: int, size: int, focus: int
+) -> tuple[st.SearchStrategy[int], st.SearchStrategy[int], st.SearchStrategy[object]]:
+    """Players (``focus``, the player to move, half of the time) and slots around the valid ranges,
+    and well-typed or malformed actions, for a game of ``n`` players whose longest layout has
+    ``size`` slots (built once: strategies are not free)."""
+    player = st.one_of(st.just(focus), st.integers(-1, n))
     slot = st.integers(-1, size + 1)
-    junk = st.one_of(
-        st.none(), st.booleans(), st.text(max_size=3), st.floats(), st.integers(), st.lists(st.integers(), max_size=2)
-    )
-    listed = [action_to_dict(a) for p in range(n) for a in game.legal_actions(p)]
-    kinds = sorted(ACTION_TYPES)
-
-    @st.composite
-    def mutated(draw: DrawFn) -> dict[str, Any]:
-        d = dict(draw(st.sampled_from(listed)))
-        key = draw(st.sampled_from(sorted(d)))
-        if key == "type":
-            d["type"] = draw(st.sampled_from(kinds))
-        elif key == "player":
-            d["player"] = draw(player)
-        elif key == "slots":
-            d["slots"] = draw(st.lists(slot, max_size=4))
-        elif key in ("slot", "target_slot"):
-            d[key] = draw(slot)
-        else:
-            d[key] = draw(st.one_of(st.sampled_from(["stock", "discard", "hand"]), junk))
-        return d
 
     def fields(kind: str) -> st.SearchStrategy[dict[str, Any]]:
         optional: dict[str, st.SearchStrategy[Any]] = {"at": st.floats(-10, 100)}
@@ -335,16 +321,53 @@ def any_action(game: Game) -> st.SearchStrategy[object]:
             del optional["at"]
         return st.fixed_dictionaries(required, optional=optional)
 
-    well_typed = st.sampled_from(kinds).flatmap(fields)
+    well_typed = st.one_of(*[fields(kind) for kind in _KINDS])
     malformed = st.one_of(
-        st.fixed_dictionaries({"type": st.one_of(st.sampled_from(kinds), junk)}, optional={"player": junk}),
+        st.fixed_dictionaries({"type": st.one_of(st.sampled_from(_KINDS), _JUNK)}, optional={"player": _JUNK}),
         st.fixed_dictionaries(
-            {"type": st.sampled_from(kinds), "player": player},
-            optional={"slot": junk, "slots": junk, "source": junk, "target": junk, "owner": junk, "extra": junk},
+            {"type": st.sampled_from(_KINDS), "player": player},
+            optional={"slot": _JUNK, "slots": _JUNK, "source": _JUNK, "target": _JUNK, "owner": _JUNK, "extra": _JUNK},
         ),
-        junk,
+        _JUNK,
     )
-    options = [well_typed, malformed]
-    if listed:
-        options = [st.sampled_from(listed), mutated(), *options]
-    return st.one_of(*options)
+    return player, slot, st.one_of(well_typed, malformed)
+
+
+@st.composite
+def _mutated(draw: DrawFn, listed: list[dict[str, Any]], n: int, size: int, focus: int) -> dict[str, Any]:
+    """A listed action (JSON form) with one field changed."""
+    player, slot, _ = _fuzz(n, size, focus)
+    d = dict(draw(st.sampled_from(listed)))
+    key = draw(st.sampled_from(sorted(d)))
+    if key == "type":
+        d["type"] = draw(st.sampled_from(_KINDS))
+    elif key == "player":
+        d["player"] = draw(player)
+    elif key == "slots":
+        d["slots"] = draw(st.lists(slot, max_size=4))
+    elif key in ("slot", "target_slot", "target", "owner"):
+        d[key] = draw(slot)
+    else:
+        d[key] = draw(st.one_of(st.sampled_from(["stock", "discard", "hand"]), _JUNK))
+    return d
+
+
+def any_action(game: Game) -> st.SearchStrategy[object]:
+    """An action for robustness tests, most often illegal: a legal action's JSON form, or one with
+    a field changed, a well-typed action with random fields (players, slots and targets around the
+    valid ranges; the player to move half of the time), or junk (unknown type, missing, extra or
+    badly typed fields, not a dict).
+
+    >>> @given(st.data())
+    ... def test_refusals_change_nothing(data):
+    ...     game = data.draw(played_games("french"))
+    ...     check_illegal_leaves_state(game, data.draw(any_action(game)))
+    """
+    n = game.players
+    size = max((len(h) for h in game.hands), default=0)
+    focus = game.current_player
+    fuzz = _fuzz(n, size, focus)[2]
+    listed = [action_to_dict(a) for p in range(n) for a in game.legal_actions(p)]
+    if not listed:
+        return fuzz
+    return st.one_of(st.sampled_from(listed), _mutated(listed, n, size, focus), fuzz)
