@@ -4,13 +4,19 @@ Each step lists the current player's legal actions (out-of-turn matches of that 
 and picks one uniformly, except that an offered ``call`` is taken with probability CALL_P (and
 otherwise left out of the pick). Prints actions/s and games/s.
 
-    python benchmarks/random_playout.py [GAMES] [--variant NAME] [--players N]
+    python benchmarks/random_playout.py [GAMES] [--variant NAME] [--players N] [--reference SCRIPT]
+
+With ``--reference ../shared/bench/ref_french.py`` the reference script is run right after, in its own
+process on the same machine, and the ratio of the two actions/s figures is printed.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import re
+import subprocess
+import sys
 import time
 
 import tamalou
@@ -44,6 +50,8 @@ def main() -> None:
     parser.add_argument("games", nargs="?", type=int, default=2000)
     parser.add_argument("--variant", default="french")
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--reference", help="a reference playout script to run back to back (prints actions/s)")
+    parser.add_argument("--reference-games", type=int, default=20000)
     args = parser.parse_args()
     variant = tamalou.load_variant(args.variant)
     rng = random.Random(1)
@@ -53,10 +61,19 @@ def main() -> None:
     for i in range(args.games):
         actions += play(variant, args.players, i, rng)
     elapsed = time.perf_counter() - start
+    rate = actions / elapsed
     print(
         f"tamalou {args.variant}: {args.games} games, {actions} actions, {args.games / elapsed:.0f} games/s, "
-        f"{actions / elapsed:.0f} actions/s, {actions / args.games:.1f} actions/game"
+        f"{rate:.0f} actions/s, {actions / args.games:.1f} actions/game"
     )
+    if args.reference:
+        out = subprocess.run(
+            [sys.executable, args.reference, str(args.reference_games)], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        print(out)
+        found = re.search(r"([0-9.]+) actions/s", out)
+        if found:
+            print(f"ratio: {100 * rate / float(found.group(1)):.1f} % of the reference's actions/s")
 
 
 if __name__ == "__main__":

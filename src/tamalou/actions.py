@@ -156,9 +156,6 @@ class Tick:
     __pydantic_config__: ClassVar[ConfigDict] = _FORBID
 
 
-# Transitional name while the test suites move to MatchAction (``tamalou.Match`` is the match of rounds).
-Match = MatchAction
-
 Action = PeekAction | Draw | Replace | Discard | Power | Swap | Pass | Call | MatchAction | Give | Tick
 
 ACTION_TYPES: dict[str, type[Action]] = {

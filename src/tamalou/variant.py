@@ -15,6 +15,7 @@ is validated whole before it is returned, so nothing is ever half-loaded.
 from __future__ import annotations
 
 import json
+import os
 import tomllib
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
@@ -70,6 +71,7 @@ def variant_names() -> list[str]:
 
 def refresh_registry() -> None:
     """Forget cached discoveries (after installing a plugin at run time)."""
+    _LOADED.clear()
     _registry.cache_clear()
     discovery_manager.cache_clear()
 
@@ -156,6 +158,7 @@ def _check_partial(raw: Mapping[str, Any], file: str) -> None:
 class _Loader:
     def __init__(self) -> None:
         self.stack: list[str] = []
+        self.files: dict[str, int] = {}  # every file read, with its modification time
 
     def lookup(self, spec: str | Path, *, file: str | None = None, near: Path | None = None) -> Path:
         """A registered name or alias, else a path (relative to ``near``, the file that names it)."""
@@ -179,6 +182,7 @@ class _Loader:
 
     def read(self, path: Path) -> dict[str, Any]:
         try:
+            self.files[str(path.resolve())] = path.stat().st_mtime_ns
             return tomllib.loads(path.read_text(encoding="utf-8"))
         except OSError as exc:
             raise VariantError(f"cannot read: {exc.strerror}", file=str(path)) from None
@@ -236,13 +240,39 @@ class _Loader:
         return bool(self.read(path).get("base"))
 
 
+_LOADED: dict[tuple[str, ...], tuple[Variant, dict[str, int]]] = {}
+
+
+def _unchanged(files: dict[str, int]) -> bool:
+    try:
+        return all(Path(f).stat().st_mtime_ns == t for f, t in files.items())
+    except OSError:
+        return False
+
+
 def load_variant(spec: VariantSpec) -> Variant:
     """Load a variant by name, alias, path, or a list of those (a composition).
 
-    Raises ``VariantError`` naming the file, the key path and what was expected.
+    Raises ``VariantError`` naming the file, the key path and what was expected. A variant is
+    immutable, so the same spec gives the same object again while its files are unchanged.
     """
     if isinstance(spec, Variant):
         return spec
+    specs = [spec] if isinstance(spec, str | Path) else spec
+    if not isinstance(specs, Sequence) or not all(isinstance(s, str | Path) for s in specs):
+        return _load(spec)[0]  # raises the VariantError that says what a spec is
+    key = (os.getcwd(), *(str(s) for s in specs))
+    cached = _LOADED.get(key)
+    if cached is not None and _unchanged(cached[1]):
+        return cached[0]
+    variant, files = _load(spec)
+    if len(_LOADED) > 256:
+        _LOADED.clear()
+    _LOADED[key] = (variant, files)
+    return variant
+
+
+def _load(spec: VariantSpec) -> tuple[Variant, dict[str, int]]:
     loader = _Loader()
     if isinstance(spec, str | Path):
         path = loader.lookup(spec)
@@ -257,7 +287,7 @@ def load_variant(spec: VariantSpec) -> Variant:
         raise VariantError(f"expected a variant name, a path or a list of them, got {spec!r}")
     variant = variant_from_dict(raw, file=file)
     variant._spec = keep
-    return variant
+    return variant, loader.files
 
 
 def _compile(variant: Variant, file: str | None) -> None:
