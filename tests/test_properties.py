@@ -1,7 +1,7 @@
 """Properties of every built-in ruleset over random games (hypothesis).
 
 Each property runs on every name of ``tamalou.variant_names()``, so a ruleset added later is
-covered without touching this file. The games come from ``tamalou.testing``: a seeded deal (any
+covered without touching this file, and on a few compositions of a base with modifiers. The games come from ``tamalou.testing``: a seeded deal (any
 player count the variant allows: 2 to 6 for French), then random legal actions of random players
 (out-of-turn matches included, time passing in timed rulesets). The first choices are drawn one
 by one by hypothesis and the rest from a drawn seed, so a failure shrinks to a short game while an
@@ -43,14 +43,19 @@ from tamalou.testing import (
     step_bound,
 )
 
-VARIANTS = tamalou.variant_names()
+Variantish = str | tuple[str, ...]
+COMPOSITIONS = [
+    ("cartalogue", "jokers", "opponent-matching"),
+    ("french", "gabo", "jokers", "multi-round"),
+]
+VARIANTS: list[Variantish] = [*tamalou.variant_names(), *COMPOSITIONS]
 PROPERTY = settings(
     max_examples=200,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     report_multiple_bugs=False,  # shrink the first failure only: a failing run stays short
 )
-every_variant = pytest.mark.parametrize("name", VARIANTS)
+every_variant = pytest.mark.parametrize("name", VARIANTS, ids=lambda v: v if isinstance(v, str) else "+".join(v))
 BUDGET = 40  # choices drawn one by one by hypothesis in each game, before a drawn seed takes over
 seeds = st.integers(0, 2**32 - 1)
 # Play styles: how often an offered call is taken (0: never, the round runs to the turn limit)...
@@ -60,7 +65,7 @@ calls_or_never = st.sampled_from([0.05, 0.05, 0.05, 0.2, 0.2, 0.1, 0.1, 0.0])
 match_styles = st.sampled_from([(0.3, 0.15), (0.8, 0.6), (0.0, 0.0)])
 
 
-def _played(data: st.DataObject, name: str, max_actions: int = 100) -> tamalou.Game:
+def _played(data: st.DataObject, name: Variantish, max_actions: int = 100) -> tamalou.Game:
     out_of_turn, match_probability = data.draw(match_styles)
     game: tamalou.Game = data.draw(
         played_games(
@@ -104,7 +109,7 @@ def test_every_builtin_ruleset_is_covered() -> None:
 @every_variant
 @PROPERTY
 @given(data=st.data())
-def test_cards_are_conserved_at_every_step(name: str, data: st.DataObject) -> None:
+def test_cards_are_conserved_at_every_step(name: Variantish, data: st.DataObject) -> None:
     game = data.draw(games(name))
     check_conservation(game)
     _play_to_end(data, game, calls, on_step=_each_step)
@@ -113,7 +118,7 @@ def test_cards_are_conserved_at_every_step(name: str, data: st.DataObject) -> No
 @every_variant
 @PROPERTY
 @given(data=st.data())
-def test_no_leak(name: str, data: st.DataObject) -> None:
+def test_no_leak(name: Variantish, data: st.DataObject) -> None:
     game = _played(data, name)
     rng = random.Random(data.draw(seeds))
     for player in range(game.players):
@@ -123,14 +128,14 @@ def test_no_leak(name: str, data: st.DataObject) -> None:
 @every_variant
 @PROPERTY
 @given(data=st.data())
-def test_every_listed_action_is_accepted(name: str, data: st.DataObject) -> None:
+def test_every_listed_action_is_accepted(name: Variantish, data: st.DataObject) -> None:
     check_legal_actions_accepted(_played(data, name))
 
 
 @every_variant
 @PROPERTY
 @given(data=st.data())
-def test_a_refused_action_leaves_the_game_identical(name: str, data: st.DataObject) -> None:
+def test_a_refused_action_leaves_the_game_identical(name: Variantish, data: st.DataObject) -> None:
     game = _played(data, name)
     snapshot = game.to_json()
     for _ in range(3):
@@ -143,7 +148,7 @@ def test_a_refused_action_leaves_the_game_identical(name: str, data: st.DataObje
 @every_variant
 @PROPERTY
 @given(data=st.data())
-def test_the_round_ends(name: str, data: st.DataObject) -> None:
+def test_the_round_ends(name: Variantish, data: st.DataObject) -> None:
     game = data.draw(games(name))
     _play_to_end(data, game, calls_or_never)  # raises InvariantViolation past step_bound(game)
     assert game.is_over
@@ -154,14 +159,14 @@ def test_the_round_ends(name: str, data: st.DataObject) -> None:
 @every_variant
 @PROPERTY
 @given(data=st.data())
-def test_the_same_seed_and_actions_give_the_same_game(name: str, data: st.DataObject) -> None:
+def test_the_same_seed_and_actions_give_the_same_game(name: Variantish, data: st.DataObject) -> None:
     game = _played(data, name)
     # The deal depends only on the seed.
     dealt = tamalou.new_game(game.variant, game.players, seed=game.seed)
     assert dealt.to_json() == tamalou.new_game(game.variant, game.players, seed=game.seed).to_json()
     # The actions as JSON dicts (the wire form) and as objects rebuild the same game.
     check_replay(game)
-    again = tamalou.replay(game.variant.name, game.players, seed=game.seed, actions=game.actions)
+    again = tamalou.replay(game.variant, game.players, seed=game.seed, actions=game.actions)
     assert again.to_json() == game.to_json()
     assert [action_to_dict(a) for a in again.actions] == [action_to_dict(a) for a in game.actions]
 
@@ -169,7 +174,7 @@ def test_the_same_seed_and_actions_give_the_same_game(name: str, data: st.DataOb
 @every_variant
 @PROPERTY
 @given(data=st.data())
-def test_from_json_continues_identically(name: str, data: st.DataObject) -> None:
+def test_from_json_continues_identically(name: Variantish, data: st.DataObject) -> None:
     game = _played(data, name)
     check_snapshot_roundtrip(game, random.Random(data.draw(seeds)), steps=6)
 
@@ -177,7 +182,7 @@ def test_from_json_continues_identically(name: str, data: st.DataObject) -> None
 @every_variant
 @PROPERTY
 @given(data=st.data())
-def test_small_stacked_deals_hold_every_invariant(name: str, data: st.DataObject) -> None:
+def test_small_stacked_deals_hold_every_invariant(name: Variantish, data: st.DataObject) -> None:
     """Tiny universes (a stock of 0 to 6 cards): empty stocks, impossible reshuffles, penalties
     with no card left, rounds that end for want of a card. Conservation and knowledge at every
     step, every check of ``check_all`` at one drawn step, the result at the end."""
