@@ -1,11 +1,12 @@
 """Properties of every built-in ruleset over random games (hypothesis).
 
 Each property runs on every name of ``tamalou.variant_names()``, so a ruleset added later is
-covered without touching this file, and on a few compositions of a base with modifiers. The games come from ``tamalou.testing``: a seeded deal (any
-player count the variant allows: 2 to 6 for French), then random legal actions of random players
-(out-of-turn matches included, time passing in timed rulesets). The first choices are drawn one
-by one by hypothesis and the rest from a drawn seed, so a failure shrinks to a short game while an
-example stays cheap; the failure report prints the ``tamalou.replay`` call that rebuilds it.
+covered without touching this file, and on a few compositions of a base with modifiers. The games
+come from ``tamalou.testing``: a seeded deal (any player count the variant allows: 2 to 6 for
+French), then random legal actions of random players (out-of-turn matches included, time passing
+in timed rulesets). The first choices are drawn one by one by hypothesis and the rest from a drawn
+seed, so a failure shrinks to a short game while an example stays cheap; the failure report prints
+the ``tamalou.replay`` call that rebuilds it.
 
 Conservation is checked at every step of whole games; the expensive invariants (no leak, every
 listed action accepted, snapshots, replays) on one state per example, taken after a random
