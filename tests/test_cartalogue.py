@@ -9,152 +9,46 @@ slots 0 and 1 (``dealt``). Docstrings quote Cartalogue's rule sheet (``001_dc99f
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from functools import partial
 from itertools import combinations
-from typing import Any
 
 import pytest
 
+import scenario
 import tamalou
+from scenario import (
+    assert_illegal,
+    draw_and_throw,
+    kinds,
+    matches_listed,
+    of_kind,
+    peek_all,
+    play_out,
+    quiet_turn,
+    random_game,
+    seen,
+    turn_options,
+)
 from tamalou import (
     Action,
     Call,
     Discard,
     Draw,
-    Event,
     Game,
-    IllegalAction,
     MatchAction,
     Pass,
     PeekAction,
     Power,
-    Result,
     Swap,
 )
 
 CARTALOGUE = "cartalogue"
-# Cards without a power in Cartalogue (7, 8, 9, 10, J, Q and every K have one), to fill stocks and
-# discards of quiet scenarios.
-QUIET_POOL = [f"{r}{s}" for r in ("6", "5", "3", "2") for s in "CDHS"]
-
 
 # --------------------------------------------------------------------------------- helpers
 
-
-def deal(
-    hands: Sequence[Sequence[str]],
-    stock: Sequence[str],
-    discard: Sequence[str],
-    variant: str | Sequence[str] | tamalou.Variant = CARTALOGUE,
-) -> Game:
-    """A stacked deal; seat 0 plays first once everybody peeked."""
-    spec = {"hands": [list(h) for h in hands], "stock": list(stock), "discard": list(discard)}
-    return tamalou.new_game(variant, players=len(hands), deal=spec, first_player=0, seed=1)
-
-
-def peek_all(g: Game, slots: tuple[int, int] = (0, 1)) -> list[Event]:
-    """Every player peeks at the same two slots of theirs."""
-    events: list[Event] = []
-    for p in range(g.players):
-        events += g.apply(PeekAction(p, slots))
-    return events
-
-
-def dealt(
-    hands: Sequence[Sequence[str]],
-    stock: Sequence[str],
-    discard: Sequence[str],
-    variant: str | Sequence[str] | tamalou.Variant = CARTALOGUE,
-) -> Game:
-    """A stacked deal after the opening peek: each player knows its slots 0 and 1."""
-    g = deal(hands, stock, discard, variant)
-    peek_all(g)
-    assert g.phase == "draw" and g.current_player == 0
-    return g
-
-
-def kinds(events: Iterable[Event]) -> list[str]:
-    return [e.type for e in events]
-
-
-def of_kind(events: Iterable[Event], kind: str) -> list[Event]:
-    return [e for e in events if e.type == kind]
-
-
-def seen(g: Game, viewer: int, owner: int) -> dict[int, str | None]:
-    """``owner``'s occupied slots as ``viewer`` sees them: the card, or None when face down to them."""
-    return {s.slot: s.card for s in g.view(viewer).hands[owner]}
-
-
-def turn_options(g: Game, p: int) -> set[Action]:
-    """What ``p`` may do now, matches left out."""
-    return {a for a in g.legal_actions(p) if not isinstance(a, MatchAction)}
-
-
-def matches_listed(g: Game, p: int) -> set[Action]:
-    return {a for a in g.legal_actions(p) if isinstance(a, MatchAction)}
-
-
-def assert_illegal(g: Game, action: Action | dict[str, Any]) -> None:
-    """The action is refused and the game is exactly as before."""
-    before = g.to_json()
-    with pytest.raises(IllegalAction):
-        g.apply(action)
-    assert g.to_json() == before
-
-
-def draw_and_throw(g: Game) -> list[Event]:
-    """The current player draws from the stock and throws the drawn card at once."""
-    p = g.current_player
-    return g.apply(Draw(p, "stock")) + g.apply(Discard(p))
-
-
-def quiet_turn(g: Game) -> list[Event]:
-    """Draw from the stock, throw it, decline any power and the call."""
-    p = g.current_player
-    events = draw_and_throw(g)
-    while not g.is_over and g.current_player == p and g.phase in ("power", "swap", "call"):
-        events += g.apply(Pass(p))
-    return events
-
-
-def calling_turn(g: Game) -> list[Event]:
-    """Draw from the stock, throw it, decline any power, call Tamalo."""
-    p = g.current_player
-    events = draw_and_throw(g)
-    if g.phase == "power":
-        events += g.apply(Pass(p))
-    return events + g.apply(Call(p))
-
-
-def play_out(g: Game) -> list[Event]:
-    """Finish the turn in play by declining what is on offer, then quiet turns to the end."""
-    events: list[Event] = []
-    while not g.is_over:
-        if g.phase in ("power", "swap", "call"):
-            events += g.apply(Pass(g.current_player))
-        else:
-            events += quiet_turn(g)
-    return events
-
-
-def called_round(*hands: Sequence[str], variant: str | Sequence[str] = CARTALOGUE) -> Result:
-    """Seat 0 calls on its first turn; everybody else plays a quiet last turn. Hands never change."""
-    used = {c for h in hands for c in h}
-    pool = [c for c in QUIET_POOL if c not in used]
-    g = dealt(hands, stock=pool[1 : len(hands) + 1], discard=pool[:1], variant=variant)
-    calling_turn(g)
-    events = play_out(g)
-    assert g.result().reason == "called"
-    assert of_kind(events, "round_over")[0]["totals"] == g.result().totals
-    return g.result()
-
-
-def cards_in_play(g: Game) -> int:
-    """Every card of the round, wherever it is: layouts, stock, discard, and the card held."""
-    v = g.view(0)
-    held = 0 if v.holding is None else 1
-    return sum(len(h) for h in v.hands) + v.stock_size + len(v.discard) + held
+deal = partial(scenario.deal, variant=CARTALOGUE)
+dealt = partial(scenario.dealt, variant=CARTALOGUE)
+called_round = partial(scenario.called_round, variant=CARTALOGUE, peek=True)
 
 
 # --------------------------------------------------------------------------------- the opening peek
@@ -533,24 +427,6 @@ def test_compositions_keep_cartalogue_values(modifier: str) -> None:
 
 
 # --------------------------------------------------------------------------------- random games
-
-
-def random_game(variant: str | Sequence[str], players: int, seed: int, rng: random.Random, universe: int) -> Game:
-    """A seeded game played to its end by random legal actions of random seats (an offered call is
-    mostly declined, so that rounds last), counting the cards after every action."""
-    g = tamalou.new_game(variant, players=players, seed=seed)
-    assert cards_in_play(g) == universe
-    for _ in range(20_000):
-        if g.is_over:
-            return g
-        seats = [p for p in range(players) if g.legal_actions(p)]
-        assert seats, f"seed {seed}: nobody may act in phase {g.phase}"
-        options = g.legal_actions(rng.choice(seats))
-        if len(options) > 1 and rng.random() < 0.9:
-            options = [a for a in options if not isinstance(a, Call)]
-        g.apply(rng.choice(options))
-        assert cards_in_play(g) == universe, f"seed {seed}, after {g.actions[-1]}"
-    raise AssertionError(f"seed {seed}: no end after 20000 actions")
 
 
 def test_random_games_end_without_error_and_keep_every_card() -> None:

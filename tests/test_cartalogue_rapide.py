@@ -12,12 +12,15 @@ Docstrings quote Cartalogue's rule sheet (``001_dc99f1110ea3c27f.txt``).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Sequence
+from functools import partial
 
 import pytest
 
+import scenario
 import tamalou
+from scenario import assert_illegal, draw_and_throw, kinds, turn_options
+from scenario import random_game_and_events as random_game
 from tamalou import (
     Action,
     Call,
@@ -25,10 +28,8 @@ from tamalou import (
     Draw,
     Event,
     Game,
-    IllegalAction,
     MatchAction,
     Pass,
-    PeekAction,
     Power,
     Replace,
     Swap,
@@ -39,20 +40,7 @@ RAPIDE = "cartalogue-rapide"
 
 # --------------------------------------------------------------------------------- helpers
 
-
-def dealt(
-    hands: Sequence[Sequence[str]],
-    stock: Sequence[str],
-    discard: Sequence[str],
-    variant: str | tamalou.Variant = RAPIDE,
-) -> Game:
-    """A stacked deal after the opening peek (everybody looks at slots 0 and 1); seat 0 plays first."""
-    spec = {"hands": [list(h) for h in hands], "stock": list(stock), "discard": list(discard)}
-    g = tamalou.new_game(variant, players=len(hands), deal=spec, first_player=0, seed=1)
-    for p in range(g.players):
-        g.apply(PeekAction(p, (0, 1)))
-    assert g.phase == "draw" and g.current_player == 0
-    return g
+dealt = partial(scenario.dealt, variant=RAPIDE)
 
 
 def two_seats(stock: Sequence[str], discard: Sequence[str] = ("9D",), variant: str | tamalou.Variant = RAPIDE) -> Game:
@@ -63,43 +51,13 @@ def two_seats(stock: Sequence[str], discard: Sequence[str] = ("9D",), variant: s
         ],
         stock,
         discard,
-        variant,
+        variant=variant,
     )
-
-
-def kinds(events: Iterable[Event]) -> list[str]:
-    return [e.type for e in events]
-
-
-def turn_options(g: Game, p: int) -> set[Action]:
-    """What ``p`` may do now, matches left out."""
-    return {a for a in g.legal_actions(p) if not isinstance(a, MatchAction)}
-
-
-def assert_illegal(g: Game, action: Action | dict[str, Any]) -> None:
-    """The action is refused and the game is exactly as before."""
-    before = g.to_json()
-    with pytest.raises(IllegalAction):
-        g.apply(action)
-    assert g.to_json() == before
-
-
-def draw_and_throw(g: Game) -> list[Event]:
-    """The current player draws from the stock and throws the drawn card at once."""
-    p = g.current_player
-    return g.apply(Draw(p, "stock")) + g.apply(Discard(p))
 
 
 def second_draw(p: int) -> set[Action]:
     """The offer once the first card is resolved, while both piles can give a card."""
     return {Draw(p, "stock"), Draw(p, "discard"), Pass(p)}
-
-
-def cards_in_play(g: Game) -> int:
-    """Every card of the round, wherever it is: layouts, stock, discard, and the card held."""
-    v = g.view(0)
-    held = 0 if v.holding is None else 1
-    return sum(len(h) for h in v.hands) + v.stock_size + len(v.discard) + held
 
 
 # --------------------------------------------------------------------------------- the second draw
@@ -257,27 +215,6 @@ def test_second_draw_not_offered_when_nothing_can_be_drawn() -> None:
 
 
 # --------------------------------------------------------------------------------- random games
-
-
-def random_game(
-    variant: str | Sequence[str], players: int, seed: int, rng: random.Random, universe: int
-) -> tuple[Game, list[Event]]:
-    """A seeded game played to its end by random legal actions of random seats (an offered call is
-    mostly declined, so that rounds last), counting the cards after every action."""
-    g = tamalou.new_game(variant, players=players, seed=seed)
-    assert cards_in_play(g) == universe
-    events: list[Event] = []
-    for _ in range(20_000):
-        if g.is_over:
-            return g, events
-        seats = [p for p in range(players) if g.legal_actions(p)]
-        assert seats, f"seed {seed}: nobody may act in phase {g.phase}"
-        options = g.legal_actions(rng.choice(seats))
-        if len(options) > 1 and rng.random() < 0.9:
-            options = [a for a in options if not isinstance(a, Call)]
-        events += g.apply(rng.choice(options))
-        assert cards_in_play(g) == universe, f"seed {seed}, after {g.actions[-1]}"
-    raise AssertionError(f"seed {seed}: no end after 20000 actions")
 
 
 def second_draws_taken(events: Sequence[Event]) -> int:

@@ -8,125 +8,46 @@ text, or the site owner's answer in the comments, which is a ruling.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
+from functools import partial
 
 import pytest
 
+import scenario
 import tamalou
+from scenario import (
+    FULL_DECK,
+    assert_illegal,
+    calling_turn,
+    draw_and_throw,
+    kinds,
+    matches_listed,
+    of_kind,
+    play_out,
+    quiet_turn,
+    seen,
+    turn_options,
+)
 from tamalou import (
-    Action,
     Call,
     Discard,
     Draw,
-    Event,
     Game,
     Give,
-    IllegalAction,
     MatchAction,
     Pass,
     Power,
     Replace,
-    Result,
     Swap,
     VariantError,
 )
 
 FRENCH = "french"
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-FULL_DECK = frozenset(f"{r}{s}" for r in RANKS for s in "SHDC")
-# Cards without a power, to fill stocks and discards of quiet scenarios.
-QUIET_POOL = [f"{r}{s}" for r in ("6", "5", "3", "2") for s in "CDHS"]
-
 
 # --------------------------------------------------------------------------------- helpers
 
-
-def deal(
-    hands: Sequence[Sequence[str]],
-    stock: Sequence[str],
-    discard: Sequence[str],
-    variant: str | tamalou.Variant = FRENCH,
-) -> Game:
-    """A stacked French deal; seat 0 plays first."""
-    spec = {"hands": [list(h) for h in hands], "stock": list(stock), "discard": list(discard)}
-    return tamalou.new_game(variant, players=len(hands), deal=spec, first_player=0, seed=1)
-
-
-def kinds(events: Iterable[Event]) -> list[str]:
-    return [e.type for e in events]
-
-
-def of_kind(events: Iterable[Event], kind: str) -> list[Event]:
-    return [e for e in events if e.type == kind]
-
-
-def seen(g: Game, viewer: int, owner: int) -> dict[int, str | None]:
-    """``owner``'s occupied slots as ``viewer`` sees them: the card, or None when face down to them."""
-    return {s.slot: s.card for s in g.view(viewer).hands[owner]}
-
-
-def turn_options(g: Game, p: int) -> set[Action]:
-    """What ``p`` may do now, matches left out."""
-    return {a for a in g.legal_actions(p) if not isinstance(a, MatchAction)}
-
-
-def matches_listed(g: Game, p: int) -> set[Action]:
-    return {a for a in g.legal_actions(p) if isinstance(a, MatchAction)}
-
-
-def assert_illegal(g: Game, action: Action) -> None:
-    """The action is refused and the game is exactly as before."""
-    before = g.to_json()
-    with pytest.raises(IllegalAction):
-        g.apply(action)
-    assert g.to_json() == before
-
-
-def draw_and_throw(g: Game) -> list[Event]:
-    """The current player draws from the stock and throws the drawn card at once."""
-    p = g.current_player
-    return g.apply(Draw(p, "stock")) + g.apply(Discard(p))
-
-
-def quiet_turn(g: Game) -> list[Event]:
-    """Draw from the stock, throw it, decline any power and the call."""
-    p = g.current_player
-    events = draw_and_throw(g)
-    while not g.is_over and g.current_player == p and g.phase in ("power", "swap", "call"):
-        events += g.apply(Pass(p))
-    return events
-
-
-def calling_turn(g: Game) -> list[Event]:
-    """Draw from the stock, throw it, decline any power, call Tamalou."""
-    p = g.current_player
-    events = draw_and_throw(g)
-    if g.phase == "power":
-        events += g.apply(Pass(p))
-    return events + g.apply(Call(p))
-
-
-def play_out(g: Game) -> list[Event]:
-    """Finish the turn in play by declining what is on offer, then quiet turns to the end."""
-    events: list[Event] = []
-    while not g.is_over:
-        if g.phase in ("power", "swap", "call"):
-            events += g.apply(Pass(g.current_player))
-        else:
-            events += quiet_turn(g)
-    return events
-
-
-def called_round(*hands: Sequence[str]) -> Result:
-    """Seat 0 calls on its first turn; everybody else plays a quiet last turn. Hands never change."""
-    used = {c for h in hands for c in h}
-    pool = [c for c in QUIET_POOL if c not in used]
-    g = deal(hands, stock=pool[1 : len(hands) + 1], discard=pool[:1])
-    calling_turn(g)
-    events = play_out(g)
-    assert g.result().reason == "called"
-    assert of_kind(events, "round_over")[0]["totals"] == g.result().totals
-    return g.result()
+deal = partial(scenario.deal, variant=FRENCH)
+called_round = partial(scenario.called_round, variant=FRENCH)
 
 
 # --------------------------------------------------------------------------------- §2: setup

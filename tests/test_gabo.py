@@ -10,62 +10,21 @@ composition with Cartalogue, Cartalogue's sheet (``001_dc99f1110ea3c27f.txt``).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from functools import partial
 
 import pytest
 
+import scenario
 import tamalou
-from tamalou import Call, Discard, Draw, Event, Game, Pass, PeekAction, Result
+from scenario import cards_in_play, random_game
 
 GABO = "gabo"
-# Cards without a power in French nor in Cartalogue, to fill stocks and discards.
-QUIET_POOL = [f"{r}{s}" for r in ("6", "5", "3", "2") for s in "CDHS"]
 
 
 # --------------------------------------------------------------------------------- helpers
 
-
-def deal(
-    hands: Sequence[Sequence[str]],
-    stock: Sequence[str],
-    discard: Sequence[str],
-    variant: str | Sequence[str] = GABO,
-) -> Game:
-    """A stacked deal; seat 0 plays first (after the opening peek, where the ruleset has one)."""
-    spec = {"hands": [list(h) for h in hands], "stock": list(stock), "discard": list(discard)}
-    g = tamalou.new_game(variant, players=len(hands), deal=spec, first_player=0, seed=1)
-    if g.phase == "peek":
-        for p in range(g.players):
-            g.apply(PeekAction(p, (0, 1)))
-    assert g.phase == "draw" and g.current_player == 0
-    return g
-
-
-def called_round(*hands: Sequence[str], variant: str | Sequence[str] = GABO) -> Result:
-    """Seat 0 draws, throws and calls on its first turn; everybody else plays a quiet last turn (draw
-    and throw, power declined). Hands never change."""
-    used = {c for h in hands for c in h}
-    pool = [c for c in QUIET_POOL if c not in used]
-    g = deal(hands, stock=pool[1 : len(hands) + 1], discard=pool[:1], variant=variant)
-    events: list[Event] = []
-    while not g.is_over:
-        p = g.current_player
-        events += g.apply(Draw(p, "stock")) + g.apply(Discard(p))
-        if g.phase == "power":
-            events += g.apply(Pass(p))
-        if g.phase == "call":
-            events += g.apply(Call(p) if g.caller is None else Pass(p))
-    result = g.result()
-    assert result.reason == "called" and result.caller == 0
-    assert next(e for e in events if e.type == "round_over")["totals"] == result.totals
-    return result
-
-
-def cards_in_play(g: Game) -> int:
-    """Every card of the round, wherever it is: layouts, stock, discard, and the card held."""
-    v = g.view(0)
-    held = 0 if v.holding is None else 1
-    return sum(len(h) for h in v.hands) + v.stock_size + len(v.discard) + held
+deal = partial(scenario.dealt, variant=GABO)
+called_round = partial(scenario.called_round_stepwise, variant=GABO)
 
 
 # --------------------------------------------------------------------------------- the threshold
@@ -180,24 +139,6 @@ def test_gabo_with_jokers_call_at_seven_jokers_at_minus_one(variant: list[str]) 
 
 
 # --------------------------------------------------------------------------------- random games
-
-
-def random_game(variant: str | Sequence[str], players: int, seed: int, rng: random.Random, universe: int) -> Game:
-    """A seeded game played to its end by random legal actions of random seats (an offered call is
-    mostly declined, so that rounds last), counting the cards after every action."""
-    g = tamalou.new_game(variant, players=players, seed=seed)
-    assert cards_in_play(g) == universe
-    for _ in range(20_000):
-        if g.is_over:
-            return g
-        seats = [p for p in range(players) if g.legal_actions(p)]
-        assert seats, f"seed {seed}: nobody may act in phase {g.phase}"
-        options = g.legal_actions(rng.choice(seats))
-        if len(options) > 1 and rng.random() < 0.9:
-            options = [a for a in options if not isinstance(a, Call)]
-        g.apply(rng.choice(options))
-        assert cards_in_play(g) == universe, f"seed {seed}, after {g.actions[-1]}"
-    raise AssertionError(f"seed {seed}: no end after 20000 actions")
 
 
 def test_random_games_end_without_error_and_keep_every_card() -> None:

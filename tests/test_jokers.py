@@ -11,103 +11,33 @@ answer to it.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
-from typing import Any
+from functools import partial
 
 import pytest
 
+import scenario
 import tamalou
+from scenario import RANKS, assert_illegal, cards_in_play, draw_and_throw, kinds, random_game, turn_options
 from tamalou import (
-    Action,
     Call,
     Discard,
     Draw,
-    Event,
     Game,
-    IllegalAction,
     MatchAction,
     Pass,
     PeekAction,
     Power,
     Replace,
-    Result,
 )
 
 JOKERS = "jokers"
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 DECK_54 = frozenset({f"{r}{s}" for r in RANKS for s in "SHDC"} | {"JK1", "JK2"})
-# Cards without a power in French nor in Cartalogue, to fill stocks and discards.
-QUIET_POOL = [f"{r}{s}" for r in ("6", "5", "3", "2") for s in "CDHS"]
 
 
 # --------------------------------------------------------------------------------- helpers
 
-
-def deal(
-    hands: Sequence[Sequence[str]],
-    stock: Sequence[str],
-    discard: Sequence[str],
-    variant: str | Sequence[str] = JOKERS,
-) -> Game:
-    """A stacked deal; seat 0 plays first (after the opening peek of slots 0 and 1, where the ruleset
-    lets players choose)."""
-    spec = {"hands": [list(h) for h in hands], "stock": list(stock), "discard": list(discard)}
-    g = tamalou.new_game(variant, players=len(hands), deal=spec, first_player=0, seed=1)
-    if g.phase == "peek":
-        for p in range(g.players):
-            g.apply(PeekAction(p, (0, 1)))
-    assert g.phase == "draw" and g.current_player == 0
-    return g
-
-
-def kinds(events: Iterable[Event]) -> list[str]:
-    return [e.type for e in events]
-
-
-def turn_options(g: Game, p: int) -> set[Action]:
-    """What ``p`` may do now, matches left out."""
-    return {a for a in g.legal_actions(p) if not isinstance(a, MatchAction)}
-
-
-def assert_illegal(g: Game, action: Action | dict[str, Any]) -> None:
-    """The action is refused and the game is exactly as before."""
-    before = g.to_json()
-    with pytest.raises(IllegalAction):
-        g.apply(action)
-    assert g.to_json() == before
-
-
-def draw_and_throw(g: Game) -> list[Event]:
-    """The current player draws from the stock and throws the drawn card at once."""
-    p = g.current_player
-    return g.apply(Draw(p, "stock")) + g.apply(Discard(p))
-
-
-def called_round(*hands: Sequence[str], variant: str | Sequence[str] = JOKERS) -> Result:
-    """Seat 0 draws, throws and calls on its first turn; everybody else plays a quiet last turn (draw
-    and throw, power declined). Hands never change."""
-    used = {c for h in hands for c in h}
-    pool = [c for c in QUIET_POOL if c not in used]
-    g = deal(hands, stock=pool[1 : len(hands) + 1], discard=pool[:1], variant=variant)
-    events: list[Event] = []
-    while not g.is_over:
-        p = g.current_player
-        events += draw_and_throw(g)
-        if g.phase == "power":
-            events += g.apply(Pass(p))
-        if g.phase == "call":
-            events += g.apply(Call(p) if g.caller is None else Pass(p))
-    result = g.result()
-    assert result.reason == "called" and result.caller == 0
-    assert next(e for e in events if e.type == "round_over")["totals"] == result.totals
-    return result
-
-
-def cards_in_play(g: Game) -> int:
-    """Every card of the round, wherever it is: layouts, stock, discard, and the card held."""
-    v = g.view(0)
-    held = 0 if v.holding is None else 1
-    return sum(len(h) for h in v.hands) + v.stock_size + len(v.discard) + held
+deal = partial(scenario.dealt, variant=JOKERS)
+called_round = partial(scenario.called_round_stepwise, variant=JOKERS)
 
 
 def every_card_of(g: Game) -> list[str]:
@@ -296,24 +226,6 @@ def test_jokers_over_cartalogue_keep_cartalogue_values_and_powers() -> None:
 
 
 # --------------------------------------------------------------------------------- random games
-
-
-def random_game(variant: str | Sequence[str], players: int, seed: int, rng: random.Random, universe: int) -> Game:
-    """A seeded game played to its end by random legal actions of random seats (an offered call is
-    mostly declined, so that rounds last), counting the cards after every action."""
-    g = tamalou.new_game(variant, players=players, seed=seed)
-    assert cards_in_play(g) == universe
-    for _ in range(20_000):
-        if g.is_over:
-            return g
-        seats = [p for p in range(players) if g.legal_actions(p)]
-        assert seats, f"seed {seed}: nobody may act in phase {g.phase}"
-        options = g.legal_actions(rng.choice(seats))
-        if len(options) > 1 and rng.random() < 0.9:
-            options = [a for a in options if not isinstance(a, Call)]
-        g.apply(rng.choice(options))
-        assert cards_in_play(g) == universe, f"seed {seed}, after {g.actions[-1]}"
-    raise AssertionError(f"seed {seed}: no end after 20000 actions")
 
 
 @pytest.mark.parametrize("variant", [[JOKERS], ["cartalogue", JOKERS]])

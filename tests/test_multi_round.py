@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 import tamalou
+from scenario import deal
 from tamalou import (
     Call,
     Discard,
@@ -145,8 +146,7 @@ def stacked(v: Variant, hands: Sequence[Sequence[str]]) -> Game:
     """A French stacked deal; seat 0 plays first, calls on its first turn; the others play a quiet
     last turn. The hands never change."""
     pool = [c for c in ("6C", "5C", "3C", "2C", "6D", "5D") if all(c not in h for h in hands)]
-    spec = {"hands": [list(h) for h in hands], "stock": pool[1 : len(hands) + 1], "discard": pool[:1]}
-    g = tamalou.new_game(v, players=len(hands), deal=spec, first_player=0, seed=1)
+    g = deal(hands, stock=pool[1 : len(hands) + 1], discard=pool[:1], variant=v)
     g.apply(Draw(0, "stock"))
     g.apply(Discard(0))
     g.apply(Call(0))

@@ -13,20 +13,17 @@ first, and seat 0 plays first.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from functools import partial
 
-import pytest
-
+import scenario
 import tamalou
+from scenario import assert_illegal, draw_and_throw, kinds, matches_listed, play_out, seen
 from tamalou import (
     Action,
     Call,
-    Discard,
     Draw,
-    Event,
     Game,
     Give,
-    IllegalAction,
     MatchAction,
     Pass,
     PeekAction,
@@ -39,33 +36,7 @@ OPPONENT_MATCHING = "opponent-matching"  # loaded alone, a modifier applies to F
 
 # --------------------------------------------------------------------------------- helpers
 
-
-def deal(
-    hands: Sequence[Sequence[str]],
-    stock: Sequence[str],
-    discard: Sequence[str],
-    variant: str | Sequence[str] | tamalou.Variant = OPPONENT_MATCHING,
-) -> Game:
-    """A stacked deal; seat 0 plays first."""
-    spec = {"hands": [list(h) for h in hands], "stock": list(stock), "discard": list(discard)}
-    return tamalou.new_game(variant, players=len(hands), deal=spec, first_player=0, seed=1)
-
-
-def kinds(events: Iterable[Event]) -> list[str]:
-    return [e.type for e in events]
-
-
-def of_kind(events: Iterable[Event], kind: str) -> list[Event]:
-    return [e for e in events if e.type == kind]
-
-
-def seen(g: Game, viewer: int, owner: int) -> dict[int, str | None]:
-    """``owner``'s occupied slots as ``viewer`` sees them: the card, or None when face down to them."""
-    return {s.slot: s.card for s in g.view(viewer).hands[owner]}
-
-
-def matches_listed(g: Game, p: int) -> set[Action]:
-    return {a for a in g.legal_actions(p) if isinstance(a, MatchAction)}
+deal = partial(scenario.deal, variant=OPPONENT_MATCHING)
 
 
 def own_and_opponents(g: Game, p: int) -> set[Action]:
@@ -75,40 +46,6 @@ def own_and_opponents(g: Game, p: int) -> set[Action]:
         if q != p:
             out |= {MatchAction(p, (s,), owner=q) for s in g.occupied(q)}
     return out
-
-
-def assert_illegal(g: Game, action: Action) -> None:
-    """The action is refused and the game is exactly as before."""
-    before = g.to_json()
-    with pytest.raises(IllegalAction):
-        g.apply(action)
-    assert g.to_json() == before
-
-
-def draw_and_throw(g: Game) -> list[Event]:
-    """The current player draws from the stock and throws the drawn card at once."""
-    p = g.current_player
-    return g.apply(Draw(p, "stock")) + g.apply(Discard(p))
-
-
-def quiet_turn(g: Game) -> list[Event]:
-    """Draw from the stock, throw it, decline any power and the call."""
-    p = g.current_player
-    events = draw_and_throw(g)
-    while not g.is_over and g.current_player == p and g.phase in ("power", "swap", "call"):
-        events += g.apply(Pass(p))
-    return events
-
-
-def play_out(g: Game) -> list[Event]:
-    """Finish the turn in play by declining what is on offer, then quiet turns to the end."""
-    events: list[Event] = []
-    while not g.is_over:
-        if g.phase in ("power", "swap", "call"):
-            events += g.apply(Pass(g.current_player))
-        else:
-            events += quiet_turn(g)
-    return events
 
 
 def _three_seats() -> Game:

@@ -12,12 +12,17 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
+from functools import partial
 from typing import Any, Literal
 
 import pytest
 
+import scenario
 import tamalou
+from scenario import FULL_DECK, RANKS, assert_illegal, kinds, of_kind, seen, turn_options
+from scenario import draw_and_throw as throw
+from scenario import matches_listed as doubles_listed
 from tamalou import (
     Action,
     Call,
@@ -40,24 +45,13 @@ OPEN = 5.0  # the opening peek ends
 TURN = 45.0
 SHORT = 15.0  # the turn of an absent player (RULES.md §5, Decided)
 COUNTDOWN = 5.0
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 VALUES = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 0, "J": 10, "Q": 10, "K": 10}
-FULL_DECK = frozenset(f"{r}{s}" for r in RANKS for s in "SHDC")
 POWER_OF = {"J": "play_again", "Q": "blind_swap", "K": "peek_own"}
 
 
 # --------------------------------------------------------------------------------- helpers
 
-
-def deal(
-    hands: Sequence[Sequence[str]],
-    stock: Sequence[str],
-    discard: Sequence[str] = (),
-    variant: str | tamalou.Variant = FUN,
-) -> Game:
-    """A stacked deal; seat 0 plays first once the 5 s opening peek is over."""
-    spec = {"hands": [list(h) for h in hands], "stock": list(stock), "discard": list(discard)}
-    return tamalou.new_game(variant, players=len(hands), deal=spec, first_player=0, seed=1)
+deal = partial(scenario.deal, variant=FUN)
 
 
 def fun_with(**changes: Any) -> tamalou.Variant:
@@ -70,50 +64,14 @@ def fun_with(**changes: Any) -> tamalou.Variant:
     return tamalou.variant_from_dict(d)
 
 
-def kinds(events: Iterable[Event]) -> list[str]:
-    return [e.type for e in events]
-
-
-def of_kind(events: Iterable[Event], kind: str) -> list[Event]:
-    return [e for e in events if e.type == kind]
-
-
-def seen(g: Game, viewer: int, owner: int) -> dict[int, str | None]:
-    """``owner``'s occupied slots as ``viewer`` sees them: the card, or None when face down to them."""
-    return {s.slot: s.card for s in g.view(viewer).hands[owner]}
-
-
 def known_to_all(g: Game, owner: int) -> bool:
     """Every card of ``owner`` shows in every player's view."""
     cards = {s: c for s, c in enumerate(g.layout(owner)) if c is not None}
     return all(seen(g, p, owner) == cards for p in range(g.players))
 
 
-def turn_options(g: Game, p: int) -> set[Action]:
-    """What ``p`` may do now, doubles left out."""
-    return {a for a in g.legal_actions(p) if not isinstance(a, MatchAction)}
-
-
-def doubles_listed(g: Game, p: int) -> set[Action]:
-    return {a for a in g.legal_actions(p) if isinstance(a, MatchAction)}
-
-
 def double(p: int, slot: int, at: float) -> MatchAction:
     return MatchAction(p, (slot,), at=at)
-
-
-def assert_illegal(g: Game, action: Action) -> None:
-    """The action is refused and the game is exactly as before (time included)."""
-    before = g.to_json()
-    with pytest.raises(IllegalAction):
-        g.apply(action)
-    assert g.to_json() == before
-
-
-def throw(g: Game, at: float) -> list[Event]:
-    """The player to move draws from the stock and throws the drawn card, both at ``at``."""
-    p = g.current_player
-    return g.apply(Draw(p, "stock", at=at)) + g.apply(Discard(p, at=at))
 
 
 def quiet_turn(g: Game, at: float) -> list[Event]:
