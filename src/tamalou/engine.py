@@ -8,19 +8,24 @@ A round is a small state machine. Phases (``Game.phase``):
 - ``power``: a power is on offer: ``power`` (with its targets) or ``pass``;
 - ``swap``: second step of look-and-swap: ``swap`` or ``pass``;
 - ``call``: the end of the turn, where the call is made: ``call`` or ``pass``;
+- ``give``: opponent matching: the matcher gives one of their cards (nobody else acts meanwhile);
+- ``opening`` / ``countdown``: timed rulesets: the timed opening peek, and the last moment for
+  matching after a called round's last turn (see ``clock.py``);
 - ``over``: the round has ended; ``result()`` tells who won.
 
-Out of turn, in every phase but ``peek`` and ``over``, any player may ``match`` the card that a
-turn threw. Nothing here names a ruleset: every difference is a key of the variant or a hook.
+Out of turn, in every phase but ``peek``, ``give``, ``opening`` and ``over``, any player may
+``match`` the card that a turn threw. Nothing here names a ruleset: every difference is a key of
+the variant or a hook.
 
 Cards are ints: indexes into the game's universe (``Game.cards``). Knowledge is exact: for each
 card, a bit mask of the players who know it. A card moved in a way everyone sees (swap, match,
 replace) keeps its knowers; a shuffle forgets; a penalty card is known to nobody.
 
-Termination: every turn ends after a bounded number of actions (a draw, one placement, at most
-two power steps, the call), every player has at most ``matching.tries`` match attempts on each
-thrown card, and the round ends after ``end.max_turns`` turns at the latest (as if nobody had
-called). When no card can be drawn at all, the round ends too.
+Termination: every turn ends after a bounded number of actions (a draw or two, one placement each,
+at most two power steps, the call), every player throws at most ``matching.max_cards`` cards on
+each thrown card, and the round ends after ``end.max_turns`` turns at the latest (as if nobody had
+called). When no card can be drawn at all, the round ends too. In timed rulesets every turn also
+has a deadline.
 """
 
 from __future__ import annotations
@@ -226,16 +231,12 @@ class Game:
             self.hands = [[order[-1 - (i * players + p)] for i in range(k)] for p in range(players)]
             self.stock = order[: n_cards - k * players]
             self.discard = [self.stock.pop() for _ in range(min(r.deal.discard, len(self.stock)))]
-            fp = r.deal.first_player
-            self.first_player = self.rng.below(players) if fp == "random" else int(fp) % players
+            # The seat is drawn even when one is given, so a seeded game's shuffles never depend on it.
+            drawn = self._first_seat(players)
+            self.first_player = drawn if first_player is None else first_player
         else:
             self.hands, self.stock, self.discard = self._stacked_piles(deal, players)
-            fp = r.deal.first_player
-            if first_player is None:
-                first_player = self.rng.below(players) if fp == "random" else int(fp) % players
-            self.first_player = first_player
-        if first_player is not None and deal is None:
-            self.first_player = first_player
+            self.first_player = self._first_seat(players) if first_player is None else first_player
         if not 0 <= self.first_player < players:
             raise IllegalAction(f"first_player must be a seat from 0 to {players - 1}, got {self.first_player}")
         self.current_player = self.first_player
@@ -244,6 +245,10 @@ class Game:
             self.knowers[c] = allmask
         if self.discard and r.deal.first_card_matchable and r.matching.enabled:
             self.win = self.discard[-1]
+
+    def _first_seat(self, players: int) -> int:
+        fp = self.variant.rules.deal.first_player
+        return self.rng.below(players) if fp == "random" else int(fp) % players
 
     def _set_universe(self, universe: list[Card]) -> None:
         rb = self.rb
