@@ -239,71 +239,38 @@ def _player(p: Any) -> str:
 
 
 def _describe(event: Event, game: Game) -> str | None:
-    """One line of the referee's log for ``event`` (every card shown: this is a demo)."""
+    """One line of the referee's log for ``event``: ``Event.describe`` with seats named ``P0``...,
+    plus the cards a seat would not see (this is a demo: every card is shown)."""
     t = event.type
     d = event.to_dict()
     who = _player(d.get("player"))
     if t == "turn":
         return None  # printed as a header
-    if t == "drew":
-        return f"{who} draws {d.get('card')} from the {d.get('source')}"
     if t == "replaced":
-        slot = d["slot"]
-        new = game.layout(d["player"])[slot] if slot < len(game.layout(d["player"])) else None
-        placed = f"{new} " if new else ""
-        return f"{who} puts {placed}in slot {slot}; {d.get('card')} goes to the discard"
-    if t == "discarded":
-        return f"{who} throws {d.get('card')}"
-    if t == "power_offered":
-        return f"{who} may use the power {d.get('power')}"
-    if t == "looked":
-        owner = d.get("owner")
-        whose = "own" if owner == d.get("player") else f"{_player(owner)}'s"
-        return f"{who} looks at {whose} slot {d.get('slot')}: {d.get('card')}"
+        layout = game.layout(d["player"])
+        new = layout[d["slot"]] if d["slot"] < len(layout) else None
+        return f"{who} puts {f'{new} ' if new else ''}in slot {d['slot']}; {d.get('card')} goes to the discard"
     if t == "swapped":
         q, qs, s = d["target"], d["target_slot"], d["slot"]
         mine, theirs = game.layout(d["player"])[s], game.layout(q)[qs]
         return f"{who} swaps slot {s} with {_player(q)}'s slot {qs} (gets {mine}, gives {theirs})"
-    if t == "passed":
-        phase = d.get("phase")
-        what = {"call": "does not call", "power": "declines the power", "swap": "does not swap"}
-        return f"{who} {what.get(str(phase), f'passes ({phase})')}"
-    if t == "called":
-        extra = ""
-        if "right" in d:
-            extra = f" ({'right' if d['right'] else 'wrong'}: {d.get('total')} points)"
-        return f"{who} calls Tamalou!{extra}"
-    if t in ("matched", "missed", "late"):
-        owner = d.get("owner")
-        whose = "" if owner in (None, d.get("player")) else f"{_player(owner)}'s "
-        verb = {"matched": "matches", "missed": "misses with", "late": "is too late with"}[t]
-        return f"{who} {verb} {whose}{d.get('card')} (slot {d.get('slot')})"
+    if t == "passed" and d.get("phase") in _PASSES:
+        return f"{who} {_PASSES[d['phase']]}"
     if t == "penalty":
-        p, s = d["player"], d["slot"]
-        layout = game.layout(p)
-        card = layout[s] if s < len(layout) else None
-        return f"{who} takes a penalty card{f' ({card})' if card else ''} in slot {s}"
-    if t == "no_penalty_card":
-        return f"{who} should take a penalty card, but none is left"
-    if t == "reshuffled":
-        return f"the discard is shuffled into a new stock of {d.get('stock_size')} cards"
-    if t == "skipped":
-        return f"{who} is skipped ({d.get('reason')})"
-    if t == "draw_offered":
-        return f"{who} may draw again"
-    if t == "play_again":
-        return f"{who} plays again"
-    if t == "give_owed":
-        return f"{who} owes {_player(d.get('owner'))} {d.get('count')} card(s)"
+        layout = game.layout(d["player"])
+        card = layout[d["slot"]] if d["slot"] < len(layout) else None
+        return f"{who} takes a penalty card{f' ({card})' if card else ''} in slot {d['slot']}"
     if t == "gave":
         q, qs = d["target"], d["target_slot"]
         layout = game.layout(q)
         card = layout[qs] if qs < len(layout) else None
         return f"{who} gives slot {d.get('slot')} ({card}) to {_player(q)}'s slot {qs}"
-    if t == "round_over":
-        return f"round over: {d.get('reason')}"
-    rest = ", ".join(f"{k}={v}" for k, v in d.items() if k != "type")
-    return f"{t}: {rest}"
+    if t == "called" and "right" in d:
+        return f"{who} calls Tamalou! ({'right' if d['right'] else 'wrong'}: {d.get('total')} points)"
+    return event.describe(_player)
+
+
+_PASSES = {"call": "does not call", "power": "declines the power", "swap": "does not swap"}
 
 
 def _cards(layout: list[str | None]) -> str:

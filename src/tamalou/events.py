@@ -9,6 +9,7 @@ each seat and the full event to nobody.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 
@@ -55,9 +56,12 @@ class Event:
             out.update(self.secret)
         return out
 
-    def describe(self) -> str:
-        """One line of English for a log (hidden fields read as "a card")."""
+    def describe(self, seat: Callable[[int], str] = "player {}".format) -> str:
+        """One line of English for a log (hidden fields read as "a card"); ``seat`` names a player."""
         d = {**self.data, **(self.secret or {})}
+        for key in ("player", "owner", "target"):
+            if isinstance(d.get(key), int):
+                d[key] = seat(d[key])
         template = _TEXT.get(self.type)
         if template is None:
             facts = ", ".join(f"{k}={v}" for k, v in d.items())
@@ -81,27 +85,27 @@ class Event:
 
 _TEXT = {
     "dealt": "{players} players, {slots} cards each; discard shows {discard_top}; player {first_player} starts",
-    "peeked": "player {player} peeks at slots {slots}: {cards}",
-    "turn": "-- turn {turn}: player {player}",
-    "drew": "player {player} draws {card} from the {source}",
-    "replaced": "player {player} puts it in slot {slot} and throws {card}",
-    "discarded": "player {player} throws {card}",
-    "power_offered": "player {player} may use {power}",
-    "power_passed": "player {player} may use the passed-on {power} instead of drawing",
-    "looked": "player {player} looks at player {owner}'s slot {slot}: {card}",
-    "swapped": "player {player} swaps own slot {slot} with player {target}'s slot {target_slot}",
-    "passed": "player {player} passes ({phase})",
-    "called": "player {player} calls Tamalou!",
-    "matched": "player {player} matches player {owner}'s {card} (slot {slot})",
-    "missed": "player {player} misses with player {owner}'s {card} (slot {slot}): it goes back",
-    "late": "player {player} is too late with {card} (slot {slot}): it goes back",
-    "penalty": "player {player} takes a penalty card into slot {slot}",
-    "no_penalty_card": "no card left for player {player}'s penalty",
-    "give_owed": "player {player} owes player {owner} {count} card(s)",
-    "gave": "player {player} gives own slot {slot} to player {target}'s slot {target_slot}",
+    "peeked": "{player} peeks at slots {slots}: {cards}",
+    "turn": "-- turn {turn}: {player}",
+    "drew": "{player} draws {card} from the {source}",
+    "replaced": "{player} puts it in slot {slot} and throws {card}",
+    "discarded": "{player} throws {card}",
+    "power_offered": "{player} may use {power}",
+    "power_passed": "{player} may use the passed-on {power} instead of drawing",
+    "looked": "{player} looks at {owner}'s slot {slot}: {card}",
+    "swapped": "{player} swaps own slot {slot} with {target}'s slot {target_slot}",
+    "passed": "{player} passes ({phase})",
+    "called": "{player} calls Tamalou!",
+    "matched": "{player} matches {owner}'s {card} (slot {slot})",
+    "missed": "{player} misses with {owner}'s {card} (slot {slot}): it goes back",
+    "late": "{player} is too late with {card} (slot {slot}): it goes back",
+    "penalty": "{player} takes a penalty card into slot {slot}",
+    "no_penalty_card": "no card left for {player}'s penalty",
+    "give_owed": "{player} owes {owner} {count} card(s)",
+    "gave": "{player} gives own slot {slot} to {target}'s slot {target_slot}",
     "reshuffled": "the discard is shuffled into a new stock of {stock_size}",
-    "skipped": "player {player} has no card: turn skipped",
-    "draw_offered": "player {player} may draw again",
-    "play_again": "player {player} plays again",
+    "skipped": "{player} has no card: turn skipped",
+    "draw_offered": "{player} may draw again",
+    "play_again": "{player} plays again",
     "round_over": "round over ({reason}): totals {totals}, winners {winners}",
 }
