@@ -252,6 +252,12 @@ def test_wrong_type_message_names_file_key_and_expectation(tmp_path: Path) -> No
     ],
 )
 def test_wrong_values_name_file_key_and_expectation(tmp_path: Path, toml: str, key_path: str, expected: str) -> None:
+    assert_house_rule_error(tmp_path, toml, key_path, expected)
+
+
+def assert_house_rule_error(tmp_path: Path, toml: str, key_path: str, expected: str) -> None:
+    """A house-rule file (extending french unless it says otherwise) with ``toml`` fails to load,
+    and the message names the file, the key path and the expectation."""
     body = toml if toml.startswith("extends") else f'extends = "french"\n{toml}'
     path = write(tmp_path / "house.toml", body + "\n")
     with pytest.raises(VariantError) as info:
@@ -275,13 +281,7 @@ def test_wrong_values_name_file_key_and_expectation(tmp_path: Path, toml: str, k
 def test_a_value_of_another_toml_type_is_not_coerced(tmp_path: Path, toml: str, key_path: str, expected: str) -> None:
     """TOML has typed values: a string or a boolean where a number is expected is a wrong type
     (the JSON Schema says so too), not something to guess at (``threshold = true`` is not 1)."""
-    path = write(tmp_path / "house.toml", f'extends = "french"\n{toml}\n')
-    with pytest.raises(VariantError) as info:
-        load_variant(path)
-    message = str(info.value)
-    assert "house.toml" in message
-    assert key_path in message
-    assert expected in message
+    assert_house_rule_error(tmp_path, toml, key_path, expected)
 
 
 def test_an_error_in_a_base_names_the_base_file(tmp_path: Path) -> None:
