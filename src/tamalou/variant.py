@@ -37,9 +37,12 @@ _META_NOT_INHERITED = ("name", "aliases", "title", "description", "base")
 
 
 @lru_cache(maxsize=1)
-def _registry() -> dict[str, Path]:
-    """Lower-cased names and aliases -> file, from every discovery plugin's paths."""
+def _discover() -> tuple[dict[str, Path], tuple[str, ...]]:
+    """Read every discovery plugin's files once: lower-cased names and aliases -> file, and the
+    names of the variants found (a file whose name and aliases are all taken by an earlier one
+    is not found)."""
     found: dict[str, Path] = {}
+    name_of: dict[Path, str] = {}
     pm = discovery_manager()
     for paths in reversed(pm.hook.tamalou_variant_paths()):
         for entry in paths or ():
@@ -51,28 +54,27 @@ def _registry() -> dict[str, Path]:
                 except (OSError, tomllib.TOMLDecodeError):
                     continue
                 name = str(raw.get("name", f.stem))
+                name_of[f] = name
                 for key in (name, *[str(a) for a in raw.get("aliases", ())]):
                     found.setdefault(key.lower(), f)
-    return found
+    names = tuple(sorted({name_of[f] for f in set(found.values())}))
+    return found, names
 
 
-def _names() -> dict[str, str]:
-    names: dict[str, str] = {}
-    for f in set(_registry().values()):
-        raw = tomllib.loads(f.read_text(encoding="utf-8"))
-        names[str(raw.get("name", f.stem))] = str(f)
-    return names
+def _registry() -> dict[str, Path]:
+    """Lower-cased names and aliases -> file."""
+    return _discover()[0]
 
 
 def variant_names() -> list[str]:
     """The names of every known variant (built-ins and installed plugins'), sorted."""
-    return sorted(_names())
+    return list(_discover()[1])
 
 
 def refresh_registry() -> None:
     """Forget cached discoveries (after installing a plugin at run time)."""
     _LOADED.clear()
-    _registry.cache_clear()
+    _discover.cache_clear()
     discovery_manager.cache_clear()
 
 
