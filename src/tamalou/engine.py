@@ -339,10 +339,6 @@ class Game:
     def is_over(self) -> bool:
         return self.phase == "over"
 
-    def hand(self, player: int) -> list[int | None]:
-        """Card ids per slot of ``player`` (``None`` for an emptied slot). Full information."""
-        return [None if c == _NO_CARD else c for c in self.hands[player]]
-
     def copy(self) -> Game:
         """An independent copy of the game (same state, same RNG state, same history)."""
         g = Game.__new__(Game)
@@ -595,7 +591,19 @@ class Game:
             raise IllegalAction(f"'at' is a time in seconds, got {at!r}", action)
         if at < self.now:
             raise IllegalAction(f"time goes forward: it is {self.now:g} s, the action says {at:g} s", action)
-        backup = self.copy()
+        due = clock.next_deadline(self)
+        if due is None or due > at:
+            # Nothing fires before ``at``: only the time moves, and the handlers are atomic.
+            before = self.now
+            self.now = float(at)
+            try:
+                if self.rb.turn_seconds > 0:
+                    return self._apply_present(action, handler)
+                return handler(self, action)  # type: ignore[no-any-return]
+            except IllegalAction:
+                self.now = before
+                raise
+        backup = self.copy()  # deadlines fire first: undo them too if the action is then refused
         events: list[Event] = []
         try:
             clock.advance(self, at, events)
