@@ -64,16 +64,13 @@ def rank_by_total(tally: Tally, ties: tuple[str, ...]) -> list[list[int]]:
                 k.append(1 if p == tally.caller else 0)
         return tuple(k)
 
-    order = sorted(range(len(tally.totals)), key=key)
+    keys = {p: key(p) for p in range(len(tally.totals))}
     places: list[list[int]] = []
-    last: tuple[int, ...] | None = None
-    for p in order:
-        k = key(p)
-        if places and k == last:
+    for p in sorted(keys, key=keys.__getitem__):
+        if places and keys[p] == keys[places[-1][0]]:
             places[-1].append(p)
         else:
             places.append([p])
-        last = k
     return places
 
 
