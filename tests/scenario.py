@@ -118,11 +118,20 @@ def draw_and_throw(g: Game, at: float | None = None) -> list[Event]:
 
 
 def quiet_turn(g: Game) -> list[Event]:
-    """Draw from the stock, throw it, decline any power and the call."""
+    """Draw from the stock, throw it, decline any power and the call; when that was a called round's
+    last turn, nobody matches its card in the closing window."""
     p = g.current_player
     events = draw_and_throw(g)
     while not g.is_over and g.current_player == p and g.phase in ("power", "swap", "call"):
         events += g.apply(Pass(p))
+    return events + close(g)
+
+
+def close(g: Game) -> list[Event]:
+    """Everyone passes in the closing window of a called round (the round then ends)."""
+    events: list[Event] = []
+    while g.phase == "closing":
+        events += g.apply(Pass(g.current_player))
     return events
 
 
@@ -139,7 +148,7 @@ def play_out(g: Game) -> list[Event]:
     """Finish the turn in play by declining what is on offer, then quiet turns to the end."""
     events: list[Event] = []
     while not g.is_over:
-        if g.phase in ("power", "swap", "call"):
+        if g.phase in ("power", "swap", "call", "closing"):
             events += g.apply(Pass(g.current_player))
         else:
             events += quiet_turn(g)
@@ -173,6 +182,9 @@ def called_round_stepwise(*hands: Sequence[str], variant: VariantLike) -> Result
     events: list[Event] = []
     while not g.is_over:
         p = g.current_player
+        if g.phase == "closing":  # the last thrown card: nobody matches it
+            events += g.apply(Pass(p))
+            continue
         events += draw_and_throw(g)
         if g.phase == "power":
             events += g.apply(Pass(p))

@@ -29,13 +29,16 @@ from .actions import (
     action_json_schema,
     action_to_dict,
     parse_action,
+    register_action,
 )
 from .cards import Card, parse_card
-from .engine import Game, new_game, replay
-from .errors import IllegalAction, TamalouError, VariantError
+from .engine import Game, Mechanic, Phase, PhaseSpec, Reason, new_game, replay
+from .errors import GameStateError, IllegalAction, PluginError, SetupError, SnapshotError, TamalouError, VariantError
 from .events import Event
 from .hookspecs import Tally, hookimpl, hookspec
 from .match import Match, MatchResult, new_match, replay_match
+from .powers import CardPower
+from .rules import card_power, card_value
 from .schema import Variant
 from .variant import load_variant, variant_from_dict, variant_json_schema, variant_names
 from .views import PlayerView, Result, SlotView
@@ -46,22 +49,31 @@ __all__ = [
     "Action",
     "Call",
     "Card",
+    "CardPower",
     "Discard",
     "Draw",
     "Event",
     "Game",
+    "GameStateError",
     "Give",
     "IllegalAction",
     "Match",
     "MatchAction",
     "MatchResult",
+    "Mechanic",
     "Pass",
     "PeekAction",
+    "Phase",
+    "PhaseSpec",
     "PlayerView",
+    "PluginError",
     "Power",
+    "Reason",
     "Replace",
     "Result",
+    "SetupError",
     "SlotView",
+    "SnapshotError",
     "Swap",
     "Tally",
     "TamalouError",
@@ -71,6 +83,8 @@ __all__ = [
     "__version__",
     "action_json_schema",
     "action_to_dict",
+    "card_power",
+    "card_value",
     "hookimpl",
     "hookspec",
     "load_variant",
@@ -78,6 +92,7 @@ __all__ = [
     "new_match",
     "parse_action",
     "parse_card",
+    "register_action",
     "replay",
     "replay_match",
     "variant_from_dict",

@@ -1,8 +1,10 @@
 """Actions: what a player (or the clock) does. Their JSON form is the wire protocol.
 
-Each action is a small frozen dataclass; ``to_dict()`` gives its JSON form and
-``parse_action(d)`` reads one back, validated by pydantic (the boundary). Inside the engine no
-validation library runs: the classes are plain slotted Python.
+Each action is a small frozen dataclass deriving from ``Action``; ``to_dict()`` gives its JSON form and
+``parse_action(d)`` reads one back, validated by pydantic (the boundary). An action built in Python is
+checked the same way when it is made (``Replace(0, True)`` raises ``IllegalAction``: a slot is an
+integer, not a boolean). Inside the engine no validation library runs: the classes are plain slotted
+Python, and the engine hands out the same action objects again and again.
 
 | type    | fields                                   |
 |---------|------------------------------------------|
@@ -10,7 +12,7 @@ validation library runs: the classes are plain slotted Python.
 | draw    | player, source ("stock" or "discard")    |
 | replace | player, slot                             |
 | discard | player                                   |
-| power   | player, slot, target, target_slot        |
+| power   | player, slot, target, target_slot, owner |
 | swap    | player, slot                             |
 | pass    | player                                   |
 | call    | player                                   |
@@ -18,11 +20,16 @@ validation library runs: the classes are plain slotted Python.
 | give    | player, slot                             |
 | tick    | at                                       |
 
-Every action may carry ``at`` (seconds), used by timed rulesets.
+Every action may carry ``at`` (seconds), used by timed rulesets. A plugin adds an action type by
+subclassing ``Action`` the same way (a frozen slotted dataclass with a ``type`` class variable) and
+naming it in its mechanic's ``actions`` (see ``tamalou.mechanics``): it is then parsed, validated and
+described in the JSON Schema like the built-in ones.
 """
 
 from __future__ import annotations
 
+import math
+import typing
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Literal
 
@@ -33,8 +40,30 @@ from .errors import IllegalAction
 _FORBID = ConfigDict(extra="forbid", strict=False)
 
 
+class Action:
+    """Base class of every action. ``type`` names it on the wire; ``to_dict()`` is its JSON form."""
+
+    __slots__ = ()
+    type: ClassVar[str] = ""
+    player: int
+    at: float | None
+
+    def __post_init__(self) -> None:
+        _check(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: ``type`` first, then the fields that are set."""
+        out: dict[str, Any] = {"type": self.type}
+        for f in fields(self):  # type: ignore[arg-type]
+            v = getattr(self, f.name)
+            if v is None:
+                continue
+            out[f.name] = list(v) if isinstance(v, tuple) else v
+        return out
+
+
 @dataclass(frozen=True, slots=True)
-class PeekAction:
+class PeekAction(Action):
     """Opening peek where the ruleset lets the player choose which slots."""
 
     player: int
@@ -45,7 +74,7 @@ class PeekAction:
 
 
 @dataclass(frozen=True, slots=True)
-class Draw:
+class Draw(Action):
     """Take the top card of the stock or of the discard."""
 
     player: int
@@ -56,7 +85,7 @@ class Draw:
 
 
 @dataclass(frozen=True, slots=True)
-class Replace:
+class Replace(Action):
     """Put the held card in ``slot``; the card that was there goes face up on the discard."""
 
     player: int
@@ -67,7 +96,7 @@ class Replace:
 
 
 @dataclass(frozen=True, slots=True)
-class Discard:
+class Discard(Action):
     """Throw the held card onto the discard."""
 
     player: int
@@ -77,11 +106,12 @@ class Discard:
 
 
 @dataclass(frozen=True, slots=True)
-class Power:
-    """Use the power on offer, with the targets it needs.
+class Power(Action):
+    """Use the power on offer, with the targets it needs (each power says which; see its ``uses``).
 
-    peek_own: ``slot``; peek_opponent and the look of look_and_swap: ``target``, ``target_slot``;
-    blind_swap: ``slot``, ``target``, ``target_slot``.
+    The built-in powers: peek_own: ``slot``; peek_opponent and the look of look_and_swap: ``target``,
+    ``target_slot``; blind_swap: ``slot``, ``target``, ``target_slot``. ``owner`` is the owner of
+    ``slot`` for powers that pick any card on the table (default: the player).
     """
 
     player: int
@@ -89,13 +119,14 @@ class Power:
     target: int | None = None
     target_slot: int | None = None
     at: float | None = None
+    owner: int | None = None
     type: ClassVar[str] = "power"
     __pydantic_config__: ClassVar[ConfigDict] = _FORBID
 
 
 @dataclass(frozen=True, slots=True)
-class Swap:
-    """Second step of look-and-swap: swap the looked-at card with own ``slot``."""
+class Swap(Action):
+    """Second step of a look-then-swap power: swap the looked-at card with own ``slot``."""
 
     player: int
     slot: int
@@ -105,8 +136,8 @@ class Swap:
 
 
 @dataclass(frozen=True, slots=True)
-class Pass:
-    """Decline what is on offer: a power, the swap, a second draw, the end-of-turn call."""
+class Pass(Action):
+    """Decline what is on offer: a power, the swap, a second draw, the end-of-turn call, the closing window."""
 
     player: int
     at: float | None = None
@@ -115,7 +146,7 @@ class Pass:
 
 
 @dataclass(frozen=True, slots=True)
-class Call:
+class Call(Action):
     """Call Tamalou."""
 
     player: int
@@ -125,7 +156,7 @@ class Call:
 
 
 @dataclass(frozen=True, slots=True)
-class MatchAction:
+class MatchAction(Action):
     """Throw cards of the discard top's rank from ``owner``'s layout (default: one's own)."""
 
     player: int
@@ -137,7 +168,7 @@ class MatchAction:
 
 
 @dataclass(frozen=True, slots=True)
-class Give:
+class Give(Action):
     """Opponent-matching: fill the opponent's emptied slot with own ``slot``, unseen."""
 
     player: int
@@ -148,7 +179,7 @@ class Give:
 
 
 @dataclass(frozen=True, slots=True)
-class Tick:
+class Tick(Action):
     """Time passes (timed rulesets)."""
 
     at: float
@@ -156,38 +187,134 @@ class Tick:
     __pydantic_config__: ClassVar[ConfigDict] = _FORBID
 
 
-Action = PeekAction | Draw | Replace | Discard | Power | Swap | Pass | Call | MatchAction | Give | Tick
+BUILTIN_ACTIONS: tuple[type[Action], ...] = (
+    PeekAction,
+    Draw,
+    Replace,
+    Discard,
+    Power,
+    Swap,
+    Pass,
+    Call,
+    MatchAction,
+    Give,
+    Tick,
+)
 
-ACTION_TYPES: dict[str, type[Action]] = {
-    cls.type: cls for cls in (PeekAction, Draw, Replace, Discard, Power, Swap, Pass, Call, MatchAction, Give, Tick)
-}
+#: Every action type known to this process, by its wire name (plugins' action types are added when a
+#: variant that uses them is loaded).
+ACTION_TYPES: dict[str, type[Action]] = {cls.type: cls for cls in BUILTIN_ACTIONS}
+
+
+def register_action(cls: type[Action]) -> None:
+    """Make a plugin's action type known (parsing, JSON Schema, snapshots). Idempotent."""
+    kind = getattr(cls, "type", "")
+    if not isinstance(cls, type) or not issubclass(cls, Action) or not kind:
+        raise TypeError(f"{cls!r} is not an action class (a subclass of tamalou.Action with a 'type')")
+    known = ACTION_TYPES.get(kind)
+    if known is not None and known is not cls:
+        raise ValueError(f"two action classes are named {kind!r}: {known.__qualname__} and {cls.__qualname__}")
+    ACTION_TYPES[kind] = cls
+
+
+# ----------------------------------------------------------------------------- validation
+
+_INT, _OPT_INT, _INTS, _TIME, _OPT_TIME, _SOURCE, _OTHER = range(7)
+_KINDS: dict[type, tuple[tuple[str, int], ...]] = {}
+
+
+def _kind_of(hint: object) -> int:
+    if hint is int:
+        return _INT
+    if hint is float:
+        return _TIME
+    if hint == int | None:
+        return _OPT_INT
+    if hint == float | None:
+        return _OPT_TIME
+    if hint == tuple[int, ...]:
+        return _INTS
+    if typing.get_origin(hint) is Literal and set(typing.get_args(hint)) == {"stock", "discard"}:
+        return _SOURCE
+    return _OTHER
+
+
+def _kinds(cls: type) -> tuple[tuple[str, int], ...]:
+    kinds = _KINDS.get(cls)
+    if kinds is None:
+        hints = typing.get_type_hints(cls)
+        kinds = _KINDS[cls] = tuple((f.name, _kind_of(hints[f.name])) for f in fields(cls))
+    return kinds
+
+
+def _is_int(v: object) -> bool:
+    return type(v) is int
+
+
+def _is_time(v: object) -> bool:
+    return (type(v) is float or type(v) is int) and math.isfinite(v)
+
+
+def _check(action: Action) -> None:
+    """Check the fields of an action made in Python as ``parse_action`` checks a dict's."""
+    for name, kind in _kinds(type(action)):
+        v = getattr(action, name)
+        if kind == _INT:
+            ok = _is_int(v)
+        elif kind == _OPT_INT:
+            ok = v is None or _is_int(v)
+        elif kind == _INTS:
+            if isinstance(v, list):
+                v = tuple(v)
+                object.__setattr__(action, name, v)
+            ok = isinstance(v, tuple) and all(_is_int(x) for x in v)
+        elif kind == _TIME:
+            ok = _is_time(v)
+        elif kind == _OPT_TIME:
+            ok = v is None or _is_time(v)
+        elif kind == _SOURCE:
+            ok = v in ("stock", "discard")
+        else:
+            continue  # a plugin's own field type: checked by pydantic when parsed from JSON
+        if not ok:
+            expected = {
+                _INT: "an integer",
+                _OPT_INT: "an integer or None",
+                _INTS: "a list of integers",
+                _TIME: "a finite number of seconds",
+                _OPT_TIME: "a finite number of seconds or None",
+                _SOURCE: "'stock' or 'discard'",
+            }[kind]
+            raise IllegalAction(f"bad {action.type} action: {name}: expected {expected}, got {v!r}")
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:
-    """The JSON form: ``type`` first, then the fields that are set."""
-    out: dict[str, Any] = {"type": action.type}
-    for f in fields(action):
-        v = getattr(action, f.name)
-        if v is None:
-            continue
-        out[f.name] = list(v) if isinstance(v, tuple) else v
-    return out
+    """The JSON form: ``type`` first, then the fields that are set (same as ``action.to_dict()``)."""
+    return action.to_dict()
 
 
-_ADAPTERS: dict[str, TypeAdapter[Any]] = {}
+_ADAPTERS: dict[type, TypeAdapter[Any]] = {}
 
 
-def _adapter(cls: Any) -> TypeAdapter[Any]:
-    adapter = _ADAPTERS.get(cls.type)
+def _adapter(cls: type) -> TypeAdapter[Any]:
+    adapter = _ADAPTERS.get(cls)
     if adapter is None:
-        adapter = _ADAPTERS[cls.type] = TypeAdapter(cls)
+        adapter = _ADAPTERS[cls] = TypeAdapter(cls)
     return adapter
+
+
+def _no_bools(kind: str, body: dict[str, Any]) -> None:
+    """JSON ``true`` is not a number: pydantic's lax mode would read it as 1."""
+    for key, v in body.items():
+        items = v if isinstance(v, list | tuple) else (v,)
+        if any(type(x) is bool for x in items):
+            raise IllegalAction(f"bad {kind} action: {key}: expected a number, got {v!r}")
 
 
 def parse_action(data: Action | dict[str, Any]) -> Action:
     """An action from its JSON form (a dict). Raises ``IllegalAction`` saying what is wrong."""
-    if isinstance(data, tuple(ACTION_TYPES.values())):
-        return data  # type: ignore[return-value]
+    if isinstance(data, Action):
+        return data
     if not isinstance(data, dict):
         raise IllegalAction(f"an action is an object with a 'type', got {data!r}")
     kind = data.get("type")
@@ -195,6 +322,7 @@ def parse_action(data: Action | dict[str, Any]) -> Action:
     if cls is None:
         raise IllegalAction(f"unknown action type {kind!r} (types: {', '.join(ACTION_TYPES)})")
     body = {k: v for k, v in data.items() if k != "type"}
+    _no_bools(cls.type, body)
     try:
         return _adapter(cls).validate_python(body)  # type: ignore[no-any-return]
     except ValidationError as exc:

@@ -442,7 +442,7 @@ def play_game(
 
     def apply(action: Action) -> None:
         if timed and not isinstance(action, Tick):
-            action = dataclasses.replace(action, at=game.now + seconds_per_action)
+            action = dataclasses.replace(action, at=game.now + seconds_per_action)  # type: ignore[type-var]
         events = game.apply(action)
         if on_event is not None:
             for e in events:
@@ -471,7 +471,7 @@ def play_game(
                 break
         else:
             if timed:
-                apply(Tick(at=max(game.now, game.deadline)))
+                apply(Tick(at=max(game.now, game.deadline or game.now)))
                 continue
             raise RuntimeError(f"nobody can act in phase {game.phase!r}")
         action = acts[p](game.view(p), legal)

@@ -1,4 +1,4 @@
-"""The two exceptions a user of tamalou meets."""
+"""The exceptions a user of tamalou meets: one type per meaning, all deriving from ``TamalouError``."""
 
 from __future__ import annotations
 
@@ -33,3 +33,27 @@ class IllegalAction(TamalouError, ValueError):
         self.reason = reason
         self.action = action
         super().__init__(reason)
+
+
+class SetupError(TamalouError, ValueError):
+    """Bad arguments to ``new_game`` / ``new_match``: a player count the ruleset does not allow, a
+    stacked deal that does not fit the variant's deck, a first player who is not a seat."""
+
+
+class SnapshotError(TamalouError, ValueError):
+    """A snapshot (``to_json``) that cannot be restored: not JSON, another version, missing state."""
+
+
+class GameStateError(TamalouError, RuntimeError):
+    """A question the game cannot answer yet, e.g. ``result()`` before the round is over."""
+
+
+class PluginError(TamalouError):
+    """A plugin's hook raised or answered something the engine cannot use. The message names the
+    plugin and the hook; a hook that fails during ``apply`` leaves the game as it was before."""
+
+    def __init__(self, message: str, *, plugin: str | None = None, hook: str | None = None) -> None:
+        self.plugin = plugin
+        self.hook = hook
+        where = ", ".join(x for x in (f"plugin {plugin!r}" if plugin else "", hook or "") if x)
+        super().__init__(f"{where}: {message}" if where else message)

@@ -10,10 +10,16 @@ Which plugins apply to a game: the built-in ones, then the modules a variant lis
 group ``tamalou`` is loaded for discovery (``tamalou_variant_paths``) and applies its rule hooks
 to the variants that name it.
 
-Hooks marked *first result wins* stop at the first implementation that returns something other
-than ``None``; returning ``None`` means "no opinion, ask the next one". The engine calls the card
-and threshold hooks once per variant and caches the answers, so they must be pure functions of
-their arguments.
+Hooks marked *first result wins* are called one plugin at a time (the latest registered first)
+and stop at the first implementation that returns something other than ``None``; returning
+``None`` means "no opinion, ask the next one". The engine calls the card and threshold hooks once
+per variant and caches the answers, so they must be pure functions of their arguments. Answers are
+checked (a value that is not an integer, a ranking that leaves a player out): a wrong one is a
+``VariantError`` at load or a ``PluginError`` at play, naming the plugin and the hook; a hook that
+raises during ``apply`` leaves the game exactly as it was before the action.
+
+Which mechanics and powers exist is asked with the "register" hooks ``tamalou_mechanics`` and
+``tamalou_powers`` (as datasette's ``register_*`` hooks): every plugin's answers are collected.
 """
 
 from __future__ import annotations
@@ -26,8 +32,10 @@ import pluggy
 
 if TYPE_CHECKING:
     from .cards import Card
-    from .engine import Game
+    from .engine.mechanic import Mechanic
+    from .powers import CardPower
     from .schema import Variant
+    from .views import PlayerView
 
 PROJECT = "tamalou"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -62,6 +70,29 @@ def tamalou_variant_paths() -> Sequence[Any]:  # type: ignore[empty-body]
     """
 
 
+# --- what the rules are made of --------------------------------------------------------------
+
+
+@hookspec
+def tamalou_powers() -> Sequence[type[CardPower]]:  # type: ignore[empty-body]
+    """Return card power classes (subclasses of ``tamalou.CardPower``) this plugin provides.
+
+    All results are collected: the powers a variant may name in ``rules.powers`` are those of the
+    built-in plugin ``tamalou.plugins.powers`` plus its own plugins'. Two powers with one name are an
+    error at load.
+    """
+
+
+@hookspec
+def tamalou_mechanics() -> Sequence[type[Mechanic]]:  # type: ignore[empty-body]
+    """Return mechanic classes (subclasses of ``tamalou.Mechanic``) this plugin provides.
+
+    All results are collected; each class's ``wanted(variant)`` says whether it plays a part in a
+    variant. The built-in mechanics (matching, powers, the call...) come from
+    ``tamalou.plugins.mechanics`` through this same hook.
+    """
+
+
 # --- cards ---------------------------------------------------------------------------------
 
 
@@ -75,8 +106,8 @@ def tamalou_card_value(variant: Variant, card: Card) -> int | None:
 
 @hookspec(firstresult=True)
 def tamalou_card_power(variant: Variant, card: Card) -> str | None:
-    """Return the power of ``card`` (a name of ``tamalou.schema.PowerName``; ``"none"`` for no
-    power). First result wins; ``None``: no opinion.
+    """Return the name of the power of ``card`` (a registered power, see ``tamalou_powers``;
+    ``"none"`` for no power). First result wins; ``None``: no opinion.
 
     The default reads ``rules.powers.cards`` then ``rules.powers.ranks``.
     """
@@ -102,11 +133,13 @@ def tamalou_call_threshold(variant: Variant) -> int | None:
 
 
 @hookspec(firstresult=True)
-def tamalou_call_allowed(game: Game, player: int) -> bool | None:
-    """Return whether ``player`` may call now, given that the phase offers a call at all.
+def tamalou_call_allowed(variant: Variant, view: PlayerView) -> bool | None:
+    """Return whether ``view.player`` may call now, given that the phase offers a call at all.
 
-    First result wins; ``None``: no opinion (the call is allowed). Only public facts may decide
-    (never the player's hidden total: offering the call only at a low total would leak it).
+    ``view`` is the would-be caller's own view: the answer can depend only on what they may see
+    (never on their hidden total: offering the call only at a low total would leak it). Asked both
+    when actions are listed and when a call is applied, so a listed call is always accepted.
+    First result wins; ``None``: no opinion (the call is allowed).
     """
 
 

@@ -39,7 +39,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from . import clock
 from .actions import ACTION_TYPES, Action, Call, MatchAction, PeekAction, Tick, action_to_dict, parse_action
 from .engine import Game, new_game, replay
 from .errors import IllegalAction
@@ -319,7 +318,7 @@ def check_legal_actions_accepted(game: Game, *, snapshot: str | None = None) -> 
                 raise _fail(
                     game, f"legal_actions({p}) lists {text} and apply crashes: {type(exc).__name__}: {exc}"
                 ) from exc
-    if not game.is_over and not anybody and clock.next_deadline(game) is None:
+    if not game.is_over and not anybody and game.deadline is None:
         raise _fail(game, "the round is not over, nobody has a legal action and no deadline is due (deadlock)")
     if game.to_json() != before:
         raise _fail(game, f"trying actions on copies changed the game: {_json_diff(before, game.to_json())}")
@@ -392,10 +391,11 @@ def check_accepted_is_listed(game: Game, action: Action | dict[str, Any]) -> boo
         return False
     if isinstance(parsed, Tick):
         return True
-    due = clock.next_deadline(game)
+    due = game.deadline
     if parsed.at is not None and due is not None and parsed.at >= due:
         return True  # applied after a deadline fired: in another state than this one
-    if isinstance(parsed, MatchAction) and game.win_by >= 0 and game.win_by != parsed.player:
+    window = game.state_of("matching")
+    if isinstance(parsed, MatchAction) and window is not None and window.win_by not in (-1, parsed.player):
         return True  # a late match: accepted (shown and returned), no longer listed (RULES.md §2)
     listed = {k for a in game.legal_actions(parsed.player) for k in _listing_keys(a)}
     missing = [k for k in _listing_keys(parsed) if k not in listed]
@@ -581,13 +581,13 @@ def choose_action(
     """
     if game.is_over:
         raise ValueError("the round is over: no action to choose")
-    if game.rb.clocked and chooser.chance(tick_probability):
+    if game.mechanic("timing") is not None and chooser.chance(tick_probability):
         return _tick(game, chooser)
     actions: list[Action] = [] if chooser.chance(out_of_turn) else game.legal_actions(game.current_player)
     if not actions:
         able = [(p, acts) for p in range(game.players) if (acts := game.legal_actions(p))]
         if not able:
-            due = clock.next_deadline(game)
+            due = game.deadline
             if due is None:
                 raise _fail(game, "the round is not over, nobody has a legal action and no deadline is due")
             return Tick(at=max(due, game.now))
@@ -608,7 +608,7 @@ def _tick(game: Game, chooser: Chooser) -> Tick:
     """Time passes: to the next deadline (it fires), halfway to it, or past it; a few seconds if
     none is due (lockouts run out)."""
     now = game.now
-    due = clock.next_deadline(game)
+    due = game.deadline
     if due is not None and due >= now:
         options = [due, now + (due - now) / 2, due + 1.0]
     else:

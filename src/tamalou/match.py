@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .actions import Action
 from .engine import Game, new_game
-from .errors import VariantError
+from .errors import GameStateError, SetupError
 from .rng import Rng
 from .schema import Variant
 
@@ -105,9 +105,9 @@ class Match:
     def next_round(self) -> None:
         """Score the finished round; deal the next one unless the match is decided."""
         if self.is_over:
-            raise RuntimeError("the match is over")
+            raise GameStateError("the match is over")
         if not self.game.is_over:
-            raise RuntimeError("the round in play is not over")
+            raise GameStateError("the round in play is not over")
         result = self.game.result()
         self.scores.append(list(result.scores))
         self.won.append(list(result.winners))
@@ -116,9 +116,9 @@ class Match:
             self.game = self._deal()
 
     def result(self) -> MatchResult:
-        """The match's result. Raises ``RuntimeError`` before the match is over."""
+        """The match's result. Raises ``GameStateError`` before the match is over."""
         if not self.is_over:
-            raise RuntimeError("the match is not over")
+            raise GameStateError("the match is not over")
         form = self.variant.rules.rounds.form
         totals = self.totals()
         best_first = sorted(set(totals), reverse=form == "wins")
@@ -165,7 +165,7 @@ class Match:
     @classmethod
     def from_json(cls, data: str, variant: Variant | None = None) -> Match:
         """Restore a match from ``to_json``."""
-        from .engine import _uncompact
+        from .engine.snapshot import uncompact
         from .variant import load_variant, variant_from_dict
 
         state = json.loads(data)
@@ -184,15 +184,15 @@ class Match:
         m.scores = state["scores"]
         m.won = state["won"]
         m.round_seeds = state["round_seeds"]
-        m.history = [[_uncompact(a) for a in r] for r in state["history"]]
+        m.history = [[uncompact(a) for a in r] for r in state["history"]]
         m.game = Game.from_json(json.dumps(state["game"]), variant)
         return m
 
 
 def _log_json(actions: Sequence[Action]) -> str:
-    from .engine import _compact
+    from .engine.snapshot import compact
 
-    return json.dumps([_compact(a) for a in actions], separators=(",", ":"))
+    return json.dumps([compact(a) for a in actions], separators=(",", ":"))
 
 
 def new_match(variant: Variant | str | Sequence[str], players: int, *, seed: int | None = None) -> Match:
@@ -201,7 +201,9 @@ def new_match(variant: Variant | str | Sequence[str], players: int, *, seed: int
 
     v = variant if isinstance(variant, Variant) else load_variant(variant)
     if not v.rules.players.min <= players <= v.rules.players.max:
-        raise VariantError(f"{v.name} is played by {v.rules.players.min} to {v.rules.players.max} players")
+        raise SetupError(
+            f"{v.name} is played by {v.rules.players.min} to {v.rules.players.max} players, got {players!r}"
+        )
     return Match(v, players, seed=seed)
 
 

@@ -1,31 +1,68 @@
-"""The rulebook: a variant's hooks asked once and turned into plain tables for the engine.
+"""The rulebook: a variant's plugins asked once and turned into plain tables for the engine.
 
-Card values, powers and the call threshold are asked of the hooks once per variant and card
-(they must be pure); hooks that depend on the state of a game (``tamalou_call_allowed``) are
-called only when a plugin other than the built-in defaults implements them.
+Card values, powers and the call threshold are asked of the hooks once per variant and card (they
+must be pure); the mechanics and powers a variant plays with are collected from the "register" hooks
+(``tamalou_mechanics``, ``tamalou_powers``) and made once. Hooks that depend on a game
+(``tamalou_call_allowed``, ``tamalou_same_kind``) are called only when a plugin other than the
+built-in defaults implements them. Every answer is checked; a wrong one names the plugin and the hook.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, get_args
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
-import pluggy
-
-from .cards import Card, build_deck
-from .errors import VariantError
+from .actions import register_action
+from .cards import Card, build_deck, parse_card
+from .engine.mechanic import Hooks, Mechanic
+from .errors import PluginError, VariantError
 from .hookspecs import Tally
 from .plugins import BUILTIN_PLUGINS, rules_manager
-from .schema import PowerName, Variant
+from .powers import CardPower
+from .schema import Variant
 
 if TYPE_CHECKING:
-    from .engine import Game
+    from .engine.game import Game
 
-_POWERS = frozenset(get_args(PowerName))
+#: Hooks a plugin answers while a game is played: a third party implementing one makes ``apply`` keep a
+#: copy of the game, so that a hook that raises leaves the game as it was.
+_PLAY_TIME_HOOKS = (
+    "tamalou_call_allowed",
+    "tamalou_same_kind",
+    "tamalou_rank",
+    "tamalou_winners",
+    "tamalou_round_scores",
+)
 
 
-def _overridden(pm: pluggy.PluginManager, hook: Any) -> bool:
-    """Whether any plugin besides the built-ins implements ``hook``."""
-    return any(impl.plugin_name not in BUILTIN_PLUGINS for impl in hook.get_hookimpls())
+def _trusted(plugin_name: str) -> bool:
+    return plugin_name in BUILTIN_PLUGINS or plugin_name.startswith("tamalou.")
+
+
+def first_result(hook: Any, **kwargs: Any) -> tuple[Any, str]:
+    """Call a *first result wins* hook one implementation at a time, in pluggy's order; return the
+    first answer that is not ``None`` and the name of the plugin that gave it. A hook that raises is a
+    ``PluginError`` naming the plugin and the hook."""
+    for impl in reversed(hook.get_hookimpls()):
+        try:
+            answer = impl.function(*[kwargs[name] for name in impl.argnames])
+        except Exception as exc:
+            raise PluginError(f"raised {exc!r}", plugin=impl.plugin_name, hook=hook.name) from exc
+        if answer is not None:
+            return answer, impl.plugin_name
+    return None, ""
+
+
+def _all_results(hook: Any) -> list[tuple[Any, str]]:
+    out = []
+    for impl in reversed(hook.get_hookimpls()):
+        try:
+            answer = impl.function()
+        except Exception as exc:
+            raise VariantError(f"{hook.name} of plugin {impl.plugin_name!r} raised {exc!r}", key="plugins") from exc
+        if answer is not None:
+            out.append((answer, impl.plugin_name))
+    return out
 
 
 class Rulebook:
@@ -33,157 +70,226 @@ class Rulebook:
 
     __slots__ = (
         "_power",
-        "_same_kind_hook",
         "_tables",
         "_value",
-        "absent_turn_seconds",
-        "absent_turns_to_leave",
         "call_allowed_hook",
-        "call_at_start",
-        "caller_may_match",
-        "clocked",
-        "countdown_seconds",
         "deck",
         "discard_forbidden",
-        "empty_layout",
+        "flow",
         "from_discard",
-        "landing",
-        "late_miss",
-        "lockouts",
-        "match_by_rank",
-        "match_enabled",
-        "max_cards",
+        "guarded",
+        "hooks",
         "max_turns",
+        "mechanics",
         "must_replace",
-        "opponents",
-        "passed_on",
-        "peek_seconds",
-        "penalty_cards",
-        "per_turn",
         "pm",
-        "powers_optional",
-        "protect_caller",
+        "powers",
+        "presence",
         "reshuffle",
-        "swap_show_seconds",
+        "same_kind_hook",
         "threshold",
-        "turn_seconds",
         "variant",
-        "verified",
-        "while_playing",
-        "wrong_penalty_cards",
     )
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
         self.pm = rules_manager(variant)
+        hook = self.pm.hook
         r = variant.rules
-        self.deck: list[Card] = build_deck(r.deck.ranks, r.deck.suits, r.deck.jokers, r.deck.copies)
+        self.deck: list[Card] = build_deck(r.deck.ranks, r.deck.suits, r.deck.jokers, r.deck.copies, r.deck.counts)
         self._value: dict[Card, int] = {}
         self._power: dict[Card, str] = {}
-        threshold = self.pm.hook.tamalou_call_threshold(variant=variant)
-        if not isinstance(threshold, int):
-            raise VariantError(f"tamalou_call_threshold returned {threshold!r}, expected an integer")
+        threshold, plugin = first_result(hook.tamalou_call_threshold, variant=variant)
+        if type(threshold) is not int:
+            raise VariantError(
+                f"tamalou_call_threshold of plugin {plugin!r} returned {threshold!r}, expected an integer"
+            )
         self.threshold: int = threshold
-        hook = self.pm.hook
-        self.call_allowed_hook = hook.tamalou_call_allowed if _overridden(self.pm, hook.tamalou_call_allowed) else None
-        self._same_kind_hook = hook.tamalou_same_kind if _overridden(self.pm, hook.tamalou_same_kind) else None
+        self.call_allowed_hook = self._overridden(hook.tamalou_call_allowed)
+        self.same_kind_hook = self._overridden(hook.tamalou_same_kind)
+        self.powers = self._collect_powers()
+        self._check_power_names()
         for card in self.deck:
             self.value(card)
-            self.power(card)
+            self.power_name(card)
         self._tables: tuple[list[Card], list[str], list[str], list[int]] | None = None
-        # Plain attributes for the engine's hot paths (no pydantic attribute chains per step).
-        m, d, c = r.matching, r.draw, r.call
-        self.match_enabled = m.enabled
-        self.max_cards = m.max_cards
-        self.match_by_rank = m.by == "rank" and self._same_kind_hook is None
-        self.opponents = m.opponents
-        self.passed_on = r.powers.passed_on
-        self.late_miss = m.late == "miss"
-        self.caller_may_match = m.caller_may_match
-        self.penalty_cards = m.penalty_cards
+        d = r.draw
         self.from_discard = d.from_discard
         self.discard_forbidden = frozenset(d.discard_forbidden)
         self.must_replace = d.discard_must_replace
-        self.per_turn = d.per_turn
         self.reshuffle = d.stock_empty == "reshuffle"
-        self.landing = r.powers.trigger == "landing"
-        self.powers_optional = r.powers.optional
-        self.call_at_start = c.when == "start_of_turn"
-        self.verified = c.verified
-        self.wrong_penalty_cards = c.wrong_penalty_cards
-        self.protect_caller = c.protect_caller
-        self.empty_layout = c.empty_layout
         self.max_turns = r.end.max_turns
-        t = r.timing
-        self.turn_seconds = t.turn_seconds
-        self.absent_turn_seconds = t.absent_turn_seconds
-        self.absent_turns_to_leave = t.absent_turns_to_leave
-        self.peek_seconds = t.peek_seconds
-        self.swap_show_seconds = t.swap_show_seconds
-        self.countdown_seconds = t.countdown_seconds
-        self.lockouts = t.lockouts
-        self.while_playing = m.while_playing
-        # Whether matching needs the clock's checks (time-dependent blocks, or the own-turn block).
-        self.clocked = t.turn_seconds > 0 or not m.while_playing
+        self.mechanics = self._collect_mechanics()
+        self.hooks = Hooks(self.mechanics)
+        self.presence: tuple[tuple[Callable[..., object], Callable[..., None]], ...] = tuple(
+            (m.before_action, m.undo) for m in self.mechanics if self.overrides(m, "before_action")
+        )
+        untrusted = any(
+            not _trusted(impl.plugin_name) for name in _PLAY_TIME_HOOKS for impl in getattr(hook, name).get_hookimpls()
+        )
+        own_code = [*self.mechanics, *self.powers.values()]
+        self.guarded = untrusted or any(not type(x).__module__.startswith("tamalou.") for x in own_code)
+        self.flow: object = None  # the phase table (tamalou.engine.flow), built on first use
+
+    # ---------------------------------------------------------------- collecting
+
+    def _overridden(self, hook: Any) -> Any:
+        """``hook`` if any plugin besides the built-ins implements it, else ``None``."""
+        return hook if any(impl.plugin_name not in BUILTIN_PLUGINS for impl in hook.get_hookimpls()) else None
+
+    def _collect_powers(self) -> dict[str, CardPower]:
+        powers: dict[str, CardPower] = {}
+        for answer, plugin in _all_results(self.pm.hook.tamalou_powers):
+            for cls in answer:
+                if not (isinstance(cls, type) and issubclass(cls, CardPower)) or not cls.name:
+                    raise VariantError(
+                        f"tamalou_powers of plugin {plugin!r} returned {cls!r}: "
+                        "expected a subclass of tamalou.CardPower with a 'name'",
+                        key="plugins",
+                    )
+                if cls.name in powers and type(powers[cls.name]) is not cls:
+                    raise VariantError(f"two powers are named {cls.name!r} (plugin {plugin!r})", key="plugins")
+                powers[cls.name] = cls()
+        return powers
+
+    def _unknown_power(self, name: object, key: str) -> VariantError:
+        known = ", ".join(sorted(self.powers))
+        return VariantError(f"unknown power {name!r} (powers: none, {known})", key=key)
+
+    def _check_power_names(self) -> None:
+        p = self.variant.rules.powers
+        for table, where in ((p.ranks, "ranks"), (p.cards, "cards")):
+            for k, name in table.items():
+                if name != "none" and name not in self.powers:
+                    raise self._unknown_power(name, f"rules.powers.{where}.{k}")
+
+    def _collect_mechanics(self) -> list[Mechanic]:
+        found: list[Mechanic] = []
+        names: dict[str, str] = {}
+        for answer, plugin in _all_results(self.pm.hook.tamalou_mechanics):
+            for cls in answer:
+                if not (isinstance(cls, type) and issubclass(cls, Mechanic)) or not cls.name:
+                    raise VariantError(
+                        f"tamalou_mechanics of plugin {plugin!r} returned {cls!r}: "
+                        "expected a subclass of tamalou.Mechanic with a 'name'",
+                        key="plugins",
+                    )
+                if not cls.wanted(self.variant):
+                    continue
+                if cls.name in names:
+                    raise VariantError(
+                        f"two mechanics named {cls.name!r} play a part (plugins {names[cls.name]!r} and {plugin!r})",
+                        key="plugins",
+                    )
+                names[cls.name] = plugin
+                for action in cls.actions:
+                    register_action(action)
+                found.append(cls(self.variant))
+        found.sort(key=lambda m: m.order)
+        for i, m in enumerate(found):
+            m.index = i
+        return found
+
+    @staticmethod
+    def overrides(m: Mechanic, name: str) -> bool:
+        return getattr(type(m), name) is not getattr(Mechanic, name)
+
+    # ---------------------------------------------------------------- cards
 
     def deck_tables(self) -> tuple[list[Card], list[str], list[str], list[int]]:
         """Cards, texts, ranks and values of the deck, by card id (shared: never mutate them)."""
         if self._tables is None:
             deck = self.deck
-            self._tables = (
-                deck,
-                [str(c) for c in deck],
-                [c.rank for c in deck],
-                [self.value(c) for c in deck],
-            )
+            self._tables = (deck, [str(c) for c in deck], [c.rank for c in deck], [self.value(c) for c in deck])
         return self._tables
 
     def value(self, card: Card) -> int:
         v = self._value.get(card)
         if v is None:
-            v = self.pm.hook.tamalou_card_value(variant=self.variant, card=card)
-            if not isinstance(v, int):
-                raise VariantError(f"no value for card {card} (tamalou_card_value returned {v!r})")
+            v, plugin = first_result(self.pm.hook.tamalou_card_value, variant=self.variant, card=card)
+            if type(v) is not int:
+                who = f" of plugin {plugin!r}" if plugin else ""
+                raise VariantError(f"no value for card {card} (tamalou_card_value{who} returned {v!r})")
             self._value[card] = v
         return v
 
-    def power(self, card: Card) -> str:
+    def power_name(self, card: Card) -> str:
+        """The name of ``card``'s power (``"none"`` if it has none)."""
         p = self._power.get(card)
         if p is None:
-            p = self.pm.hook.tamalou_card_power(variant=self.variant, card=card) or "none"
-            if p not in _POWERS:
-                raise VariantError(f"unknown power {p!r} for card {card} (powers: {', '.join(sorted(_POWERS))})")
+            answer, plugin = first_result(self.pm.hook.tamalou_card_power, variant=self.variant, card=card)
+            p = "none" if answer is None else answer
+            if p != "none" and p not in self.powers:
+                raise self._unknown_power(p, f"plugin {plugin!r}: tamalou_card_power({card})")
+            assert isinstance(p, str)
             self._power[card] = p
         return p
 
     def same_kind(self, thrown: Card, top: Card) -> bool:
         """Whether ``thrown`` may be matched on ``top``."""
-        if self._same_kind_hook is not None:
-            answer = self._same_kind_hook(variant=self.variant, thrown=thrown, top=top)
+        if self.same_kind_hook is not None:
+            answer, plugin = first_result(self.same_kind_hook, variant=self.variant, thrown=thrown, top=top)
             if answer is not None:
-                return bool(answer)
+                if type(answer) is not bool:
+                    raise PluginError(
+                        f"returned {answer!r}, expected True or False", plugin=plugin, hook="tamalou_same_kind"
+                    )
+                return answer
         if self.variant.rules.matching.by == "value":
             return self.value(thrown) == self.value(top)
         return thrown.rank == top.rank
 
+    # ---------------------------------------------------------------- decisions during play
+
     def call_allowed(self, game: Game, player: int) -> bool:
+        """Whether ``player`` may call now (``tamalou_call_allowed``, asked with their own view)."""
         if self.call_allowed_hook is None:
             return True
-        answer = self.call_allowed_hook(game=game, player=player)
-        return True if answer is None else bool(answer)
+        view = game.view(player)
+        answer, plugin = first_result(self.call_allowed_hook, variant=self.variant, view=view)
+        if answer is None:
+            return True
+        if type(answer) is not bool:
+            raise PluginError(
+                f"returned {answer!r}, expected True, False or None", plugin=plugin, hook="tamalou_call_allowed"
+            )
+        return answer
 
-    def rank(self, tally: Tally) -> list[list[int]]:
-        return self.pm.hook.tamalou_rank(variant=self.variant, tally=tally)  # type: ignore[no-any-return]
-
-    def winners(self, tally: Tally, ranking: list[list[int]]) -> list[int]:
-        return self.pm.hook.tamalou_winners(  # type: ignore[no-any-return]
-            variant=self.variant, tally=tally, ranking=ranking
+    def judge(self, tally: Tally) -> tuple[list[list[int]], list[int], list[int]]:
+        """Ranking, winners and round scores of a finished round, each checked."""
+        n = len(tally.totals)
+        hook = self.pm.hook
+        ranking, plugin = first_result(hook.tamalou_rank, variant=self.variant, tally=tally)
+        flat = [p for place in ranking or () for p in (place if isinstance(place, Sequence) else [place])]
+        if (
+            not isinstance(ranking, Sequence)
+            or not all(isinstance(place, Sequence) and place for place in ranking)
+            or sorted(flat) != list(range(n))
+            or not all(type(p) is int for p in flat)
+        ):
+            raise PluginError(
+                f"returned {ranking!r}: expected places (lists of players), every player 0..{n - 1} exactly once",
+                plugin=plugin,
+                hook="tamalou_rank",
+            )
+        ranking = [list(place) for place in ranking]
+        winners, plugin = first_result(hook.tamalou_winners, variant=self.variant, tally=tally, ranking=ranking)
+        if (
+            not isinstance(winners, Sequence)
+            or not all(type(p) is int and 0 <= p < n for p in winners)
+            or len(set(winners)) != len(winners)
+        ):
+            raise PluginError(
+                f"returned {winners!r}: expected a list of different players", plugin=plugin, hook="tamalou_winners"
+            )
+        scores, plugin = first_result(
+            hook.tamalou_round_scores, variant=self.variant, tally=tally, winners=list(winners)
         )
-
-    def round_scores(self, tally: Tally, winners: list[int]) -> list[int]:
-        return self.pm.hook.tamalou_round_scores(  # type: ignore[no-any-return]
-            variant=self.variant, tally=tally, winners=winners
-        )
+        if not isinstance(scores, Sequence) or len(scores) != n or not all(type(s) is int for s in scores):
+            raise PluginError(
+                f"returned {scores!r}: expected one integer per player", plugin=plugin, hook="tamalou_round_scores"
+            )
+        return ranking, list(winners), list(scores)
 
 
 def rulebook(variant: Variant) -> Rulebook:
@@ -193,3 +299,21 @@ def rulebook(variant: Variant) -> Rulebook:
         rb = Rulebook(variant)
         variant._rulebook = rb
     return rb  # type: ignore[return-value]
+
+
+def _card(card: Card | str) -> Card:
+    return card if isinstance(card, Card) else parse_card(card)
+
+
+def card_value(variant: Variant | str | Sequence[str], card: Card | str) -> int:
+    """The points ``card`` scores under ``variant``, hooks applied (``card_value("french", "KS") == 15``)."""
+    from .variant import load_variant
+
+    return rulebook(load_variant(variant)).value(_card(card))
+
+
+def card_power(variant: Variant | str | Sequence[str], card: Card | str) -> str:
+    """The name of ``card``'s power under ``variant``, hooks applied (``"none"`` for no power)."""
+    from .variant import load_variant
+
+    return rulebook(load_variant(variant)).power_name(_card(card))

@@ -20,22 +20,42 @@ from pydantic import (
     Field,
     PlainSerializer,
     PrivateAttr,
+    ValidationError,
     field_validator,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from .cards import parse_card
+from .cards import JOKER, RANKS, Card, is_rank_name, parse_card
 
-PowerName = Literal["none", "peek_own", "peek_opponent", "blind_swap", "look_and_swap", "play_again"]
+#: A power's name. Powers are registered by plugins and checked when a variant is compiled, not here.
+PowerName = str
 TieBreak = Literal["fewer_cards", "caller_ahead", "caller_behind"]
-RankName = Literal["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK"]
 SuitName = Literal["S", "H", "D", "C"]
 
 
-DECK_RANKS: tuple[RankName, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+def _rank_name(value: Any) -> Any:
+    """A rank name: 1 to 3 letters or digits, upper-cased (``a`` is ``A``)."""
+    if not isinstance(value, str):
+        return value  # the str validation that follows says "expected a string"
+    name = value.upper()
+    if not is_rank_name(name):
+        raise PydanticCustomError(
+            "rank_name",
+            "expected a rank name of 1 to 3 letters or digits (like A, 10, K or 13), got {got}",
+            {"got": repr(value)},
+        )
+    return name
 
-DEFAULT_VALUES: dict[RankName, int] = {
+
+#: A rank: A 2 ... 10 J Q K (and JK for jokers) in a deck with suits; any name of 1 to 3 letters or
+#: digits (e.g. 0 to 13) in a deck without suits.
+RankName = Annotated[str, BeforeValidator(_rank_name)]
+
+
+DECK_RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+DEFAULT_VALUES: dict[str, int] = {
     "A": 1,
     "2": 2,
     "3": 3,
@@ -109,6 +129,33 @@ def _card_keys(value: Any) -> Any:
     return out
 
 
+def _error(kind: str, loc: tuple[str | int, ...], message: str, value: Any) -> InitErrorDetails:
+    """One error at ``loc`` (relative to the model that raises it), for ``ValidationError.from_exception_data``.
+    ``cross_field`` errors are checked on the merged variant only (see ``variant._check_partial``)."""
+    return {"type": PydanticCustomError(kind, "{message}", {"message": message}), "loc": loc, "input": value}
+
+
+def _not_in_deck(rank: str, ranks: tuple[str, ...], *, joker: bool = True) -> str:
+    expected = [r for r in ranks if r != JOKER] + ([JOKER] if joker else [])
+    return f"rank {rank!r} is not in the deck (expected one of {' '.join(expected)})"
+
+
+def _bare_rank_problem(rank: str) -> str | None:
+    """Why ``rank`` cannot be a rank of a deck without suits (its cards are written as the rank alone)."""
+    if rank == JOKER:
+        return f"rank {JOKER!r} is kept for jokers (deck.jokers)"
+    try:
+        card = parse_card(rank)
+    except ValueError:
+        card = None
+    if card != Card(rank, ""):
+        return (
+            f"rank {rank!r} cannot be written alone as a card of a deck without suits (it reads as the standard "
+            "notation): use numbers, or names that neither start with A, T, J, Q, K or a digit nor end with S, H, D, C"
+        )
+    return None
+
+
 class Players(_Section):
     """How many may sit at the table."""
 
@@ -127,10 +174,74 @@ class Players(_Section):
 class Deck(_Section):
     """The cards in play."""
 
-    ranks: Tup[RankName] = Field(DECK_RANKS, description="Ranks in the deck (jokers apart).")
-    suits: Tup[SuitName] = Field(("S", "H", "D", "C"), description="Suits in the deck.")
+    ranks: Tup[RankName] = Field(
+        DECK_RANKS,
+        description="Ranks in the deck (jokers apart): some of A 2 ... 10 J Q K, or, in a deck without suits, "
+        "names of 1 to 3 letters or digits such as 0 to 13.",
+    )
+    suits: Tup[SuitName] = Field(
+        ("S", "H", "D", "C"),
+        description="Suits in the deck; none ([]) for a deck whose cards have no suit and are written as "
+        "their rank alone (e.g. 7).",
+    )
+    counts: Table[RankName, Annotated[int, Field(ge=1, le=16)]] = Field(
+        default_factory=dict,
+        description="A deck without suits: copies of a rank in one deck (default 4), e.g. 0 = 2. "
+        "A deck with suits has one card of each rank per suit.",
+    )
     jokers: int = Field(0, ge=0, le=2, description="Jokers added (JK1, JK2).")
     copies: int = Field(1, ge=1, le=4, description="How many such decks are shuffled together.")
+
+    @property
+    def faces(self) -> frozenset[Card]:
+        """The faces of the deck's cards, jokers apart."""
+        if self.suits:
+            return frozenset(Card(r, s) for r in self.ranks if r != JOKER for s in self.suits)
+        return frozenset(Card(r, "") for r in self.ranks if r != JOKER)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Deck:
+        errors: list[InitErrorDetails] = []
+        for key, items in (("ranks", self.ranks), ("suits", self.suits)):
+            twice = sorted({x for x in items if items.count(x) > 1})
+            if twice:
+                errors.append(_error("deck", (key,), f"{', '.join(map(repr, twice))} listed more than once", items))
+        # Which ranks fit depends on the suits, which another file may set: checked on the merged variant.
+        if self.suits:
+            odd = [r for r in self.ranks if r not in RANKS and r != JOKER]
+            if odd:
+                errors.append(
+                    _error(
+                        "cross_field",
+                        ("ranks",),
+                        f"rank {odd[0]!r} is not a standard rank: a deck with suits has ranks among "
+                        f"{' '.join(RANKS)} (for other ranks, a deck without suits: suits = [])",
+                        self.ranks,
+                    )
+                )
+            if self.counts:
+                errors.append(
+                    _error(
+                        "cross_field",
+                        ("counts",),
+                        "counts is for a deck without suits (suits = []): with suits, a deck has one card "
+                        "of each rank per suit",
+                        dict(self.counts),
+                    )
+                )
+        else:
+            for r in self.ranks:
+                why = _bare_rank_problem(r)
+                if why:
+                    errors.append(_error("cross_field", ("ranks",), why, self.ranks))
+            for r in self.counts:
+                if r not in self.ranks:
+                    errors.append(
+                        _error("cross_field", ("counts", r), _not_in_deck(r, self.ranks, joker=False), self.counts[r])
+                    )
+        if errors:
+            raise ValidationError.from_exception_data("Deck", errors)
+        return self
 
 
 class Deal(_Section):
@@ -162,7 +273,8 @@ class Values(_Section):
 
     ranks: Table[RankName, int] = Field(
         default_factory=lambda: dict(DEFAULT_VALUES),
-        description="Points by rank. Ranks left out keep their default (A=1 ... 10=10, J=Q=K=10, JK=-1).",
+        description="Points by rank. Ranks left out keep their default (A=1 ... 10=10, J=Q=K=10, JK=-1; "
+        "in a deck without suits, a rank named by a number is worth that number).",
     )
     cards: Table[str, int] = Field(default_factory=dict, description="Points of single cards, e.g. KS = 15.")
 
@@ -236,6 +348,12 @@ class Matching(_Section):
         True,
         description="Whether the player to move may match while holding a drawn card or choosing a power "
         "target (003: no).",
+    )
+    closing_window: bool = Field(
+        True,
+        description="Untimed rulesets: when a called round's last turn ends, each player who may match gets one "
+        "last chance ('match' or 'pass') on the card that turn threw before the round ends (000: the round ends "
+        "'après un échange ou un appariement'). Timed rulesets have their countdown instead.",
     )
 
 
@@ -346,6 +464,38 @@ class Rules(_Section):
     scoring: Scoring = Scoring()
     rounds: Rounds = Rounds()
     timing: Timing = Timing()
+
+    @model_validator(mode="after")
+    def _ranks_in_deck(self) -> Rules:
+        """Ranks and cards named by the tables must be the deck's (cross_field: another file may set the deck)."""
+        deck = self.deck
+        known = {*deck.ranks, JOKER}
+        faces = deck.faces
+        errors: list[InitErrorDetails] = []
+        for r in self.values.ranks:
+            # values.ranks holds the standard defaults whatever the deck: only other ranks were set by a file.
+            if r not in known and r not in DEFAULT_VALUES:
+                errors.append(_error("cross_field", ("values", "ranks", r), _not_in_deck(r, deck.ranks), r))
+        for r in self.powers.ranks:
+            if r not in known:
+                errors.append(_error("cross_field", ("powers", "ranks", r), _not_in_deck(r, deck.ranks), r))
+        for r in self.draw.discard_forbidden:
+            if r not in known:
+                errors.append(_error("cross_field", ("draw", "discard_forbidden"), _not_in_deck(r, deck.ranks), r))
+        for section, table in (("values", self.values.cards), ("powers", self.powers.cards)):
+            for text in table:
+                card = parse_card(text)
+                if not card.is_joker and card not in faces:
+                    if deck.suits and not card.suit:
+                        why = f"card {text!r} has no suit but the deck's cards have suits"
+                    elif card.suit and not deck.suits:
+                        why = f"card {text!r} has a suit but the deck's cards have none (write its rank alone)"
+                    else:
+                        why = f"card {text!r} is not in the deck"
+                    errors.append(_error("cross_field", (section, "cards", text), why, text))
+        if errors:
+            raise ValidationError.from_exception_data("Rules", errors)
+        return self
 
     @model_validator(mode="after")
     def _clock_needed(self) -> Rules:

@@ -71,6 +71,11 @@ def variant_names() -> list[str]:
     return list(_discover()[1])
 
 
+def is_registered(name: str) -> bool:
+    """Whether ``name`` is a registered variant's name or alias (case-insensitive)."""
+    return name.lower() in _registry()
+
+
 def refresh_registry() -> None:
     """Forget cached discoveries (after installing a plugin at run time)."""
     _LOADED.clear()

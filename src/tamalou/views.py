@@ -52,5 +52,6 @@ class PlayerView(_Model):
     )
     absent: list[bool] = Field(default_factory=list, description="Per player, whether they are absent (timed).")
     left: list[int] = Field(default_factory=list, description="Players who ran out of clock and left the round.")
+    to_act: list[int] = Field(default_factory=list, description="The seats the round waits for now (game.to_act).")
     is_over: bool
     result: Result | None = None

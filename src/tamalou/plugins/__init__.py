@@ -12,6 +12,7 @@ Two kinds of plugin manager, both built on pluggy:
 
 from __future__ import annotations
 
+import difflib
 import importlib
 from functools import lru_cache
 from types import ModuleType
@@ -28,7 +29,11 @@ if TYPE_CHECKING:
 ENTRY_POINT_GROUP = "tamalou"
 
 #: The plugins every game uses, loaded like third-party ones.
-BUILTIN_PLUGINS: tuple[str, ...] = ("tamalou.plugins.defaults",)
+BUILTIN_PLUGINS: tuple[str, ...] = (
+    "tamalou.plugins.defaults",
+    "tamalou.plugins.powers",
+    "tamalou.plugins.mechanics",
+)
 
 
 def _new_manager() -> pluggy.PluginManager:
@@ -62,8 +67,28 @@ def rules_manager(variant: Variant) -> pluggy.PluginManager:
         if pm.has_plugin(name):
             continue
         module = import_plugin(name)
+        _check_names(pm, module, name)
         try:
             pm.register(module, name=name)
         except (pluggy.PluginValidationError, ValueError) as exc:
             raise VariantError(f"plugin {name!r} is not valid: {exc}", key="plugins") from None
+    try:
+        pm.check_pending()
+    except pluggy.PluginValidationError as exc:
+        raise VariantError(f"plugin {exc.plugin!r}: {exc}", key="plugins") from None
     return pm
+
+
+def _check_names(pm: pluggy.PluginManager, module: ModuleType, name: str) -> None:
+    """A function named like a hook must be one, and be marked: a typo (``tamalou_card_vlaue``) or a
+    forgotten ``@tamalou.hookimpl`` is an error, not a rule silently left out."""
+    specs = sorted(n for n in dir(hookspecs) if n.startswith("tamalou_"))
+    for attr in dir(module):
+        if not attr.startswith("tamalou_") or not callable(getattr(module, attr)):
+            continue
+        if attr not in specs:
+            near = difflib.get_close_matches(attr, specs, n=1)
+            hint = f" (did you mean {near[0]}?)" if near else f" (hooks: {', '.join(specs)})"
+            raise VariantError(f"plugin {name!r}: {attr} is not a tamalou hook{hint}", key="plugins")
+        if pm.parse_hookimpl_opts(module, attr) is None:
+            raise VariantError(f"plugin {name!r}: {attr} is not marked @tamalou.hookimpl", key="plugins")

@@ -32,7 +32,10 @@ def tamalou_card_value(variant: Variant, card: Card) -> int | None:
     text = str(card)
     if text in values.cards:
         return values.cards[text]
-    return values.ranks.get(card.rank)  # type: ignore[call-overload, no-any-return]
+    value = values.ranks.get(card.rank)
+    if value is None and not card.suit and not card.is_joker and card.rank.isdecimal() and card.rank.isascii():
+        return int(card.rank)  # a card of a deck without suits named by a number is worth that number
+    return value
 
 
 @hookimpl(trylast=True)
@@ -41,7 +44,7 @@ def tamalou_card_power(variant: Variant, card: Card) -> str | None:
     text = str(card)
     if text in powers.cards:
         return powers.cards[text]
-    return powers.ranks.get(card.rank, "none")  # type: ignore[call-overload, no-any-return]
+    return powers.ranks.get(card.rank, "none")
 
 
 @hookimpl(trylast=True)

@@ -1,0 +1,387 @@
+"""The flow of a round: the phase table and the turn's transitions, the only writer of the phase.
+
+The core plays the bare turn — **draw** (from the stock, or the discard top) then **hold** (replace a
+slot with the held card, or throw it) — and the end of the round. Everything else is a mechanic
+(``tamalou.mechanics``) that adds phases, actions and reactions to the moments below:
+
+    begin ─▶ start_turn(p) ─▶ DRAW ─Draw─▶ HOLD ─Replace/Discard─▶ thrown(card)
+                 ▲                                                   │ a mechanic may take the phase
+                 │                                                   ▼ (a power) and come back
+             end_turn ◀── turn_over (turn_ending: the call) ◀── end_play (play_resolved: a 2nd draw)
+
+    start_turn: the turn back to the caller → round_ending (countdown, closing window) or finish
+                the turn limit → finish; a player out of the round or skipped → the next one
+                nothing to play at all → finish("no_card_to_draw")
+
+``build_phase_table`` merges the core's rows with every mechanic's ``PhaseSpec`` once per variant.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..actions import Action, Discard, Draw, Pass, Replace, Tick
+from ..errors import IllegalAction
+from ..events import Event
+from .mechanic import Handler, Lister, PhaseEntry, PhaseSpec
+from .state import NO_CARD, Phase, Reason
+from .table import Table
+
+if TYPE_CHECKING:
+    from ..rules import Rulebook
+    from ..views import Result
+
+
+class SeatActions:
+    """The plain action objects of one seat, made once per process and handed out again by every
+    game (actions are immutable values)."""
+
+    __slots__ = ("call", "discard", "draw_discard", "draw_stock", "pass_", "replace")
+
+    def __init__(self, p: int) -> None:
+        from ..actions import Call
+
+        self.draw_stock = Draw(p, "stock")
+        self.draw_discard = Draw(p, "discard")
+        self.discard = Discard(p)
+        self.pass_ = Pass(p)
+        self.call = Call(p)
+        self.replace: list[Replace] = []
+
+    def replace_at(self, s: int) -> Replace:
+        replace = self.replace
+        while len(replace) <= s:
+            replace.append(Replace(self.pass_.player, len(replace)))
+        return replace[s]
+
+
+_SEATS: list[SeatActions] = []
+
+
+def seat_actions(p: int) -> SeatActions:
+    while len(_SEATS) <= p:
+        _SEATS.append(SeatActions(len(_SEATS)))
+    return _SEATS[p]
+
+
+class PhaseTable:
+    """Per variant: every phase's row, the out-of-turn listers and the any-phase handlers."""
+
+    __slots__ = ("any_handlers", "anytime", "rows", "timers", "viewers")
+
+    def __init__(self, rb: Rulebook) -> None:
+        rows: dict[str, PhaseEntry] = {}
+        anytime: list[Lister] = []
+        any_handlers: dict[type, Handler] = {Tick: Flow.do_tick}
+        core = _core_phases()
+        for name, spec in core.items():
+            rows.setdefault(name, PhaseEntry()).add(spec, "core")
+        for m in rb.mechanics:
+            for name, spec in m.phases().items():
+                rows.setdefault(name, PhaseEntry()).add(spec, m.name)
+            lister, handlers = m.anytime()
+            if lister is not None:
+                anytime.append(lister)
+            for cls, handler in handlers.items():
+                if cls in any_handlers:
+                    raise ValueError(f"{m.name}: {cls.__name__} is already handled in every phase")
+                any_handlers[cls] = handler
+        rows.setdefault(Phase.OVER, PhaseEntry())
+        self.rows = rows
+        self.anytime = tuple(anytime)
+        self.any_handlers = any_handlers
+        self.timers = tuple(m for m in rb.mechanics if rb.overrides(m, "next_deadline"))
+        self.viewers = tuple(m for m in rb.mechanics if rb.overrides(m, "view"))
+
+
+def _core_phases() -> dict[str, PhaseSpec]:
+    return {
+        Phase.DRAW: PhaseSpec(Flow.list_draw, {Draw: Flow.do_draw}, open=True, auto=Flow.auto_draw),
+        Phase.HOLD: PhaseSpec(
+            Flow.list_hold, {Replace: Flow.do_replace, Discard: Flow.do_discard}, open=True, auto=Flow.auto_hold
+        ),
+    }
+
+
+class Flow(Table):
+    """The phase table's core rows and the turn's transitions."""
+
+    __slots__ = ()
+
+    # ----------------------------------------------------------------------------- checks
+
+    def turn_check(self, a: Action) -> int:
+        """The player of a turn action, who must be the player to move."""
+        p = a.player
+        if p != self.current_player:
+            raise IllegalAction(f"it is player {self.current_player}'s turn, not player {p}'s", a)
+        return p
+
+    def can_draw_discard(self, p: int) -> bool:
+        rb = self.rb
+        if not self.discard or not rb.from_discard or self.stock_only:
+            return False
+        if self.rank[self.discard[-1]] in rb.discard_forbidden:
+            return False
+        return not (rb.must_replace and self.empty(p))
+
+    def why_not_discard(self, p: int) -> str:
+        if not self.discard:
+            return "the discard is empty"
+        if not self.rb.from_discard:
+            return "this ruleset does not let you draw from the discard"
+        if self.stock_only:
+            return "this draw must come from the stock"
+        if self.rank[self.discard[-1]] in self.rb.discard_forbidden:
+            return f"a {self.rank[self.discard[-1]]} cannot be taken from the discard"
+        return "a card taken from the discard must replace one of yours, and you have none"
+
+    def may_discard_held(self, p: int) -> bool:
+        if self.held_from != "discard" or not self.rb.must_replace:
+            return True
+        return self.empty(p)  # nowhere to put it: it goes back
+
+    def forced(self, p: int) -> tuple[list[Action], str] | None:
+        """What ``p`` must do now if a mechanic forces it (a call on an empty layout), with why."""
+        for guard in self.flow.rows[self.phase].guards:
+            forced = guard(self, p)
+            if forced is not None:
+                return forced
+        return None
+
+    def has_play(self, p: int) -> bool:
+        """Whether a turn of ``p`` starting now has something to play: a draw, a forced move, or
+        what a mechanic offers instead of a draw. If not, nothing can be drawn at all."""
+        if self.can_draw_stock() or self.can_draw_discard(p):
+            return True
+        for guard in self.flow.rows[Phase.DRAW].guards:
+            if guard(self, p) is not None:
+                return True
+        return any(h(self, p) for h in self.rb.hooks.can_open_turn)
+
+    # ----------------------------------------------------------------------------- the core's rows
+
+    def list_draw(self, p: int, out: list[Action]) -> None:
+        if p != self.current_player:
+            return
+        acts = seat_actions(p)
+        if self.can_draw_stock():
+            out.append(acts.draw_stock)
+        if self.can_draw_discard(p):
+            out.append(acts.draw_discard)
+
+    def list_hold(self, p: int, out: list[Action]) -> None:
+        if p != self.current_player:
+            return
+        acts = seat_actions(p)
+        replace = acts.replace
+        hand = self.hands[p]
+        while len(replace) < len(hand):
+            replace.append(Replace(p, len(replace)))
+        out.extend([replace[s] for s, c in enumerate(hand) if c != NO_CARD])
+        if self.may_discard_held(p):
+            out.append(acts.discard)
+
+    def do_draw(self, a: Draw) -> list[Event]:
+        p = self.turn_check(a)
+        events: list[Event] = []
+        if a.source == "stock":
+            if not self.can_draw_stock():
+                raise IllegalAction("the stock is empty", a)
+            c = self.draw_stock(p, events)
+            events.append(Event("drew", {"player": p, "source": "stock"}, {"card": self.text[c]}, 1 << p))
+        elif a.source == "discard":
+            if not self.can_draw_discard(p):
+                raise IllegalAction(self.why_not_discard(p), a)
+            c = self.take_discard()
+            events.append(Event("drew", {"player": p, "source": "discard", "card": self.text[c]}))
+        else:  # pragma: no cover - the action's own check refuses other sources
+            raise IllegalAction(f"draw from 'stock' or 'discard', not {a.source!r}", a)
+        self.held = c
+        self.held_from = a.source
+        self.draws += 1
+        self.phase = Phase.HOLD
+        return events
+
+    def do_replace(self, a: Replace) -> list[Event]:
+        p = self.turn_check(a)
+        if not self.slot_ok(p, a.slot):
+            raise IllegalAction(f"slot {a.slot} of player {p} holds no card", a)
+        hand = self.hands[p]
+        old = hand[a.slot]
+        hand[a.slot] = self.held
+        self.held = NO_CARD
+        self.throw(old)
+        events = [Event("replaced", {"player": p, "slot": a.slot, "card": self.text[old]})]
+        self.thrown(old, "replaced", events)
+        return events
+
+    def do_discard(self, a: Discard) -> list[Event]:
+        p = self.turn_check(a)
+        if not self.may_discard_held(p):
+            raise IllegalAction("a card taken from the discard must replace one of yours", a)
+        return self.throw_held(p)
+
+    def throw_held(self, p: int) -> list[Event]:
+        c = self.held
+        self.held = NO_CARD
+        self.throw(c)
+        events = [Event("discarded", {"player": p, "card": self.text[c]})]
+        self.thrown(c, "discarded", events)
+        return events
+
+    def do_tick(self, a: Tick) -> list[Event]:
+        """Time passes (``apply`` brought the game to ``a.at``): nothing else happens."""
+        return []
+
+    def auto_draw(self, events: list[Event]) -> None:
+        """Time ran out in the draw phase: draw from the stock (the held card is thrown next), or, with
+        nothing to draw or a draw already taken, decline."""
+        p = self.current_player
+        acts = seat_actions(p)
+        if self.draws == 0 and self.can_draw_stock():
+            events.extend(self.do_draw(acts.draw_stock))
+            return
+        handler = self.flow.rows[Phase.DRAW].handlers.get(Pass)
+        if self.draws > 0 and handler is not None:
+            events.extend(handler(self, acts.pass_))
+            return
+        events.append(Event("passed", {"player": p, "phase": "draw"}))
+        self.end_turn(events)
+
+    def auto_hold(self, events: list[Event]) -> None:
+        """Time ran out holding a card: throw it (Decided: a card taken from the discard goes back)."""
+        events.extend(self.throw_held(self.current_player))
+
+    def result(self) -> Result:
+        """The round's result (``Game.result``)."""
+        raise NotImplementedError
+
+    # ----------------------------------------------------------------------------- transitions
+
+    def begin(self, events: list[Event]) -> None:
+        """The deal is done: a mechanic's opening, or the first turn."""
+        for hook in self.rb.hooks.begin:
+            if hook(self, events):
+                return
+        self.start_turn(self.first_player, events)
+
+    def thrown(self, card: int, how: str, events: list[Event]) -> None:
+        """A card a turn threw landed on the discard: mechanics react (a matching window, a power)."""
+        for hook in self.rb.hooks.thrown:
+            if hook(self, card, how, events):
+                self.held_from = ""
+                return
+        self.held_from = ""
+        self.end_play(events)
+
+    def end_play(self, events: list[Event]) -> None:
+        """The drawn card is resolved: a mechanic may go on (a second draw), else the turn ends."""
+        for hook in self.rb.hooks.play_resolved:
+            if hook(self, events):
+                return
+        self.turn_over(events)
+
+    def turn_over(self, events: list[Event]) -> None:
+        """The turn's play is done: a mechanic may hold it (the end-of-turn call), else it passes."""
+        for hook in self.rb.hooks.turn_ending:
+            if hook(self, events):
+                return
+        self.end_turn(events)
+
+    def again(self, p: int, events: list[Event], *, stock_only: bool = False) -> None:
+        """``p`` draws once more in this turn (a power's "play again"; ``stock_only``: from the stock):
+        the turn starts over from its draw, its clock included."""
+        self.phase = Phase.DRAW
+        self.draws = 0
+        self.stock_only = stock_only
+        for hook in self.rb.hooks.turn_began:
+            hook(self, p, events)
+
+    def end_turn(self, events: list[Event]) -> None:
+        self.turn += 1
+        self.start_turn((self.current_player + 1) % self.players, events)
+
+    def start_turn(self, p: int, events: list[Event]) -> None:
+        """``p``'s turn starts, or the next one that can be played; or the round ends."""
+        self.held = NO_CARD
+        self.held_from = ""
+        self.draws = 0
+        self.stock_only = False
+        hooks = self.rb.hooks
+        for _ in range(self.players + 1):
+            if self.caller is not None and p == self.caller:
+                for hook in hooks.round_ending:
+                    if hook(self, events):
+                        return
+                self.finish(Reason.CALLED, events)
+                return
+            if self.turn >= self.rb.max_turns:
+                self.finish(Reason.TURN_LIMIT, events)
+                return
+            self.current_player = p
+            self.phase = Phase.DRAW
+            skip = "out" if self.left >> p & 1 else None
+            if skip is None:
+                for skipper in hooks.skip_turn:
+                    skip = skipper(self, p)
+                    if skip is not None:
+                        events.append(Event("skipped", {"player": p, "reason": skip}))
+                        break
+            if skip is not None:
+                self.turn += 1
+                p = (p + 1) % self.players
+                continue
+            for prepare in hooks.prepare_turn:
+                prepare(self, p)
+            if self.has_play(p):
+                events.append(Event("turn", {"player": p, "turn": self.turn}))
+                for began in hooks.turn_began:
+                    began(self, p, events)
+                return
+            self.finish(Reason.NO_CARD_TO_DRAW, events)
+            return
+        self.finish(Reason.NO_PLAYER_LEFT, events)  # pragma: no cover - the caller check stops earlier
+
+    def after_out_of_turn(self, events: list[Event]) -> None:
+        """A match or a give changed the layouts, or a penalty took the last card the player to move
+        could draw: mechanics may end the round (an emptied layout), and so may an empty stock."""
+        for hook in self.rb.hooks.after_out_of_turn:
+            hook(self, events)
+            if self.phase == Phase.OVER:
+                return
+        if self.phase == Phase.DRAW and self.draws == 0 and not self.stock and not self.has_play(self.current_player):
+            self.finish(Reason.NO_CARD_TO_DRAW, events)
+
+    def finish(self, reason: str, events: list[Event]) -> None:
+        """The round ends: every card in a layout is shown, the result is computed."""
+        self.phase = Phase.OVER
+        self.reason = str(reason)
+        for hook in self.rb.hooks.finished:
+            hook(self, events)
+        for p in range(self.players):
+            self.show_layout(p)
+        if self.held != NO_CARD:
+            self.show(self.held)
+        result = self.result()
+        events.append(
+            Event(
+                "round_over",
+                {
+                    "reason": self.reason,
+                    "totals": result.totals,
+                    "winners": result.winners,
+                    "ranking": result.ranking,
+                    "caller": result.caller,
+                    "hands": [self.layout(p) for p in range(self.players)],
+                },
+            )
+        )
+
+
+def phase_table(rb: Rulebook) -> PhaseTable:
+    """The phase table of a variant, built once."""
+    table: Any = rb.flow
+    if table is None:
+        table = rb.flow = PhaseTable(rb)
+    return table  # type: ignore[no-any-return]

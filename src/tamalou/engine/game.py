@@ -1,0 +1,511 @@
+"""``Game``: one round in play — the facade users hold.
+
+``legal_actions(p)`` reads the phase table; ``apply(action)`` finds the handler the phase table names
+for the action's type, brings the game to the action's time first (timed rulesets), and is all or
+nothing; ``view(p)`` is what ``p`` may see; ``result()`` asks the ranking hooks once the round is over.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import secrets
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ..actions import Action, Tick, parse_action
+from ..cards import Card, check_cards_in_deck, parse_card
+from ..errors import GameStateError, IllegalAction, PluginError, SetupError
+from ..events import Event
+from ..hookspecs import Tally
+from ..rng import Rng
+from ..rules import rulebook
+from ..schema import Variant
+from ..views import PlayerView, Result, SlotView
+from . import snapshot
+from .flow import Flow, phase_table
+from .mechanic import Mechanic
+from .state import NO_CARD, Phase
+
+
+class Game(Flow):
+    """One round in play. Create it with ``tamalou.new_game``."""
+
+    __slots__ = ()
+
+    def __init__(
+        self,
+        variant: Variant,
+        players: int,
+        *,
+        seed: int | None = None,
+        deal: dict[str, Any] | None = None,
+        first_player: int | None = None,
+    ) -> None:
+        r = variant.rules
+        if type(players) is not int or not r.players.min <= players <= r.players.max:
+            raise SetupError(f"{variant.name} is played by {r.players.min} to {r.players.max} players, got {players!r}")
+        if seed is not None and type(seed) is not int:
+            raise SetupError(f"a seed is an integer, got {seed!r}")
+        if first_player is not None and (type(first_player) is not int or not 0 <= first_player < players):
+            raise SetupError(f"first_player must be a seat from 0 to {players - 1}, got {first_player!r}")
+        self.init_runtime(variant, players)
+        self.deal_spec = deal
+        self.seed = secrets.randbits(63) if seed is None else seed
+        self.rng = Rng(self.seed)
+        self.actions = []
+        universe = self.rb.deck if deal is None else _stacked_universe(self.rb.deck, deal, players)
+        self.set_universe(universe)
+        n_cards = len(universe)
+        self.knowers = [0] * n_cards
+        self.held = NO_CARD
+        self.held_from = ""
+        self.draws = 0
+        self.stock_only = False
+        self.caller = None
+        self.turn = 0
+        self.reason = ""
+        self.left = 0
+        self.locked = 0
+        self.now = 0.0
+        self.phase = Phase.DRAW
+        if deal is None:
+            order = list(range(n_cards))
+            self.rng.shuffle(order)
+            k = r.deal.cards
+            if k * players > n_cards:
+                raise SetupError(f"not enough cards to deal {k} to {players} players ({n_cards} in the deck)")
+            # Deal one card at a time around the table, from the top (end) of the shuffled pile.
+            self.hands = [[order[-1 - (i * players + p)] for i in range(k)] for p in range(players)]
+            self.stock = order[: n_cards - k * players]
+            self.discard = [self.stock.pop() for _ in range(min(r.deal.discard, len(self.stock)))]
+            # The seat is drawn even when one is given, so a seeded game's shuffles never depend on it.
+            drawn = self.first_seat()
+            self.first_player = drawn if first_player is None else first_player
+        else:
+            self.hands, self.stock, self.discard = _stacked_piles(deal)
+            self.first_player = self.first_seat() if first_player is None else first_player
+        self.current_player = self.first_player
+        for c in self.discard:
+            self.knowers[c] = self.all_mask
+        self.ms = [m.new_state(self) for m in self.rb.mechanics]
+        self.log = []
+
+    def init_runtime(self, variant: Variant, players: int) -> None:
+        self.variant = variant
+        self.rb = rulebook(variant)
+        self.flow = phase_table(self.rb)
+        self.players = players
+        self.all_mask = (1 << players) - 1
+        self.deal_spec = None
+        self._result = None
+
+    def first_seat(self) -> int:
+        fp = self.variant.rules.deal.first_player
+        return self.rng.below(self.players) if fp == "random" else int(fp) % self.players
+
+    def set_universe(self, universe: list[Card]) -> None:
+        rb = self.rb
+        if universe is rb.deck:  # the variant's own deck: its tables are made once per variant
+            self.cards, self.text, self.rank, self.value = rb.deck_tables()
+            return
+        self.cards = universe
+        self.text = [str(c) for c in universe]
+        self.rank = [c.rank for c in universe]
+        self.value = [rb.value(c) for c in universe]
+
+    def start(self) -> list[Event]:
+        """Deal-time events and the opening (``new_game`` calls it once)."""
+        events = [
+            Event(
+                "dealt",
+                {
+                    "players": self.players,
+                    "slots": [len(h) for h in self.hands],
+                    "discard_top": self.text[self.discard[-1]] if self.discard else None,
+                    "stock_size": len(self.stock),
+                    "first_player": self.first_player,
+                },
+            )
+        ]
+        peek = self.variant.rules.peek
+        if peek.mode == "fixed":
+            for p, hand in enumerate(self.hands):
+                slots = [s for s in peek.slots if 0 <= s < len(hand) and hand[s] != NO_CARD]
+                if slots:
+                    self.peek(p, slots, events)
+        self.begin(events)
+        assert self.log is not None
+        self.log.extend(events)
+        return events
+
+    # ----------------------------------------------------------------------------- reading
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == Phase.OVER
+
+    @property
+    def rules(self) -> Any:
+        """The variant's rules (``variant.rules``)."""
+        return self.variant.rules
+
+    @property
+    def deadline(self) -> float | None:
+        """When the next timed thing happens (a turn's end, the opening's, the countdown's), if any."""
+        due: float | None = None
+        for m in self.flow.timers:
+            d = m.next_deadline(self)
+            if d is not None and (due is None or d < due):
+                due = d
+        return due
+
+    def state_of(self, name: str) -> Any:
+        """The state of the mechanic called ``name`` in this game (``None`` if it plays no part)."""
+        for m in self.rb.mechanics:
+            if m.name == name:
+                return self.ms[m.index]
+        return None
+
+    def mechanic(self, name: str) -> Mechanic | None:
+        """The mechanic called ``name`` of this game's variant, if it plays a part."""
+        return next((m for m in self.rb.mechanics if m.name == name), None)
+
+    @property
+    def to_act(self) -> list[int]:
+        """The seats the round waits for now: the player to move in a turn; every player yet to choose
+        their opening peek; the one who owes a card; in a closing window, those who have not matched or
+        passed; in a time-only phase (a timed opening, a countdown), every seat (``legal_actions`` then
+        lists ``Tick`` to the deadline). Others may still act out of turn (a match): ask
+        ``legal_actions``."""
+        if self.phase == Phase.OVER:
+            return []
+        waiting = self.flow.rows[self.phase].waiting
+        return [self.current_player] if waiting is None else waiting(self)
+
+    def legal_actions(self, player: int) -> list[Action]:
+        """Every action ``player`` may take now, out-of-turn matches included.
+
+        What is listed depends only on what ``player`` knows: a match is offered on every
+        occupied slot (right or wrong), the call whatever the hidden total. Every listed action
+        is accepted by ``apply``.
+        """
+        if type(player) is not int or not 0 <= player < self.players:
+            raise IllegalAction(f"no player {player!r} in a {self.players}-player game")
+        row = self.flow.rows[self.phase]
+        out: list[Action] = []
+        forced = self.forced(player) if row.guards and player == self.current_player else None
+        if forced is not None:
+            out.extend(forced[0])
+        else:
+            for lister in row.listers:
+                lister(self, player, out)
+        if row.open:
+            for lister in self.flow.anytime:
+                lister(self, player, out)
+        return out
+
+    # ----------------------------------------------------------------------------- applying
+
+    def apply(self, action: Action | dict[str, Any]) -> list[Event]:
+        """Apply one action (an action object or its JSON dict); return the events.
+
+        Raises ``IllegalAction`` (and changes nothing) if the rules forbid it now. A legal action
+        that fails on hidden information (a wrong match) is played and penalised.
+        """
+        a = action if isinstance(action, Action) else parse_action(action)
+        if self.phase == Phase.OVER:
+            raise IllegalAction("the round is over", a)
+        at = a.at
+        if type(at) is int:  # one form for times, so a log replays to the same snapshot
+            a = dataclasses.replace(a, at=float(at))
+        backup = self.copy() if self.rb.guarded else None
+        try:
+            events = self._apply_at(a, at) if at is not None and at != self.now else self._dispatch(a)
+        except IllegalAction:
+            raise
+        except Exception as exc:
+            if backup is None:
+                raise
+            self._restore_from(backup)
+            if isinstance(exc, PluginError):
+                raise
+            raise PluginError(f"a hook failed: {exc!r}") from exc
+        self.actions.append(a)
+        if self.log is not None:
+            self.log.extend(events)
+        return events
+
+    def _dispatch(self, a: Action) -> list[Event]:
+        phase = self.phase
+        row = self.flow.rows[phase]
+        cls = type(a)
+        handler = row.handlers.get(cls)
+        if handler is None:
+            handler = self.flow.any_handlers.get(cls)
+            if handler is None:
+                if getattr(a, "player", None) != self.current_player and phase in (Phase.DRAW, Phase.HOLD):
+                    raise IllegalAction(f"it is player {self.current_player}'s turn, not player {a.player}'s", a)
+                raise IllegalAction(f"{a.type} is not possible in phase {str(phase)!r}", a)
+        elif row.guards and a.player == self.current_player:
+            forced = self.forced(a.player)
+            if forced is not None and _bare(a) not in forced[0]:
+                raise IllegalAction(forced[1], a)
+        presence = self.rb.presence
+        if not presence:
+            return handler(self, a)
+        tokens = [(undo, before(self, a)) for before, undo in presence]
+        try:
+            return handler(self, a)
+        except IllegalAction:
+            for undo, token in reversed(tokens):
+                undo(self, token)
+            raise
+
+    def _apply_at(self, action: Action, at: float) -> list[Event]:
+        """Bring the game to the action's time, then apply it; all or nothing."""
+        if not isinstance(at, int | float) or not math.isfinite(at):
+            raise IllegalAction(f"'at' is a time in seconds, got {at!r}", action)
+        if at < self.now:
+            raise IllegalAction(f"time goes forward: it is {self.now:g} s, the action says {at:g} s", action)
+        due = self.deadline
+        if due is None or due > at:
+            # Nothing fires before ``at``: only the time moves, and the handlers are atomic.
+            before = self.now
+            self.now = float(at)
+            try:
+                return self._dispatch(action)
+            except IllegalAction:
+                self.now = before
+                raise
+        backup = self.copy()  # deadlines fire first: undo them too if the action is then refused
+        events: list[Event] = []
+        try:
+            self.advance(at, events)
+            if self.phase == Phase.OVER and type(action) is not Tick:
+                raise IllegalAction("the round ended before this action's time", action)
+            events.extend(self._dispatch(action))
+        except IllegalAction:
+            self._restore_from(backup)
+            raise
+        return events
+
+    def advance(self, t: float, events: list[Event]) -> None:
+        """Bring the game to time ``t``: fire, in order, every deadline due before it."""
+        while self.phase != Phase.OVER:
+            due: float | None = None
+            timer: Mechanic | None = None
+            for m in self.flow.timers:
+                d = m.next_deadline(self)
+                if d is not None and (due is None or d < due):
+                    due, timer = d, m
+            if timer is None or due is None or due > t:
+                break
+            self.now = due
+            timer.fire(self, events)
+        self.now = float(max(self.now, t))
+
+    def auto_play(self, events: list[Event]) -> None:
+        """Play the move the phase table says for a player who ran out of time (one step)."""
+        auto = self.flow.rows[self.phase].auto
+        if auto is None:
+            raise GameStateError(f"nothing to play for a player in phase {str(self.phase)!r}")
+        auto(self, events)
+
+    # ----------------------------------------------------------------------------- results and views
+
+    def result(self) -> Result:
+        """The round's result. Raises ``GameStateError`` before the round is over."""
+        if self.phase != Phase.OVER:
+            raise GameStateError("the round is not over: result() is known once game.is_over")
+        if self._result is None:
+            players = self.players
+            tally = Tally(
+                totals=tuple(self.total(p) for p in range(players)),
+                card_counts=tuple(self.card_count(p) for p in range(players)),
+                caller=self.caller,
+                threshold=self.rb.threshold,
+                left=tuple(p for p in range(players) if self.left >> p & 1),
+            )
+            ranking, winners, scores = self.rb.judge(tally)
+            self._result = Result(
+                totals=list(tally.totals),
+                winners=sorted(winners),
+                ranking=[list(place) for place in ranking],
+                caller=self.caller,
+                card_counts=list(tally.card_counts),
+                reason=self.reason,
+                scores=list(scores),
+            )
+        return self._result
+
+    def view(self, player: int) -> PlayerView:
+        """What ``player`` may see now, and nothing more."""
+        if not self.player_ok(player):
+            raise IllegalAction(f"no player {player!r} in a {self.players}-player game")
+        text, knowers = self.text, self.knowers
+        hands = [
+            [
+                SlotView(slot=s, card=text[c] if knowers[c] >> player & 1 else None)
+                for s, c in enumerate(hand)
+                if c != NO_CARD
+            ]
+            for hand in self.hands
+        ]
+        holding = self.current_player if self.held != NO_CARD else None
+        held = text[self.held] if holding == player and knowers[self.held] >> player & 1 else None
+        over = self.phase == Phase.OVER
+        fields: dict[str, Any] = {
+            "player": player,
+            "players": self.players,
+            "phase": str(self.phase),
+            "current_player": self.current_player,
+            "turn": self.turn,
+            "hands": hands,
+            "held": held,
+            "holding": holding,
+            "discard_top": text[self.discard[-1]] if self.discard else None,
+            "discard": [text[c] for c in self.discard],
+            "stock_size": len(self.stock),
+            "caller": self.caller,
+            "power": None,
+            "now": self.now,
+            "deadline": self.deadline,
+            "left": [p for p in range(self.players) if self.left >> p & 1],
+            "to_act": self.to_act,
+            "is_over": over,
+            "result": self.result() if over else None,
+        }
+        for m in self.flow.viewers:
+            fields.update(m.view(self, player))
+        return PlayerView(**fields)
+
+    def events_so_far(self, player: int | None = None) -> list[Event]:
+        """Every event of the round so far, from the deal on, as ``player`` may see it (all of it with
+        ``None``: not for a player's eyes). A restored game rebuilds them from its log of actions."""
+        if self.log is None:
+            self.log = _replayed(self).log
+        log = self.log or []
+        if player is None:
+            return list(log)
+        if not self.player_ok(player):
+            raise IllegalAction(f"no player {player!r} in a {self.players}-player game")
+        return [e.for_player(player) for e in log]
+
+    # ----------------------------------------------------------------------------- copies and snapshots
+
+    def copy(self) -> Game:
+        """An independent copy of the game (same state, same RNG state, same history)."""
+        g = Game.__new__(Game)
+        g._restore_from(self)
+        return g
+
+    def _restore_from(self, other: Game) -> None:
+        snapshot.copy_into(self, other)
+
+    def to_json(self) -> str:
+        """The whole state as compact JSON; ``Game.from_json`` restores it exactly (RNG included)."""
+        return snapshot.dump(self)
+
+    @classmethod
+    def from_json(cls, data: str, variant: Variant | None = None) -> Game:
+        """Restore a game from ``to_json``. The variant is the one saved in the snapshot (by name for
+        a registered ruleset, whole for one loaded from a file) unless given. Raises
+        ``SnapshotError`` for anything that is not such a snapshot."""
+        game = cls.__new__(cls)
+        snapshot.load(game, data, variant)
+        return game
+
+
+def _bare(a: Action) -> Action:
+    return a if a.at is None else dataclasses.replace(a, at=None)  # type: ignore[type-var]
+
+
+def _stacked_universe(deck: list[Card], deal: dict[str, Any], players: int) -> list[Card]:
+    if not isinstance(deal, dict):
+        raise SetupError(f"a deal is a dict with 'hands', 'stock' and 'discard', got {deal!r}")
+    unknown = set(deal) - {"hands", "stock", "discard"}
+    if unknown:
+        raise SetupError(f"a deal has 'hands', 'stock' and 'discard', not {sorted(unknown)}")
+    hands = deal.get("hands")
+    if not isinstance(hands, list) or len(hands) != players or not all(isinstance(h, list) for h in hands):
+        raise SetupError(f"the deal needs 'hands': one list of cards per player ({players})")
+    out: list[Card] = []
+    try:
+        for hand in hands:
+            out.extend(parse_card(t) for t in hand)
+        for pile in ("stock", "discard"):
+            cards = deal.get(pile, [])
+            if not isinstance(cards, list):
+                raise SetupError(f"the deal's {pile!r} is a list of cards, got {cards!r}")
+            out.extend(parse_card(t) for t in cards)
+    except ValueError as exc:
+        if isinstance(exc, SetupError):
+            raise
+        raise SetupError(f"bad card in the deal: {exc}") from None
+    problem = check_cards_in_deck(deck, out)
+    if problem is not None:
+        raise SetupError(f"the deal does not fit the variant's deck: {problem}")
+    return out
+
+
+def _stacked_piles(deal: dict[str, Any]) -> tuple[list[list[int]], list[int], list[int]]:
+    i = 0
+    hands: list[list[int]] = []
+    for hand in deal["hands"]:
+        hands.append(list(range(i, i + len(hand))))
+        i += len(hand)
+    n_stock = len(deal.get("stock", []))
+    stock = list(range(i, i + n_stock))[::-1]  # given top first; the top is our list's end
+    i += n_stock
+    discard = list(range(i, i + len(deal.get("discard", []))))
+    return hands, stock, discard
+
+
+def _replayed(game: Game) -> Game:
+    return replay(
+        game.variant,
+        game.players,
+        seed=game.seed,
+        actions=game.actions,
+        deal=game.deal_spec,
+        first_player=game.first_player,
+    )
+
+
+# ----------------------------------------------------------------------------- the public entry points
+
+
+def new_game(
+    variant: Variant | str | Sequence[str],
+    players: int,
+    *,
+    seed: int | None = None,
+    deal: dict[str, Any] | None = None,
+    first_player: int | None = None,
+) -> Game:
+    """Start a round: shuffled with ``seed`` (a fresh one, kept in ``game.seed``, if ``None``), or
+    a stacked ``deal`` (``hands``, ``stock`` top first, ``discard`` bottom first). The events of the
+    deal and the opening are in ``game.events_so_far(p)``."""
+    from ..variant import load_variant
+
+    v = variant if isinstance(variant, Variant) else load_variant(variant)
+    game = Game(v, players, seed=seed, deal=deal, first_player=first_player)
+    game.start()
+    return game
+
+
+def replay(
+    variant: Variant | str | Sequence[str],
+    players: int,
+    *,
+    seed: int | None = None,
+    actions: Iterable[Action | dict[str, Any]],
+    deal: dict[str, Any] | None = None,
+    first_player: int | None = None,
+) -> Game:
+    """Rebuild a game from its start and its actions (``game.actions``)."""
+    game = new_game(variant, players, seed=seed, deal=deal, first_player=first_player)
+    for a in actions:
+        game.apply(a)
+    return game

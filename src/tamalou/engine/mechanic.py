@@ -1,0 +1,267 @@
+"""How mechanics plug into the core: the ``Mechanic`` base class and the phase table.
+
+A mechanic is one optional part of the rules (matching, powers, the call, a timed clock, a second
+draw...). It is a class registered by a plugin through the hook ``tamalou_mechanics()``; the rulebook
+makes one instance per variant whose ``wanted(variant)`` is true (in ``order``), and the core calls
+the methods it overrides — a method left as the base class's costs nothing, it is never called.
+
+A mechanic keeps no per-game state on itself: its ``new_state(game)`` returns an object with the
+game's state of this mechanic (its attributes named in that object's ``__slots__``), reached with
+``game.ms[self.index]`` (or ``game.state_of(name)``). Snapshots save those slots.
+
+Every method takes the game first (``g``: the table primitives of ``tamalou.engine.table.Table``
+and the flow of ``tamalou.engine.flow.Flow``). ``events`` is the list of events the action returns:
+append to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from ..actions import Action
+    from ..events import Event
+    from ..schema import Variant
+    from .game import Game
+
+# The game is passed as ``Any`` here: the core calls these with itself, mechanics annotate it ``Game``.
+Lister = Callable[[Any, int, list["Action"]], None]
+Handler = Callable[[Any, Any], list["Event"]]
+Guard = Callable[[Any, int], "tuple[list[Action], str] | None"]
+
+
+class PhaseSpec:
+    """What a mechanic says of one phase: the actions it lists there, the action types it handles
+    there, and, for the phase's owner, whether out-of-turn actions (matches) may come in
+    (``open``), who the phase waits for (``waiting``), and what the clock plays for a player who ran
+    out of time (``auto``)."""
+
+    __slots__ = ("auto", "guard", "handlers", "lister", "open", "waiting")
+
+    def __init__(
+        self,
+        lister: Lister | None = None,
+        handlers: dict[type, Handler] | None = None,
+        *,
+        open: bool | None = None,
+        waiting: Callable[[Any], list[int]] | None = None,
+        auto: Callable[[Any, list[Event]], None] | None = None,
+        guard: Guard | None = None,
+    ) -> None:
+        self.lister = lister
+        self.handlers = handlers or {}
+        self.open = open
+        self.waiting = waiting
+        self.auto = auto
+        self.guard = guard
+
+
+class PhaseEntry:
+    """One row of the phase table, merged from the core's and every mechanic's ``PhaseSpec``."""
+
+    __slots__ = ("auto", "guards", "handlers", "listers", "open", "waiting")
+
+    def __init__(self) -> None:
+        self.listers: list[Lister] = []
+        self.handlers: dict[type, Handler] = {}
+        self.open = False
+        self.waiting: Callable[[Any], list[int]] | None = None
+        self.auto: Callable[[Any, list[Event]], None] | None = None
+        self.guards: list[Guard] = []
+
+    def add(self, spec: PhaseSpec, who: str) -> None:
+        if spec.lister is not None:
+            self.listers.append(spec.lister)
+        for cls, handler in spec.handlers.items():
+            if cls in self.handlers:
+                raise ValueError(f"{who}: two mechanics handle {cls.__name__} in the same phase")
+            self.handlers[cls] = handler
+        if spec.open is not None:
+            self.open = spec.open
+        if spec.waiting is not None:
+            self.waiting = spec.waiting
+        if spec.auto is not None:
+            self.auto = spec.auto
+        if spec.guard is not None:
+            self.guards.append(spec.guard)
+
+
+class Mechanic:
+    """Base class of mechanics. Override what the mechanic needs; see each method's docstring.
+
+    Class attributes: ``name`` (unique, how ``game.state_of(name)`` finds its state), ``order``
+    (mechanics are asked in increasing order where order matters: e.g. a card thrown opens the
+    matching window (10) before its power is offered (20); a second draw (10) is offered before the
+    end-of-turn call (20)), ``actions`` (the action classes it brings: registered for parsing,
+    JSON Schema and snapshots).
+    """
+
+    name: ClassVar[str] = ""
+    order: ClassVar[int] = 100
+    actions: ClassVar[tuple[type[Action], ...]] = ()
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.index = -1  # set by the rulebook: where its state is in ``game.ms``
+
+    @classmethod
+    def wanted(cls, variant: Variant) -> bool:
+        """Whether this mechanic plays a part in ``variant`` (asked once, when the variant is loaded)."""
+        return True
+
+    # ---------------------------------------------------------------- state and phases
+
+    def new_state(self, g: Game) -> Any:
+        """A fresh per-game state object for this mechanic (``None``: it keeps none)."""
+        return None
+
+    def phases(self) -> dict[str, PhaseSpec]:
+        """The phases this mechanic owns or adds actions to (a phase name -> ``PhaseSpec``)."""
+        return {}
+
+    def anytime(self) -> tuple[Lister | None, dict[type, Handler]]:
+        """Out-of-turn actions: a lister asked in every *open* phase, and handlers for action types
+        accepted in any phase (they check the phase themselves)."""
+        return None, {}
+
+    def view(self, g: Game, p: int) -> dict[str, Any]:
+        """Fields of ``PlayerView`` this mechanic fills for viewer ``p`` (only what ``p`` may see)."""
+        return {}
+
+    # ---------------------------------------------------------------- the round's flow
+    # Each of these is called only if the mechanic overrides it.
+
+    def begin(self, g: Game, events: list[Event]) -> bool:
+        """The deal is done. Return ``True`` if this mechanic takes the round into a phase of its own
+        (an opening peek); the first one that does wins, else the first turn starts."""
+        return False
+
+    def thrown(self, g: Game, card: int, how: str, events: list[Event]) -> bool:
+        """A turn threw ``card`` on the discard (``how``: "discarded" the held card, or "replaced" a
+        slot's card). Return ``True`` if this mechanic takes the phase (a power is offered): the turn
+        then goes on when it calls ``g.end_play(events)``."""
+        return False
+
+    def discard_taken(self, g: Game, card: int) -> None:
+        """The discard's top card ``card`` was taken."""
+
+    def swapped(self, g: Game, by: int) -> None:
+        """Two placed cards were exchanged by ``by``."""
+
+    def play_resolved(self, g: Game, events: list[Event]) -> bool:
+        """The drawn card is resolved. Return ``True`` to keep the turn going (a second draw)."""
+        return False
+
+    def turn_ending(self, g: Game, events: list[Event]) -> bool:
+        """The turn is about to pass. Return ``True`` to hold it in a phase (the end-of-turn call);
+        that phase ends with ``g.end_turn(events)``."""
+        return False
+
+    def round_ending(self, g: Game, events: list[Event]) -> bool:
+        """The turn came back to the caller: the round would end. Return ``True`` to hold it open (a
+        countdown, a closing window); it then ends with ``g.finish("called", events)``."""
+        return False
+
+    def skip_turn(self, g: Game, p: int) -> str | None:
+        """A reason to skip ``p``'s turn (an event says it), or ``None``."""
+        return None
+
+    def prepare_turn(self, g: Game, p: int) -> None:
+        """``p``'s turn is about to start (before it is checked that ``p`` has something to play)."""
+
+    def can_open_turn(self, g: Game, p: int) -> bool:
+        """Whether ``p`` has a way to play this turn other than drawing (a passed-on power)."""
+        return False
+
+    def turn_began(self, g: Game, p: int, events: list[Event]) -> None:
+        """``p``'s turn started (its ``turn`` event is out)."""
+
+    def after_out_of_turn(self, g: Game, events: list[Event]) -> None:
+        """A match or a give changed the layouts (the round may have to end: see ``g.finish``)."""
+
+    def match_blocked(self, g: Game, p: int) -> str | None:
+        """Why ``p`` may not match right now, or ``None``."""
+        return None
+
+    def match_result(self, g: Game, p: int, right: bool) -> None:
+        """``p`` threw cards on a window: all right (``right``) or at least one wrong."""
+
+    def finished(self, g: Game, events: list[Event]) -> None:
+        """The round ended (before the ``round_over`` event)."""
+
+    # ---------------------------------------------------------------- time
+
+    def next_deadline(self, g: Game) -> float | None:
+        """When this mechanic's next timed thing happens, if anything is pending."""
+        return None
+
+    def fire(self, g: Game, events: list[Event]) -> None:
+        """Its deadline (``g.now``) has come."""
+
+    def before_action(self, g: Game, action: Action) -> object:
+        """Called before an action is applied; what it returns is given back to ``undo`` if the action
+        is refused (so the game stays exactly as it was)."""
+        return None
+
+    def undo(self, g: Game, token: object) -> None:
+        """The action was refused: put back what ``before_action`` changed."""
+
+
+#: The flow methods of ``Mechanic`` that the core calls only on mechanics that override them.
+HOOK_POINTS: tuple[str, ...] = (
+    "begin",
+    "thrown",
+    "discard_taken",
+    "swapped",
+    "play_resolved",
+    "turn_ending",
+    "round_ending",
+    "skip_turn",
+    "prepare_turn",
+    "can_open_turn",
+    "turn_began",
+    "after_out_of_turn",
+    "match_blocked",
+    "match_result",
+    "finished",
+    "next_deadline",
+    "fire",
+    "before_action",
+    "undo",
+)
+
+
+class Hooks:
+    """Per variant: for each hook point, the bound methods of the mechanics that override it."""
+
+    __slots__ = HOOK_POINTS
+
+    def __init__(self, mechanics: list[Mechanic]) -> None:
+        for name in HOOK_POINTS:
+            base = getattr(Mechanic, name)
+            setattr(
+                self,
+                name,
+                tuple(getattr(m, name) for m in mechanics if getattr(type(m), name) is not base),
+            )
+
+    begin: tuple[Callable[..., bool], ...]
+    thrown: tuple[Callable[..., bool], ...]
+    discard_taken: tuple[Callable[..., None], ...]
+    swapped: tuple[Callable[..., None], ...]
+    play_resolved: tuple[Callable[..., bool], ...]
+    turn_ending: tuple[Callable[..., bool], ...]
+    round_ending: tuple[Callable[..., bool], ...]
+    skip_turn: tuple[Callable[..., str | None], ...]
+    prepare_turn: tuple[Callable[..., None], ...]
+    can_open_turn: tuple[Callable[..., bool], ...]
+    turn_began: tuple[Callable[..., None], ...]
+    after_out_of_turn: tuple[Callable[..., None], ...]
+    match_blocked: tuple[Callable[..., str | None], ...]
+    match_result: tuple[Callable[..., None], ...]
+    finished: tuple[Callable[..., None], ...]
+    next_deadline: tuple[Callable[..., float | None], ...]
+    fire: tuple[Callable[..., None], ...]
+    before_action: tuple[Callable[..., object], ...]
+    undo: tuple[Callable[..., None], ...]

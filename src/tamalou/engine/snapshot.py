@@ -1,0 +1,189 @@
+"""Snapshots and copies of a round (shared with matches of rounds).
+
+A snapshot is compact JSON: the core's saved state (``State.STATE``), the generator's state, each
+mechanic's state (the slots of its state object), the action log (short lists: ``["d",0,"stock"]``)
+and the variant: its name where it is a registered ruleset (or a composition of them), else the whole
+resolved variant, so a game on a ruleset loaded from a file restores from any directory.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any
+
+from ..actions import ACTION_TYPES, Action
+from ..cards import parse_card
+from ..errors import SnapshotError, TamalouError
+from ..rng import Rng
+from .state import Phase
+
+if TYPE_CHECKING:
+    from ..schema import Variant
+    from .game import Game
+
+VERSION = 2
+
+_CODES = {
+    "draw": "d",
+    "replace": "r",
+    "discard": "x",
+    "power": "w",
+    "swap": "s",
+    "pass": "p",
+    "call": "c",
+    "match": "m",
+    "peek": "k",
+    "give": "g",
+    "tick": "t",
+}
+_TYPES = {v: k for k, v in _CODES.items()}
+
+
+def compact(a: Action) -> list[Any]:
+    """An action as a short list: its code, then its fields in order, trailing ``None`` dropped."""
+    values = [getattr(a, f.name) for f in fields(a)]  # type: ignore[arg-type]
+    while values and values[-1] is None:
+        values.pop()
+    return [_CODES.get(a.type, a.type), *(list(v) if isinstance(v, tuple) else v for v in values)]
+
+
+def uncompact(item: list[Any]) -> Action:
+    """The action a ``compact`` list stands for."""
+    if not isinstance(item, list) or not item or not isinstance(item[0], str):
+        raise SnapshotError(f"not an action of a snapshot's log: {item!r}")
+    cls: Any = ACTION_TYPES.get(_TYPES.get(item[0], item[0]))
+    if cls is None:
+        raise SnapshotError(f"unknown action type {item[0]!r} in a snapshot's log")
+    names = [f.name for f in fields(cls)]
+    body = {n: (tuple(v) if isinstance(v, list) else v) for n, v in zip(names, item[1:], strict=False)}
+    try:
+        return cls(**body)  # type: ignore[no-any-return]
+    except (TypeError, TamalouError) as exc:
+        raise SnapshotError(f"bad action {item!r} in a snapshot's log: {exc}") from None
+
+
+def variant_ref(variant: Variant) -> Any:
+    """How a snapshot names its variant: the spec it was loaded by, if every part is a registered
+    ruleset's name; else the whole resolved variant."""
+    from ..variant import is_registered
+
+    spec = variant.spec
+    parts = [spec] if isinstance(spec, str) else spec
+    if isinstance(parts, list) and parts and all(isinstance(s, str) and is_registered(s) for s in parts):
+        return spec
+    return variant.model_dump(mode="json")
+
+
+def resolve_variant(ref: Any) -> Variant:
+    from ..variant import load_variant, variant_from_dict
+
+    try:
+        return variant_from_dict(ref) if isinstance(ref, dict) else load_variant(ref)
+    except TamalouError as exc:
+        raise SnapshotError(f"the snapshot's variant cannot be loaded: {exc}") from None
+
+
+def _copy_value(v: Any) -> Any:
+    if isinstance(v, list):
+        return [list(x) if isinstance(x, list) else x for x in v]
+    return v
+
+
+_SLOTS: dict[type, tuple[str, ...]] = {}
+
+
+def _slots(obj: object) -> tuple[str, ...]:
+    """Every slot of a state object's class and its bases (base classes' first)."""
+    cls = type(obj)
+    names = _SLOTS.get(cls)
+    if names is None:
+        found: list[str] = []
+        for klass in reversed(cls.__mro__):
+            slots = klass.__dict__.get("__slots__", ())
+            found.extend([slots] if isinstance(slots, str) else slots)
+        names = _SLOTS[cls] = tuple(found)
+    return names
+
+
+def copy_state(st: Any) -> Any:
+    """A copy of a mechanic's state object (its slots; lists, and lists in lists, copied)."""
+    if st is None:
+        return None
+    new = object.__new__(type(st))
+    for name in _slots(st):
+        setattr(new, name, _copy_value(getattr(st, name)))
+    return new
+
+
+def copy_into(g: Game, other: Game) -> None:
+    """Make ``g`` an independent copy of ``other``."""
+    g.init_runtime(other.variant, other.players)
+    g.deal_spec = other.deal_spec
+    g.cards, g.text, g.rank, g.value = other.cards, other.text, other.rank, other.value
+    for key in g.STATE:
+        setattr(g, key, _copy_value(getattr(other, key)))
+    g.rng = Rng(0)
+    g.rng.state = other.rng.state
+    g.actions = list(other.actions)
+    g._result = other._result
+    g.ms = [copy_state(st) for st in other.ms]
+    g.log = None if other.log is None else list(other.log)
+
+
+def dump(g: Game) -> str:
+    state: dict[str, Any] = {"v": VERSION, "variant": variant_ref(g.variant), "players": g.players}
+    for key in g.STATE:
+        state[key] = getattr(g, key)
+    state["rng"] = g.rng.state
+    state["cards"] = None if g.cards is g.rb.deck else " ".join(g.text)
+    state["deal"] = g.deal_spec
+    state["m"] = {
+        m.name: [getattr(st, name) for name in _slots(st)]
+        for m, st in zip(g.rb.mechanics, g.ms, strict=True)
+        if st is not None
+    }
+    state["actions"] = [compact(a) for a in g.actions]
+    return json.dumps(state, separators=(",", ":"))
+
+
+def load(g: Game, data: str, variant: Variant | None) -> None:
+    try:
+        state = json.loads(data)
+    except (TypeError, ValueError) as exc:
+        raise SnapshotError(f"a snapshot is the JSON text of Game.to_json(), got: {exc}") from None
+    if not isinstance(state, dict):
+        raise SnapshotError("a snapshot is a JSON object")
+    if state.get("v") != VERSION:
+        raise SnapshotError(f"unknown snapshot version {state.get('v')!r} (this tamalou reads version {VERSION})")
+    try:
+        _load(g, state, variant)
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        if isinstance(exc, TamalouError):
+            raise
+        raise SnapshotError(f"incomplete or damaged snapshot: {type(exc).__name__}: {exc}") from None
+
+
+def _load(g: Game, state: dict[str, Any], variant: Variant | None) -> None:
+    if variant is None:
+        variant = resolve_variant(state["variant"])
+    g.init_runtime(variant, state["players"])
+    cards = state["cards"]
+    g.set_universe(g.rb.deck if cards is None else [parse_card(t) for t in cards.split()])
+    for key in g.STATE:
+        setattr(g, key, state[key])
+    g.phase = Phase(g.phase)
+    g.deal_spec = state.get("deal")
+    g.rng = Rng(0)
+    g.rng.state = state["rng"]
+    g.actions = [uncompact(x) for x in state["actions"]]
+    saved = state["m"]
+    g.ms = []
+    for m in g.rb.mechanics:
+        st = m.new_state(g)
+        if st is not None:
+            values = saved[m.name]
+            for name, v in zip(_slots(st), values, strict=True):
+                setattr(st, name, v)
+        g.ms.append(st)
+    g.log = None

@@ -1,0 +1,150 @@
+"""All the saved state of a round, in one place.
+
+``State`` holds what the core knows of a round: where every card is, who knows it, whose turn it is,
+the phase, the turn's own progress. A mechanic (``tamalou.mechanics``) keeps its own state on its own
+object and lists it in its ``STATE``; a snapshot saves both. Cards are ints (indexes into the game's
+universe ``cards``); ``NO_CARD`` marks an emptied slot or an empty hand.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from ..cards import Card
+from ..rng import Rng
+
+if TYPE_CHECKING:
+    from ..actions import Action
+    from ..events import Event
+    from ..rules import Rulebook
+    from ..schema import Variant
+    from ..views import Result
+    from .flow import PhaseTable
+
+NO_CARD = -1
+
+
+class Phase(StrEnum):
+    """What the round waits for. The view and the result show the value (a string)."""
+
+    PEEK = "peek"  #: opening peek, each player choosing their slots
+    OPENING = "opening"  #: a timed opening peek: only time passes
+    DRAW = "draw"  #: the player to move draws (or calls, or uses a passed-on power)
+    HOLD = "hold"  #: they hold a drawn card: replace a slot with it, or throw it
+    POWER = "power"  #: a power is on offer
+    SWAP = "swap"  #: the second step of a two-step power
+    CALL = "call"  #: the end of the turn, where the call is made
+    GIVE = "give"  #: a matcher owes an opponent a card
+    COUNTDOWN = "countdown"  #: timed: the last moment for matching after a called round's last turn
+    CLOSING = "closing"  #: untimed: each player's last chance to match the round's last thrown card
+    OVER = "over"  #: the round has ended
+
+
+class Reason(StrEnum):
+    """Why a round ended (``Result.reason``)."""
+
+    CALLED = "called"
+    TURN_LIMIT = "turn_limit"
+    NO_CARD_TO_DRAW = "no_card_to_draw"
+    EMPTIED = "emptied"
+    LAST_PLAYER = "last_player"
+    NO_PLAYER_LEFT = "no_player_left"
+
+
+class State:
+    """The core's saved state (``STATE`` lists what a snapshot keeps) and the round's fixed facts."""
+
+    #: Saved by snapshots, in this order.
+    STATE: tuple[str, ...] = (
+        "seed",
+        "first_player",
+        "hands",
+        "stock",
+        "discard",
+        "knowers",
+        "phase",
+        "current_player",
+        "turn",
+        "caller",
+        "held",
+        "held_from",
+        "draws",
+        "stock_only",
+        "reason",
+        "left",
+        "locked",
+        "now",
+    )
+
+    __slots__ = (
+        "_result",
+        "actions",
+        "all_mask",
+        "caller",
+        "cards",
+        "current_player",
+        "deal_spec",
+        "discard",
+        "draws",
+        "first_player",
+        "flow",
+        "hands",
+        "held",
+        "held_from",
+        "knowers",
+        "left",
+        "locked",
+        "log",
+        "ms",
+        "now",
+        "phase",
+        "players",
+        "rank",
+        "rb",
+        "reason",
+        "rng",
+        "seed",
+        "stock",
+        "stock_only",
+        "text",
+        "turn",
+        "value",
+        "variant",
+    )
+
+    # fixed for the round
+    variant: Variant
+    rb: Rulebook
+    players: int
+    all_mask: int  #: one bit per player
+    cards: list[Card]  #: the universe: card id -> face
+    text: list[str]  #: card id -> text ("KS")
+    rank: list[str]  #: card id -> rank
+    value: list[int]  #: card id -> points (hooks applied)
+    deal_spec: dict[str, Any] | None
+    flow: PhaseTable  #: the variant's phase table
+    ms: list[Any]  #: each mechanic's state, by its index in the rulebook
+    log: list[Event] | None  #: every event so far (rebuilt by replay after a restore)
+    # saved
+    seed: int
+    rng: Rng
+    first_player: int
+    hands: list[list[int]]  #: per player, per slot: a card id or NO_CARD
+    stock: list[int]  #: top last
+    discard: list[int]  #: top last
+    knowers: list[int]  #: card id -> bit mask of the players who know it
+    phase: Phase
+    current_player: int
+    turn: int  #: turns played
+    caller: int | None
+    held: int  #: the card the player to move holds, or NO_CARD
+    held_from: str  #: "stock" or "discard" while a card is held
+    draws: int  #: draws taken this turn
+    stock_only: bool  #: this turn's next draw must come from the stock
+    reason: str  #: why the round ended ("" while it goes on)
+    left: int  #: bit mask of the players out of the round (ranked last, never targeted)
+    locked: int  #: bit mask of the layouts nobody may exchange cards with
+    now: float  #: the game's time in seconds (timed rulesets; time is an input)
+    actions: list[Action]
+    _result: Result | None

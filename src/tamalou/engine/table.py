@@ -1,0 +1,206 @@
+"""The table: the only code that moves cards and changes who knows them.
+
+Every primitive keeps knowledge exact, so a power or a mechanic built on these never has to think
+about it: a card shown to a player is known by them (``look``); a card face up is known by all
+(``throw``, ``show``); a card moved in a way everyone sees keeps its knowers (``swap``, ``move``); a
+card dealt face down unseen is known by nobody (``penalty``, ``deal_unseen``); a reshuffle forgets.
+The reading helpers (``occupied``, ``targets``...) are what powers and mechanics decide with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..cards import Card
+from ..events import Event
+from .state import NO_CARD, State
+
+
+class Table(State):
+    """Card moves and knowledge, on top of the saved state."""
+
+    __slots__ = ()
+
+    # ----------------------------------------------------------------------------- reading
+
+    def layout(self, player: int) -> list[str | None]:
+        """The cards of ``player`` per slot as text (``None`` for an emptied slot). Full information:
+        for tests, tools and the end of a round, never for a player's eyes (use ``view``)."""
+        return [None if c == NO_CARD else self.text[c] for c in self.hands[player]]
+
+    def occupied(self, player: int) -> list[int]:
+        """The slots of ``player`` that hold a card."""
+        return [s for s, c in enumerate(self.hands[player]) if c != NO_CARD]
+
+    def card_count(self, player: int) -> int:
+        return sum(1 for c in self.hands[player] if c != NO_CARD)
+
+    def empty(self, player: int) -> bool:
+        """Whether ``player``'s layout holds no card (every slot emptied, or no slot at all)."""
+        hand = self.hands[player]
+        return hand.count(NO_CARD) == len(hand)
+
+    def total(self, player: int) -> int:
+        """The true card total of ``player`` (full information: not for a player's eyes)."""
+        value = self.value
+        return sum(value[c] for c in self.hands[player] if c != NO_CARD)
+
+    def knows(self, player: int, card: int) -> bool:
+        """Whether ``player`` knows the card with id ``card`` (and so where it is)."""
+        return bool(self.knowers[card] >> player & 1)
+
+    def card(self, card: int) -> Card:
+        return self.cards[card]
+
+    def card_at(self, owner: int, slot: int) -> int:
+        """The card id in ``owner``'s ``slot`` (``NO_CARD`` if emptied)."""
+        return self.hands[owner][slot]
+
+    @property
+    def discard_top(self) -> Card | None:
+        return self.cards[self.discard[-1]] if self.discard else None
+
+    def player_ok(self, p: object) -> bool:
+        return type(p) is int and 0 <= p < self.players
+
+    def slot_ok(self, p: int, s: object) -> bool:
+        """Whether ``s`` is an occupied slot of ``p``."""
+        hand = self.hands[p]
+        return type(s) is int and 0 <= s < len(hand) and hand[s] != NO_CARD
+
+    def is_out(self, p: int) -> bool:
+        """Whether ``p`` left the round (they are never targeted and never act)."""
+        return bool(self.left >> p & 1)
+
+    def targets(self, p: int, exchanging: bool = False) -> list[int]:
+        """The opponents ``p`` may aim at: those with a card, still in the round, and, when cards are
+        exchanged with them (``exchanging``), whose layout is not locked (a protected caller)."""
+        blocked = self.left | (self.locked if exchanging else 0)
+        hands = self.hands
+        return [
+            q
+            for q in range(self.players)
+            if q != p and not blocked >> q & 1 and hands[q].count(NO_CARD) != len(hands[q])
+        ]
+
+    def reshuffle_possible(self) -> bool:
+        return self.rb.reshuffle and len(self.discard) > 1
+
+    def can_draw_stock(self) -> bool:
+        return bool(self.stock) or self.reshuffle_possible()
+
+    # ----------------------------------------------------------------------------- moving
+
+    def look(self, p: int, owner: int, slot: int, events: list[Event]) -> int:
+        """Show ``p`` the card in ``owner``'s ``slot`` (``p`` alone); returns its id."""
+        c = self.hands[owner][slot]
+        self.knowers[c] |= 1 << p
+        events.append(Event("looked", {"player": p, "owner": owner, "slot": slot}, {"card": self.text[c]}, 1 << p))
+        return c
+
+    def show(self, card: int) -> None:
+        """Turn ``card`` face up for everyone."""
+        self.knowers[card] = self.all_mask
+
+    def show_layout(self, p: int) -> None:
+        """Every card of ``p``'s layout face up for everyone."""
+        allmask = self.all_mask
+        for c in self.hands[p]:
+            if c != NO_CARD:
+                self.knowers[c] = allmask
+
+    def swap(self, by: int, a: tuple[int, int], b: tuple[int, int], events: list[Event]) -> None:
+        """Exchange two placed cards (``(owner, slot)`` each) for ``by``; everyone sees which places
+        changed, so each card keeps its knowers."""
+        (pa, sa), (pb, sb) = a, b
+        ha, hb = self.hands[pa], self.hands[pb]
+        ha[sa], hb[sb] = hb[sb], ha[sa]
+        data = {"player": by, "slot": sa, "target": pb, "target_slot": sb}
+        if pa != by:
+            data["owner"] = pa
+        events.append(Event("swapped", data))
+        for hook in self.rb.hooks.swapped:
+            hook(self, by)
+
+    def move(self, a: tuple[int, int], b: tuple[int, int]) -> int:
+        """Move the card in ``a`` (``(owner, slot)``) into the empty place ``b``, in everyone's sight
+        of the places but unseen (its knowers stay as they are); returns its id."""
+        (pa, sa), (pb, sb) = a, b
+        c = self.hands[pa][sa]
+        self.hands[pa][sa] = NO_CARD
+        self.hands[pb][sb] = c
+        return c
+
+    def remove(self, owner: int, slot: int) -> int:
+        """Take the card out of ``owner``'s ``slot`` (the slot stays, empty); returns it."""
+        hand = self.hands[owner]
+        c = hand[slot]
+        hand[slot] = NO_CARD
+        return c
+
+    def place(self, owner: int, slot: int, card: int) -> None:
+        """Put ``card`` into ``owner``'s ``slot`` (an existing slot) with its knowers as they are."""
+        self.hands[owner][slot] = card
+
+    def throw(self, card: int) -> None:
+        """Put ``card`` face up on the discard."""
+        self.discard.append(card)
+        self.knowers[card] = self.all_mask
+
+    def draw_stock(self, p: int, events: list[Event]) -> int:
+        """``p`` takes the stock's top card and sees it (the discard reshuffled first if needed)."""
+        if not self.stock:
+            self.reshuffle(events)
+        c = self.stock.pop()
+        self.knowers[c] = 1 << p
+        return c
+
+    def take_discard(self) -> int:
+        """Take the discard's top card (face up: everyone keeps knowing it)."""
+        c = self.discard.pop()
+        for hook in self.rb.hooks.discard_taken:
+            hook(self, c)
+        return c
+
+    def reshuffle(self, events: list[Event]) -> None:
+        """The discard but its top, shuffled face down into a new stock: nobody knows those cards."""
+        top = self.discard.pop()
+        pile = self.discard
+        for c in pile:
+            self.knowers[c] = 0
+        self.rng.shuffle(pile)
+        self.stock = pile
+        self.discard = [top]
+        events.append(Event("reshuffled", {"stock_size": len(self.stock)}))
+
+    def deal_unseen(self, p: int, events: list[Event], *, kind: str = "penalty", by: int | None = None) -> bool:
+        """The stock's top card, face down and seen by nobody, into a new slot of ``p``'s layout.
+        Returns ``False`` (and says so in an event) when no card is left to deal."""
+        if not self.stock and self.reshuffle_possible():
+            self.reshuffle(events)
+        if not self.stock:
+            events.append(Event("no_penalty_card" if kind == "penalty" else "no_card", {"player": p}))
+            return False
+        c = self.stock.pop()
+        self.knowers[c] = 0
+        self.hands[p].append(c)
+        data = {"player": p, "slot": len(self.hands[p]) - 1}
+        if by is not None:
+            data["by"] = by
+        events.append(Event(kind, data))
+        return True
+
+    def penalty(self, p: int, count: int, events: list[Event]) -> None:
+        """``count`` penalty cards for ``p`` (stops when no card is left)."""
+        for _ in range(count):
+            if not self.deal_unseen(p, events):
+                return
+
+    def peek(self, p: int, slots: Sequence[int], events: list[Event]) -> None:
+        """An opening peek: ``p`` sees their own ``slots`` (one event)."""
+        hand = self.hands[p]
+        for s in slots:
+            self.knowers[hand[s]] |= 1 << p
+        events.append(
+            Event("peeked", {"player": p, "slots": list(slots)}, {"cards": [self.text[hand[s]] for s in slots]}, 1 << p)
+        )

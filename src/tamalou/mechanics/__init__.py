@@ -1,0 +1,50 @@
+"""The built-in mechanics: each optional part of the rules, one module each.
+
+| module | mechanic | chosen when |
+|---|---|---|
+| ``opening.py`` | ``ChosenPeek``: each player picks their opening peek | ``peek.mode = "choose"`` |
+| ``matching.py`` | ``Matching``: matching, late throws, the closing window | ``matching.enabled`` |
+| ``opponents.py`` | ``OpponentMatching``: matching opponents' cards, the give | ``matching.opponents`` |
+| ``powers.py`` | ``Powers``: offering, resolving and passing on card powers | always |
+| ``second_draw.py`` | ``SecondDraw``: a second draw in a turn | ``draw.per_turn = 2`` |
+| ``calling.py`` | ``Calling``: the call, verified calls, the empty layout | always |
+| ``timing.py`` | ``Timing``: the clock, auto-play, absence, lockouts, countdown | ``timing.turn_seconds > 0`` |
+
+They are registered by the built-in plugin ``tamalou.plugins.mechanics`` through the hook
+``tamalou_mechanics()``, as a third party's are. The base class is ``tamalou.Mechanic``
+(``tamalou.engine.mechanic``).
+"""
+
+from __future__ import annotations
+
+from ..engine.mechanic import Mechanic, PhaseSpec
+from .calling import Calling
+from .matching import Matching
+from .opening import ChosenPeek
+from .opponents import OpponentMatching
+from .powers import Powers
+from .second_draw import SecondDraw
+from .timing import Timing
+
+BUILTIN_MECHANICS: tuple[type[Mechanic], ...] = (
+    ChosenPeek,
+    Matching,
+    OpponentMatching,
+    Powers,
+    SecondDraw,
+    Calling,
+    Timing,
+)
+
+__all__ = [
+    "BUILTIN_MECHANICS",
+    "Calling",
+    "ChosenPeek",
+    "Matching",
+    "Mechanic",
+    "OpponentMatching",
+    "PhaseSpec",
+    "Powers",
+    "SecondDraw",
+    "Timing",
+]

@@ -1,0 +1,128 @@
+"""The call (Tamalou, Cabo, Cambio...): who may call, when, what a call does, and the empty layout.
+
+Keys (``rules.call``): ``when`` — "end_of_turn", after playing, before the next player plays (000:
+"pendant le tour, après avoir joué"), or "start_of_turn", instead of drawing (003: "the call takes
+your turn"); ``verified`` — a wrong call is found out at once: the caller's cards are shown to all, a
+penalty, play goes on (003); ``protect_caller`` — the caller's layout is locked: nobody exchanges
+cards with it (003); ``empty_layout`` — a player with no card at their turn "must_call" without
+playing (000), "may_call" (001), or the round "ends_round" as soon as a layout is emptied (003).
+Whether a call is allowed at all now is also the hook ``tamalou_call_allowed`` (asked when listing and
+when applying). After a call the others play once more; the round ends when the turn comes back.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..actions import Action, Call, Pass
+from ..engine.flow import seat_actions
+from ..engine.mechanic import Mechanic, PhaseSpec
+from ..engine.state import Phase, Reason
+from ..errors import IllegalAction
+from ..events import Event
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
+    from ..schema import Variant
+
+
+class Calling(Mechanic):
+    name = "calling"
+    order = 40
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        c = variant.rules.call
+        self.at_start = c.when == "start_of_turn"
+        self.verified = c.verified
+        self.wrong_penalty = c.wrong_penalty_cards
+        self.protect = c.protect_caller
+        self.must_call = c.empty_layout == "must_call"
+        self.ends_round = c.empty_layout == "ends_round"
+
+    def phases(self) -> dict[str, PhaseSpec]:
+        draw = PhaseSpec(
+            self.list_at_start if self.at_start else None,
+            {Call: self.do_call},
+            guard=self.forced_call if self.must_call else None,
+        )
+        return {
+            Phase.DRAW: draw,
+            Phase.CALL: PhaseSpec(
+                self.list_call, {Call: self.do_call, Pass: self.do_pass}, open=True, auto=self.auto_pass
+            ),
+        }
+
+    def may_call(self, g: Game, p: int) -> bool:
+        return g.caller is None and g.rb.call_allowed(g, p)
+
+    def forced_call(self, g: Game, p: int) -> tuple[list[Action], str] | None:
+        if g.caller is None and g.draws == 0 and g.empty(p):
+            return [seat_actions(p).call], "your layout is empty: you must call"
+        return None
+
+    def list_at_start(self, g: Game, p: int, out: list[Action]) -> None:
+        if p == g.current_player and g.draws == 0 and self.may_call(g, p):
+            out.append(seat_actions(p).call)
+
+    def list_call(self, g: Game, p: int, out: list[Action]) -> None:
+        if p == g.current_player:
+            acts = seat_actions(p)
+            if self.may_call(g, p):
+                out.append(acts.call)
+            out.append(acts.pass_)
+
+    def do_call(self, g: Game, a: Call) -> list[Event]:
+        p = g.turn_check(a)
+        forced = g.phase == Phase.DRAW and self.must_call and self.forced_call(g, p) is not None
+        at_start = g.phase == Phase.DRAW and self.at_start and g.draws == 0
+        if not (g.phase == Phase.CALL or forced or at_start):
+            raise IllegalAction(f"a call is not possible in phase {str(g.phase)!r}", a)
+        if g.caller is not None:
+            raise IllegalAction(f"player {g.caller} has already called", a)
+        if not forced and not g.rb.call_allowed(g, p):
+            raise IllegalAction("a call is not allowed now", a)
+        events: list[Event] = []
+        if self.verified:
+            total = g.total(p)
+            right = total <= g.rb.threshold
+            shown = {"slots": g.occupied(p), "cards": [g.text[g.hands[p][s]] for s in g.occupied(p)]}
+            g.show_layout(p)
+            events.append(Event("called", {"player": p, "right": right, "total": total, **shown}))
+            if right:
+                self._caller(g, p)
+            else:
+                g.penalty(p, self.wrong_penalty, events)
+        else:
+            self._caller(g, p)
+            events.append(Event("called", {"player": p}))
+        g.end_turn(events)
+        return events
+
+    def _caller(self, g: Game, p: int) -> None:
+        g.caller = p
+        if self.protect:
+            g.locked |= 1 << p
+
+    def do_pass(self, g: Game, a: Pass) -> list[Event]:
+        p = g.turn_check(a)
+        events = [Event("passed", {"player": p, "phase": "call"})]
+        g.end_turn(events)
+        return events
+
+    def auto_pass(self, g: Game, events: list[Event]) -> None:
+        events.extend(self.do_pass(g, seat_actions(g.current_player).pass_))
+
+    def turn_ending(self, g: Game, events: list[Event]) -> bool:
+        if not self.at_start and self.may_call(g, g.current_player):
+            g.phase = Phase.CALL
+            return True
+        return False
+
+    def skip_turn(self, g: Game, p: int) -> str | None:
+        # 000: "s'il n'a plus de cartes ... il doit annoncer le Tamalou" — unless someone already called.
+        return "no card" if g.caller is not None and g.empty(p) else None
+
+    def after_out_of_turn(self, g: Game, events: list[Event]) -> None:
+        if self.ends_round and any(g.empty(p) for p in range(g.players)):
+            g.finish(Reason.EMPTIED, events)

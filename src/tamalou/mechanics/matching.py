@@ -1,0 +1,279 @@
+"""Matching (appariement, défausse instantanée, doubling): throwing a card of the thrown card's rank,
+in turn or out of turn, and the closing window of a called round.
+
+Keys (``rules.matching``): ``max_cards`` a player may throw on one thrown card (000: "une, deux ou
+trois cartes"); ``by`` rank or value (or the hook ``tamalou_same_kind``); ``late`` — a right card
+thrown on a window somebody already won is taken back ("return", 000: "le plus lent replace sa
+carte") or is a miss ("miss", 003); a *wrong* card is always a miss, whenever it is thrown;
+``penalty_cards`` per wrong card; ``caller_may_match``; ``while_playing`` (003: not while you hold a
+drawn card or choose a power target); ``closing_window`` — when a called round's last turn ends, each
+player who may match gets one last chance on that turn's card (``match`` or ``pass``) before the end
+(untimed rulesets; timed ones have their countdown).
+
+One-card matches are listed on every occupied slot, right or wrong (listing only right ones would leak
+the cards); a match of several slots is accepted and is those one-card matches in a row.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..actions import Action, MatchAction, Pass
+from ..engine.flow import seat_actions
+from ..engine.mechanic import Handler, Lister, Mechanic, PhaseSpec
+from ..engine.state import NO_CARD, Phase, Reason
+from ..errors import IllegalAction
+from ..events import Event
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
+    from ..schema import Variant
+
+_OWN: dict[tuple[int, int], MatchAction] = {}
+
+
+def match_action(p: int, s: int, owner: int | None = None) -> MatchAction:
+    """A one-card match, made once per process (actions are values)."""
+    key = (p, s) if owner is None else (p, s, owner)
+    a = _OWN.get(key)  # type: ignore[arg-type]
+    if a is None:
+        a = _OWN[key] = MatchAction(p, (s,), owner=owner)  # type: ignore[index]
+    return a
+
+
+class MatchingState:
+    """``win``: the card a turn threw that may be matched (``NO_CARD``: none); ``win_by``: who won it
+    (-1: nobody yet); ``tried``: cards each player threw on it; ``waiting``: closing window, bit p set
+    while p may still act."""
+
+    __slots__ = ("tried", "waiting", "win", "win_by")
+
+    def __init__(self, g: Game, first: int) -> None:
+        self.win = first
+        self.win_by = -1
+        self.tried = [0] * g.players
+        self.waiting = 0
+
+
+class Matching(Mechanic):
+    name = "matching"
+    order = 10
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        r = variant.rules
+        m = r.matching
+        self.max_cards = m.max_cards
+        self.by = m.by
+        self.late_miss = m.late == "miss"
+        self.penalty = m.penalty_cards
+        self.caller_may_match = m.caller_may_match
+        self.while_playing = m.while_playing
+        self.first_matchable = r.deal.first_card_matchable
+        self.closing = m.closing_window and r.timing.turn_seconds == 0
+
+    @classmethod
+    def wanted(cls, variant: Variant) -> bool:
+        m = variant.rules.matching
+        return m.enabled and not m.opponents
+
+    def new_state(self, g: Game) -> MatchingState:
+        first = g.discard[-1] if g.discard and self.first_matchable else NO_CARD
+        return MatchingState(g, first)
+
+    def anytime(self) -> tuple[Lister | None, dict[type, Handler]]:
+        return self.list_matches, {MatchAction: self.do_match}
+
+    def phases(self) -> dict[str, PhaseSpec]:
+        if not self.closing:
+            return {}
+        return {Phase.CLOSING: PhaseSpec(self.list_closing, {Pass: self.do_pass}, open=False, waiting=self.waiting)}
+
+    # ---------------------------------------------------------------- listing
+
+    def blocked(self, g: Game, p: int) -> str | None:
+        """Why ``p`` may not match now (besides the window itself), or ``None``."""
+        if g.left >> p & 1:
+            return "you have left the round"
+        if not self.while_playing and p == g.current_player and g.phase in (Phase.HOLD, Phase.POWER, Phase.SWAP):
+            return "no matching while you hold a drawn card or choose a power target"
+        for hook in g.rb.hooks.match_blocked:
+            why = hook(g, p)
+            if why is not None:
+                return why
+        return None
+
+    def list_matches(self, g: Game, p: int, out: list[Action]) -> None:
+        """One-card matches on every occupied slot."""
+        st: MatchingState = g.ms[self.index]
+        if (
+            st.win == NO_CARD
+            or st.tried[p] >= self.max_cards
+            or (p == g.caller and not self.caller_may_match)
+            or (st.win_by >= 0 and st.win_by != p)
+            or self.blocked(g, p) is not None
+        ):
+            return
+        hand = g.hands[p]
+        before = len(out)
+        out.extend([match_action(p, s) for s, c in enumerate(hand) if c != NO_CARD])
+        if len(out) > before:
+            self.list_more(g, p, out)
+
+    def list_more(self, g: Game, p: int, out: list[Action]) -> None:
+        """More matches (opponent matching lists matches on others' cards here)."""
+
+    # ---------------------------------------------------------------- applying
+
+    def same(self, g: Game, c: int, win: int) -> bool:
+        hook = g.rb.same_kind_hook
+        if hook is None:
+            if self.by == "rank":
+                return g.rank[c] == g.rank[win]
+            return g.value[c] == g.value[win]
+        return g.rb.same_kind(g.cards[c], g.cards[win])
+
+    def check_owner(self, g: Game, a: MatchAction, owner: int) -> None:
+        """Whose cards ``a`` may throw (opponent matching widens this)."""
+        if owner != a.player:
+            raise IllegalAction("this ruleset lets you match only your own cards", a)
+
+    def do_match(self, g: Game, a: MatchAction) -> list[Event]:
+        p = a.player
+        if not g.player_ok(p):
+            raise IllegalAction(f"no player {p}", a)
+        phase = g.phase
+        if not g.flow.rows[phase].open and phase != Phase.CLOSING:
+            raise IllegalAction(f"no matching now (phase {str(phase)!r})", a)
+        st: MatchingState = g.ms[self.index]
+        owner = p if a.owner is None else a.owner
+        slots = a.slots
+        self.check_owner(g, a, owner)
+        if not slots or len(set(slots)) != len(slots):
+            raise IllegalAction("match one or more different slots", a)
+        for s in slots:
+            if not g.slot_ok(owner, s):
+                raise IllegalAction(f"slot {s} of player {owner} holds no card", a)
+        if p == g.caller and not self.caller_may_match:
+            raise IllegalAction("the caller may not match", a)
+        if st.win == NO_CARD:
+            raise IllegalAction("there is no thrown card to match on", a)
+        if st.tried[p] + len(slots) > self.max_cards:
+            left = self.max_cards - st.tried[p]
+            raise IllegalAction(f"you may throw {left} more card(s) on this one ({self.max_cards} at most)", a)
+        why = self.blocked(g, p)
+        if why is not None:
+            raise IllegalAction(why, a)
+        if phase == Phase.CLOSING and not st.waiting >> p & 1:
+            raise IllegalAction("you have had your last chance to match in this round", a)
+        st.tried[p] += len(slots)
+        st.waiting &= ~(1 << p)
+        hand = g.hands[owner]
+        events: list[Event] = []
+        win = st.win
+        text = g.text
+        late = st.win_by >= 0 and st.win_by != p
+        wrong = 0
+        for s in slots:
+            c = hand[s]
+            g.show(c)
+            facts = {"player": p, "owner": owner, "slot": s, "card": text[c]}
+            if not self.same(g, c, win):
+                wrong += 1
+                events.append(Event("missed", facts))
+            elif late:  # somebody else was faster on this card: it goes back
+                if self.late_miss:
+                    wrong += 1
+                events.append(Event("late", facts))
+            else:
+                g.remove(owner, s)
+                g.throw(c)
+                st.win_by = p
+                events.append(Event("matched", facts))
+        if wrong:
+            g.penalty(p, self.penalty * wrong, events)
+        if wrong or not late:
+            for hook in g.rb.hooks.match_result:
+                hook(g, p, not wrong)
+        if self.took(g, a, owner, events):
+            return events
+        g.after_out_of_turn(events)
+        return events
+
+    def took(self, g: Game, a: MatchAction, owner: int, events: list[Event]) -> bool:
+        """After a match: ``True`` if the round now waits for something (opponent matching's give)."""
+        return False
+
+    # ---------------------------------------------------------------- the flow
+
+    def thrown(self, g: Game, card: int, how: str, events: list[Event]) -> bool:
+        st: MatchingState = g.ms[self.index]
+        st.win = card
+        st.win_by = -1
+        st.tried = [0] * g.players
+        return False
+
+    def discard_taken(self, g: Game, card: int) -> None:
+        st: MatchingState = g.ms[self.index]
+        if st.win == card:
+            st.win = NO_CARD
+
+    # ---------------------------------------------------------------- the closing window
+
+    def round_ending(self, g: Game, events: list[Event]) -> bool:
+        if not self.closing:
+            return False
+        st: MatchingState = g.ms[self.index]
+        st.waiting = self._able(g)
+        if not st.waiting:
+            return False
+        g.phase = Phase.CLOSING
+        self._next(g)
+        events.append(Event("closing", {"players": self.waiting(g)}))
+        return True
+
+    def _able(self, g: Game) -> int:
+        mask = 0
+        for p in range(g.players):
+            out: list[Action] = []
+            self.list_matches(g, p, out)
+            if out:
+                mask |= 1 << p
+        return mask
+
+    def _next(self, g: Game) -> None:
+        waiting = g.ms[self.index].waiting
+        for i in range(1, g.players + 1):
+            p = (g.current_player + i) % g.players
+            if waiting >> p & 1:
+                g.current_player = p
+                return
+
+    def waiting(self, g: Game) -> list[int]:
+        waiting = g.ms[self.index].waiting
+        return [p for p in range(g.players) if waiting >> p & 1]
+
+    def list_closing(self, g: Game, p: int, out: list[Action]) -> None:
+        if g.ms[self.index].waiting >> p & 1:
+            self.list_matches(g, p, out)
+            out.append(seat_actions(p).pass_)
+
+    def do_pass(self, g: Game, a: Pass) -> list[Event]:
+        p = a.player
+        st: MatchingState = g.ms[self.index]
+        if not g.player_ok(p) or not st.waiting >> p & 1:
+            raise IllegalAction("you are not asked to match or pass now", a)
+        st.waiting &= ~(1 << p)
+        events = [Event("passed", {"player": p, "phase": "closing"})]
+        self.after_out_of_turn(g, events)
+        return events
+
+    def after_out_of_turn(self, g: Game, events: list[Event]) -> None:
+        if g.phase != Phase.CLOSING:
+            return
+        st: MatchingState = g.ms[self.index]
+        st.waiting &= self._able(g)
+        if st.waiting:
+            self._next(g)
+        else:
+            g.finish(Reason.CALLED, events)

@@ -1,0 +1,87 @@
+"""The chosen opening peek (``rules.peek.mode = "choose"``; cartalogue, 001: "look at any 2 of your
+4 cards"): before the first turn, each player picks ``peek.count`` of their own slots to look at, in
+any order; the first turn starts when everyone has. (A fixed peek, ``mode = "fixed"``, is dealt.)"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from ..actions import Action, PeekAction
+from ..engine.mechanic import Mechanic, PhaseSpec
+from ..engine.state import Phase
+from ..errors import IllegalAction
+from ..events import Event
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
+    from ..schema import Variant
+
+
+class OpeningState:
+    __slots__ = ("peeked",)
+
+    def __init__(self) -> None:
+        self.peeked = 0  # bit p: player p has peeked
+
+
+class ChosenPeek(Mechanic):
+    name = "opening"
+    order = 5
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        self.count = variant.rules.peek.count
+
+    @classmethod
+    def wanted(cls, variant: Variant) -> bool:
+        peek = variant.rules.peek
+        return peek.mode == "choose" and peek.count > 0
+
+    def new_state(self, g: Game) -> OpeningState:
+        return OpeningState()
+
+    def phases(self) -> dict[str, PhaseSpec]:
+        return {Phase.PEEK: PhaseSpec(self.list_peeks, {PeekAction: self.do_peek}, open=False, waiting=self.waiting)}
+
+    def waiting(self, g: Game) -> list[int]:
+        peeked = g.ms[self.index].peeked
+        return [p for p in range(g.players) if not peeked >> p & 1]
+
+    def begin(self, g: Game, events: list[Event]) -> bool:
+        g.phase = Phase.PEEK
+        self._next(g)
+        return True
+
+    def _next(self, g: Game) -> None:
+        """The player to move during the peek: the first (from the first player on) yet to peek."""
+        peeked = g.ms[self.index].peeked
+        for i in range(g.players):
+            p = (g.first_player + i) % g.players
+            if not peeked >> p & 1:
+                g.current_player = p
+                return
+
+    def list_peeks(self, g: Game, p: int, out: list[Action]) -> None:
+        if g.ms[self.index].peeked >> p & 1:
+            return
+        occ = g.occupied(p)
+        out.extend(PeekAction(p, combo) for combo in combinations(occ, min(self.count, len(occ))))
+
+    def do_peek(self, g: Game, a: PeekAction) -> list[Event]:
+        p = a.player
+        st: OpeningState = g.ms[self.index]
+        if not g.player_ok(p) or st.peeked >> p & 1:
+            raise IllegalAction(f"player {p} has already peeked", a)
+        slots = tuple(a.slots)
+        count = min(self.count, g.card_count(p))
+        if len(slots) != count or len(set(slots)) != count or not all(g.slot_ok(p, s) for s in slots):
+            raise IllegalAction(f"choose {count} different slots of your own to peek at", a)
+        events: list[Event] = []
+        g.peek(p, slots, events)
+        st.peeked |= 1 << p
+        if st.peeked == g.all_mask:
+            g.start_turn(g.first_player, events)
+        else:
+            self._next(g)
+        return events

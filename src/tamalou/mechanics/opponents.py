@@ -1,0 +1,123 @@
+"""Opponent matching (000, Variantes 2; ``rules.matching.opponents``): a player may also throw an
+opponent's card of the thrown card's rank; for each one taken they then give one of their own cards,
+chosen without looking, into the opponent's emptied slot (phase ``give``: nobody else acts until it is
+done; ``current_player`` is the giver meanwhile). A miss: the card returns to its place, everyone saw
+it, the thrower takes the penalty (Élodie). A player with no card to give cannot match an opponent's
+card. In a timed game a give owed runs on the turn's clock: when it runs out the engine gives the
+lowest-numbered occupied slot.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..actions import Action, Give, MatchAction
+from ..engine.mechanic import PhaseSpec
+from ..engine.state import NO_CARD, Phase
+from ..errors import IllegalAction
+from ..events import Event
+from .matching import Matching, MatchingState, match_action
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
+    from ..schema import Variant
+
+
+class OpponentMatchingState(MatchingState):
+    """Besides the window: ``gives`` owed (``[owner, slot]`` each), the ``giver``, and the phase and
+    player to go back to."""
+
+    __slots__ = ("giver", "gives", "resume", "resume_player")
+
+    def __init__(self, g: Game, first: int) -> None:
+        super().__init__(g, first)
+        self.gives: list[list[int]] = []
+        self.giver = -1
+        self.resume = ""
+        self.resume_player = -1
+
+
+class OpponentMatching(Matching):
+    name = "matching"
+    order = 10
+
+    @classmethod
+    def wanted(cls, variant: Variant) -> bool:
+        m = variant.rules.matching
+        return m.enabled and m.opponents
+
+    def new_state(self, g: Game) -> OpponentMatchingState:
+        first = g.discard[-1] if g.discard and self.first_matchable else NO_CARD
+        return OpponentMatchingState(g, first)
+
+    def phases(self) -> dict[str, PhaseSpec]:
+        table = super().phases()
+        table[Phase.GIVE] = PhaseSpec(
+            self.list_gives, {Give: self.do_give}, open=False, waiting=self.giver, auto=self.auto_give
+        )
+        return table
+
+    def list_more(self, g: Game, p: int, out: list[Action]) -> None:
+        for q in g.targets(p, True):
+            out.extend(match_action(p, s, q) for s in g.occupied(q))
+
+    def check_owner(self, g: Game, a: MatchAction, owner: int) -> None:
+        p = a.player
+        if owner == p:
+            return
+        if not g.player_ok(owner) or owner not in g.targets(p, True):
+            raise IllegalAction(f"player {owner}'s cards cannot be matched now", a)
+        if g.card_count(p) < len(a.slots):
+            raise IllegalAction("you need a card of your own to give for each card you take", a)
+
+    def took(self, g: Game, a: MatchAction, owner: int, events: list[Event]) -> bool:
+        p = a.player
+        if owner == p:
+            return False
+        st: OpponentMatchingState = g.ms[self.index]
+        hand = g.hands[owner]
+        st.gives = [[owner, s] for s in a.slots if hand[s] == NO_CARD]
+        if not st.gives:
+            return False
+        st.giver = p
+        st.resume = str(g.phase)
+        st.resume_player = g.current_player
+        g.phase = Phase.GIVE
+        g.current_player = p
+        events.append(Event("give_owed", {"player": p, "owner": owner, "count": len(st.gives)}))
+        return True
+
+    def giver(self, g: Game) -> list[int]:
+        return [g.ms[self.index].giver]
+
+    def list_gives(self, g: Game, p: int, out: list[Action]) -> None:
+        if p == g.ms[self.index].giver:
+            out.extend(Give(p, s) for s in g.occupied(p))
+
+    def do_give(self, g: Game, a: Give) -> list[Event]:
+        p = a.player
+        st: OpponentMatchingState = g.ms[self.index]
+        if p != st.giver:
+            raise IllegalAction("nothing to give now", a)
+        if not g.slot_ok(p, a.slot):
+            raise IllegalAction(f"slot {a.slot} of player {p} holds no card", a)
+        q, t = st.gives.pop(0)
+        g.move((p, a.slot), (q, t))  # unseen: only who already knew the card knows it now
+        events = [Event("gave", {"player": p, "slot": a.slot, "target": q, "target_slot": t})]
+        if not st.gives:
+            g.phase = Phase(st.resume)
+            g.current_player = st.resume_player
+            st.giver = -1
+            st.resume = ""
+            st.resume_player = -1
+            g.after_out_of_turn(events)
+        return events
+
+    def auto_give(self, g: Game, events: list[Event]) -> None:
+        """Time ran out while a card is owed: give the lowest-numbered occupied slot."""
+        p = g.ms[self.index].giver
+        events.extend(self.do_give(g, Give(p, g.occupied(p)[0])))
+
+    def view(self, g: Game, p: int) -> dict[str, Any]:
+        giver = g.ms[self.index].giver
+        return {"giver": None if giver < 0 else giver}

@@ -1,0 +1,211 @@
+"""Card powers as a mechanic: offering the power of a thrown card, resolving it, passing it on.
+
+Which card has which power is ``tamalou_card_power`` (``rules.powers.ranks`` / ``cards``); what a power
+does is its ``CardPower`` class (``tamalou.powers``). This mechanic decides when one is offered
+(``rules.powers.trigger``: "drawn_thrown", a card drawn from the stock and thrown at once (000);
+"landing", any card landing on the discard in your turn (003)), whether it may be declined
+(``optional``) and whether the next player may use it once instead of drawing (``passed_on``, 003).
+
+Phases: ``power`` (the power's uses, and ``pass``), ``swap`` (a two-step power's second step, and
+``pass``), and, in ``draw``, a power passed on.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..actions import Action, Pass, Power, Swap
+from ..engine.flow import seat_actions
+from ..engine.mechanic import Mechanic, PhaseSpec
+from ..engine.state import Phase
+from ..errors import IllegalAction
+from ..events import Event
+from ..powers import TURN_TAKEN, CardPower
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
+    from ..schema import Variant
+
+
+class PowersState:
+    """``power``: the power on offer (or passed on); ``step``: ``[name, memo, instead_of_draw]`` of a
+    power waiting for its second step; ``passing``: the power the next player may use."""
+
+    __slots__ = ("passing", "power", "step")
+
+    def __init__(self) -> None:
+        self.power: str | None = None
+        self.step: list[Any] | None = None
+        self.passing: str | None = None
+
+
+class Powers(Mechanic):
+    name = "powers"
+    order = 20
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        p = variant.rules.powers
+        self.landing = p.trigger == "landing"
+        self.optional = p.optional
+        self.passed_on = p.passed_on
+
+    def new_state(self, g: Game) -> PowersState:
+        return PowersState()
+
+    def kind(self, g: Game, name: str) -> CardPower:
+        return g.rb.powers[name]
+
+    def phases(self) -> dict[str, PhaseSpec]:
+        return {
+            Phase.DRAW: PhaseSpec(self.list_passed, {Power: self.do_power}),
+            Phase.POWER: PhaseSpec(
+                self.list_power, {Power: self.do_power, Pass: self.do_pass}, open=True, auto=self.auto_pass
+            ),
+            Phase.SWAP: PhaseSpec(
+                self.list_step,
+                {Swap: self.do_step, Power: self.do_step, Pass: self.do_pass},
+                open=True,
+                auto=self.auto_pass,
+            ),
+        }
+
+    # ---------------------------------------------------------------- listing
+
+    def list_passed(self, g: Game, p: int, out: list[Action]) -> None:
+        st: PowersState = g.ms[self.index]
+        if st.power is not None and p == g.current_player and g.draws == 0:
+            out.extend(self.kind(g, st.power).uses(g, p))
+
+    def list_power(self, g: Game, p: int, out: list[Action]) -> None:
+        if p != g.current_player:
+            return
+        st: PowersState = g.ms[self.index]
+        assert st.power is not None
+        uses = self.kind(g, st.power).uses(g, p)
+        out.extend(uses)
+        if self.optional or not uses:
+            out.append(seat_actions(p).pass_)
+
+    def list_step(self, g: Game, p: int, out: list[Action]) -> None:
+        if p != g.current_player:
+            return
+        st: PowersState = g.ms[self.index]
+        assert st.step is not None
+        name, memo, _ = st.step
+        out.extend(self.kind(g, name).next_uses(g, p, memo))
+        out.append(seat_actions(p).pass_)
+
+    # ---------------------------------------------------------------- applying
+
+    def do_power(self, g: Game, a: Power) -> list[Event]:
+        g.turn_check(a)
+        st: PowersState = g.ms[self.index]
+        instead = g.phase == Phase.DRAW
+        if instead and (st.power is None or g.draws > 0):
+            raise IllegalAction("no power is passed on to you: a turn starts with a draw", a)
+        name = st.power
+        assert name is not None
+        kind = self.kind(g, name)
+        why = kind.refusal(g, a)
+        if why is not None:
+            raise IllegalAction(why, a)
+        events: list[Event] = []
+        st.power = None
+        memo = kind.resolve(g, a, events)
+        if memo == TURN_TAKEN:
+            return events
+        if self.passed_on and kind.passable and not instead:
+            st.passing = name
+        if memo is not None:
+            st.step = [name, memo, instead]
+            g.phase = Phase.SWAP
+            return events
+        self._done(g, instead, events)
+        return events
+
+    def do_step(self, g: Game, a: Action) -> list[Event]:
+        g.turn_check(a)
+        st: PowersState = g.ms[self.index]
+        assert st.step is not None
+        name, memo, instead = st.step
+        kind = self.kind(g, name)
+        why = kind.next_refusal(g, a, memo)
+        if why is not None:
+            raise IllegalAction(why, a)
+        events: list[Event] = []
+        more = kind.resolve_next(g, a, memo, events)
+        if more is not None:
+            st.step = [name, more, instead]
+            return events
+        st.step = None
+        self._done(g, instead, events)
+        return events
+
+    def do_pass(self, g: Game, a: Pass) -> list[Event]:
+        p = g.turn_check(a)
+        st: PowersState = g.ms[self.index]
+        phase = g.phase
+        if phase == Phase.POWER and not self.optional:
+            assert st.power is not None
+            if self.kind(g, st.power).usable(g, p):
+                raise IllegalAction("this power must be used", a)
+        events = [Event("passed", {"player": p, "phase": str(phase)})]
+        instead = bool(st.step[2]) if st.step is not None else False
+        st.power = None
+        st.step = None
+        self._done(g, instead, events)
+        return events
+
+    def auto_pass(self, g: Game, events: list[Event]) -> None:
+        events.extend(self.do_pass(g, seat_actions(g.current_player).pass_))
+
+    @staticmethod
+    def _done(g: Game, instead_of_draw: bool, events: list[Event]) -> None:
+        if instead_of_draw:  # the power was the turn: no second draw
+            g.turn_over(events)
+        else:
+            g.end_play(events)
+
+    # ---------------------------------------------------------------- the flow
+
+    def thrown(self, g: Game, card: int, how: str, events: list[Event]) -> bool:
+        st: PowersState = g.ms[self.index]
+        st.power = None
+        if not (self.landing or (how == "discarded" and g.held_from == "stock")):
+            return False
+        name = g.rb.power_name(g.cards[card])
+        if name == "none":
+            return False
+        p = g.current_player
+        if not self.kind(g, name).usable(g, p):
+            return False
+        st.power = name
+        g.phase = Phase.POWER
+        events.append(Event("power_offered", {"player": p, "power": name}))
+        return True
+
+    def prepare_turn(self, g: Game, p: int) -> None:
+        st: PowersState = g.ms[self.index]
+        st.power = st.passing
+        st.passing = None
+        st.step = None
+
+    def can_open_turn(self, g: Game, p: int) -> bool:
+        st: PowersState = g.ms[self.index]
+        return st.power is not None and self.kind(g, st.power).usable(g, p)
+
+    def turn_began(self, g: Game, p: int, events: list[Event]) -> None:
+        st: PowersState = g.ms[self.index]
+        if st.power is not None:
+            events.append(Event("power_passed", {"player": p, "power": st.power}))
+
+    def finished(self, g: Game, events: list[Event]) -> None:
+        st: PowersState = g.ms[self.index]
+        st.power = None
+        st.step = None
+
+    def view(self, g: Game, p: int) -> dict[str, Any]:
+        st: PowersState = g.ms[self.index]
+        shown = g.phase == Phase.POWER or (g.phase == Phase.DRAW and g.draws == 0)
+        return {"power": st.power if shown else None}

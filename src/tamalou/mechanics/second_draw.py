@@ -1,0 +1,56 @@
+"""A second draw in a turn (``rules.draw.per_turn = 2``; cartalogue-rapide, 001 "Variations"): once
+the first drawn card is resolved, the player may draw and resolve one more, or ``pass``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..actions import Action, Pass
+from ..engine.flow import seat_actions
+from ..engine.mechanic import Mechanic, PhaseSpec
+from ..engine.state import Phase
+from ..errors import IllegalAction
+from ..events import Event
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
+    from ..schema import Variant
+
+
+class SecondDraw(Mechanic):
+    name = "second_draw"
+    order = 30
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        self.per_turn = variant.rules.draw.per_turn
+
+    @classmethod
+    def wanted(cls, variant: Variant) -> bool:
+        return variant.rules.draw.per_turn > 1
+
+    def phases(self) -> dict[str, PhaseSpec]:
+        return {Phase.DRAW: PhaseSpec(self.list_pass, {Pass: self.do_pass})}
+
+    def list_pass(self, g: Game, p: int, out: list[Action]) -> None:
+        if p == g.current_player and g.draws > 0:
+            out.append(seat_actions(p).pass_)
+
+    def do_pass(self, g: Game, a: Pass) -> list[Event]:
+        p = g.turn_check(a)
+        if g.draws == 0:
+            raise IllegalAction("a turn starts with a draw", a)
+        events = [Event("passed", {"player": p, "phase": "draw"})]
+        g.turn_over(events)
+        return events
+
+    def play_resolved(self, g: Game, events: list[Event]) -> bool:
+        if (
+            g.draws < self.per_turn
+            and not g.stock_only
+            and (g.can_draw_stock() or g.can_draw_discard(g.current_player))
+        ):
+            g.phase = Phase.DRAW
+            events.append(Event("draw_offered", {"player": g.current_player}))
+            return True
+        return False

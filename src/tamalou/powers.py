@@ -1,0 +1,139 @@
+"""Card powers: the base class a power is written with (``CardPower``).
+
+A power is what a card does when it lands on the discard (which cards, and when, is the variant's
+``rules.powers``). A plugin provides powers with the hook ``tamalou_powers()``; a variant then names
+them in ``rules.powers.ranks`` / ``rules.powers.cards`` (names are checked at load).
+
+A power declares every complete use it offers (``uses``: ``Power`` actions with their targets, so
+``legal_actions`` lists them whole and a bot never has to guess), checks an action (``refusal``: by
+default, "is it one of ``uses``"), and resolves it with the table's primitives only (``g.look``,
+``g.swap``, ``g.move``, ``g.deal_unseen``, ``g.show``...), so what each player knows stays exact
+without the power's author thinking about it. A power with a second step (look, then decide to swap)
+returns a *memo* (JSON-able: lists, ints, strings) from ``resolve``: the round goes to the phase
+``"swap"``, where ``next_uses(memo)`` are listed with ``Pass``.
+
+A worked example, "a 5 looks at any one card on the table, one's own included"::
+
+    class PeekAny(tamalou.CardPower):
+        name = "peek_any"
+
+        def uses(self, g, p):
+            return [self.action(p, target=q, target_slot=s)
+                    for q in [p, *g.targets(p)] for s in g.occupied(q)]
+
+        def resolve(self, g, a, events):
+            g.look(a.player, a.target, a.target_slot, events)
+
+    @tamalou.hookimpl
+    def tamalou_powers():
+        return [PeekAny]
+
+and in the variant: ``plugins = ["my_rules"]`` and ``[rules.powers.ranks] "5" = "peek_any"``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .actions import Action, Power
+
+if TYPE_CHECKING:
+    from .engine.game import Game
+    from .events import Event
+
+#: What ``resolve`` returns when the power moved the turn on itself (e.g. ``g.again``).
+TURN_TAKEN = "turn-taken"
+
+_ACTIONS: dict[tuple[int, int | None, int | None, int | None, int | None], Power] = {}
+
+
+def _bare(a: Action) -> Action:
+    import dataclasses
+
+    return a if a.at is None else dataclasses.replace(a, at=None)  # type: ignore[type-var]
+
+
+class CardPower:
+    """Base class of card powers. Set ``name``; implement ``uses`` and ``resolve`` (and, for a
+    two-step power, ``next_uses`` and ``resolve_next``).
+
+    - ``exchanges``: the power moves cards between layouts; ``g.targets(p, exchanging=True)`` then
+      leaves out locked layouts (a protected caller). Document-only otherwise.
+    - ``passable``: with ``rules.powers.passed_on``, the next player may use it once instead of
+      drawing (the built-in ``play_again`` is not).
+    """
+
+    name: ClassVar[str] = ""
+    exchanges: ClassVar[bool] = False
+    passable: ClassVar[bool] = True
+
+    @staticmethod
+    def action(
+        player: int,
+        slot: int | None = None,
+        target: int | None = None,
+        target_slot: int | None = None,
+        owner: int | None = None,
+    ) -> Power:
+        """A ``Power`` action, made once per process and handed out again (actions are values)."""
+        key = (player, slot, target, target_slot, owner)
+        a = _ACTIONS.get(key)
+        if a is None:
+            if len(_ACTIONS) > 100_000:
+                _ACTIONS.clear()
+            a = _ACTIONS[key] = Power(player, slot, target, target_slot, None, owner)
+        return a
+
+    # ---------------------------------------------------------------- the first step
+
+    def uses(self, g: Game, p: int) -> list[Action]:
+        """Every complete use of the power by ``p`` now (``Power`` actions). May be empty."""
+        raise NotImplementedError
+
+    def usable(self, g: Game, p: int) -> bool:
+        """Whether ``p`` has at least one use (override when listing them all is costly)."""
+        return bool(self.uses(g, p))
+
+    def refusal(self, g: Game, a: Power) -> str | None:
+        """Why ``a`` is not a use of this power now, or ``None``. The default: it must be one of
+        ``uses``. Override for clearer reasons; never accept what ``uses`` does not list."""
+        if _bare(a) in self.uses(g, a.player):
+            return None
+        return f"that is not a use of {self.name} now (see legal_actions)"
+
+    def resolve(self, g: Game, a: Power, events: list[Event]) -> Any:
+        """Do it. Return ``None`` when done, a memo to ask a second step, or ``TURN_TAKEN`` when the
+        power moved the turn on itself."""
+        raise NotImplementedError
+
+    # ---------------------------------------------------------------- an optional second step
+
+    def next_uses(self, g: Game, p: int, memo: Any) -> list[Action]:
+        """The second step's actions (``Pass`` is always offered besides)."""
+        return []
+
+    def next_refusal(self, g: Game, a: Action, memo: Any) -> str | None:
+        """Why ``a`` is not a second step now, or ``None``. Default: it must be one of ``next_uses``."""
+        if _bare(a) in self.next_uses(g, a.player, memo):
+            return None
+        return f"that is not a second step of {self.name} now (see legal_actions)"
+
+    def resolve_next(self, g: Game, a: Action, memo: Any, events: list[Event]) -> Any:
+        """Do the second step; return ``None`` when done (or another memo for one more step)."""
+        raise NotImplementedError
+
+    # ---------------------------------------------------------------- helpers for authors
+
+    @staticmethod
+    def target_refusal(g: Game, a: Power, *, exchanging: bool) -> str | None:
+        """The usual checks of ``a.target`` / ``a.target_slot``: an opponent that may be aimed at, and
+        an occupied slot of theirs."""
+        q, s = a.target, a.target_slot
+        if not g.player_ok(q) or q == a.player:
+            return "'target' must be an opponent"
+        assert q is not None
+        if q not in g.targets(a.player, exchanging):
+            return f"player {q} cannot be targeted now"
+        if not g.slot_ok(q, s):
+            return f"slot {s} of player {q} holds no card"
+        return None
