@@ -211,7 +211,7 @@ def _power_table(drawn: str) -> Game:
             ["AH", "2H", "3H", "4H"],  # p1 sees AH, 2H
             ["AD", "2D", "3D", "4D"],  # p2 sees AD, 2D
         ],
-        stock=[drawn, "5C", "6C"],
+        stock=[drawn, "5C", "6H"],
         discard=["5S"],
     )
 

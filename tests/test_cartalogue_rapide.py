@@ -19,7 +19,7 @@ import pytest
 
 import scenario
 import tamalou
-from scenario import assert_illegal, draw_and_throw, kinds, turn_options
+from scenario import assert_illegal, close, draw_and_throw, kinds, turn_options
 from scenario import random_game_and_events as random_game
 from tamalou import (
     Action,
@@ -166,10 +166,14 @@ def test_passing_the_second_draw_goes_to_the_call_phase() -> None:
     assert g.phase == "call" and g.current_player == 0 and g.view(0).stock_size == 3
     assert turn_options(g, 0) == {Call(0), Pass(0)}
     g.apply(Call(0))
-    # The last turn of p1 has its second draw too; after the call, passing it ends the turn and the round.
+    # The last turn of p1 has its second draw too; after the call, passing it ends the turn: the round
+    # ends once everybody has had a last chance to match the 6C, the last thrown card (closing window).
     draw_and_throw(g)
     assert g.phase == "draw" and turn_options(g, 1) == second_draw(1)
-    g.apply(Pass(1))
+    events = g.apply(Pass(1))
+    assert g.phase == "closing" and not g.is_over
+    assert [e["players"] for e in events if e.type == "closing"] == [[0, 1]]
+    close(g)
     assert g.is_over and g.result().reason == "called"
 
 

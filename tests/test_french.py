@@ -19,6 +19,7 @@ from scenario import (
     FULL_DECK,
     assert_illegal,
     calling_turn,
+    close,
     draw_and_throw,
     kinds,
     matches_listed,
@@ -38,8 +39,8 @@ from tamalou import (
     Pass,
     Power,
     Replace,
+    SetupError,
     Swap,
-    VariantError,
 )
 
 FRENCH = "french"
@@ -60,7 +61,7 @@ def test_players_two_to_six_one_and_seven_refused() -> None:
         assert g.players == n
         assert len(g.view(0).hands) == n
     for n in (1, 7):
-        with pytest.raises(VariantError):
+        with pytest.raises(SetupError, match=f"got {n}"):
             tamalou.new_game(FRENCH, players=n, seed=1)
 
 
@@ -537,6 +538,8 @@ def test_caller_not_protected_from_swaps() -> None:
     assert swap in turn_options(g, 1)
     g.apply(swap)  # p1's 9S <-> the caller's AS
     assert g.layout(0)[0] == "9S" and g.layout(1)[0] == "AS"
+    assert g.phase == "closing" and not g.is_over  # each player's last chance to match the QC
+    close(g)
     assert g.is_over
     assert g.result().totals == [11, 28]
     assert g.result().winners == [1]
@@ -715,6 +718,8 @@ def test_ruling_02_last_round_others_may_swap_with_the_caller() -> None:
     g.apply(Power(1, target=0, target_slot=0))
     assert Swap(1, 0) in turn_options(g, 1)
     g.apply(Swap(1, 0))  # p1's 9S <-> the caller's AS
+    assert g.phase == "closing"  # each player's last chance to match the KS
+    close(g)
     assert g.result().totals == [11, 28]
     assert g.result().caller == 0 and g.result().winners == [1]
 
@@ -1050,3 +1055,71 @@ def test_ruling_16_wrongly_thrown_opponent_card_goes_back_thrower_takes_penalty(
     assert not any(isinstance(a, Give) for a in g.legal_actions(0))
     assert_illegal(g, Give(0, 0))
     assert g.current_player == 0 and g.phase == "draw"
+
+
+# --------------------------------------------------------------------------------- Decided 2026-11-30
+
+
+def test_decided_last_card_of_the_round_can_be_matched_in_the_closing_window() -> None:
+    """ "La manche se termine quand le dernier joueur a jeté sa carte (ou, éventuellement, après un
+    échange ou un appariement)" — RULES.md §7, Decided 2026-11-30: when a called round's last turn
+    ends, every player allowed to match gets one chance on the card that turn threw; the round ends
+    once that chance is taken (a match wins the window: nobody else can match) or passed."""
+    g = deal(
+        [
+            ["AS", "AH", "2S", "KH"],  # p0: 4 points
+            ["6H", "9H", "9D", "9C"],  # p1 sees its 6H: 33 points
+            ["10S", "10H", "10D", "10C"],  # p2: 40 points
+        ],
+        stock=["3D", "5C", "6C"],
+        discard=["2D"],
+    )
+    calling_turn(g)  # p0 throws the 3D and calls
+    quiet_turn(g)  # p1's last turn: the 5C
+    assert g.current_player == 2 and not g.is_over
+    events = draw_and_throw(g)  # p2's last turn, the last of the round: the 6C
+    assert g.phase == "closing" and not g.is_over
+    assert [e["players"] for e in of_kind(events, "closing")] == [[0, 1, 2]]
+    assert g.current_player == 0  # the next seat still waiting
+    assert {MatchAction(1, (0,)), Pass(1)} <= set(g.legal_actions(1))
+    events = g.apply(MatchAction(1, (0,)))  # p1's 6H on the 6C: the window is won, nobody can match more
+    assert kinds(events) == ["matched", "round_over"] and events[0]["card"] == "6H"
+    assert g.is_over and g.result().reason == "called"
+    assert of_kind(events, "round_over")[0]["totals"] == g.result().totals
+    assert g.layout(1) == [None, "9H", "9D", "9C"]  # the 6H is gone from p1's layout
+    assert g.view(0).discard_top == "6H"
+    assert g.result().totals == [4, 27, 40] and g.result().winners == [0]
+
+
+def test_decided_wrong_card_on_a_won_window_is_a_miss() -> None:
+    """ "Si plusieurs joueurs ont une carte de même valeur à jeter, le plus rapide l’emporte ; le plus
+    lent replace sa carte dans son jeu." — RULES.md §7, Decided 2026-11-30: only a card *of the same
+    rank* thrown on a window someone already won is taken back without penalty ("late"); a wrong card
+    is a miss, with its penalty, whenever it is thrown."""
+    g = deal(
+        [
+            ["AS", "2S", "3S", "4S"],
+            ["5S", "2H", "3H", "4H"],  # p1 (A) sees its 5S
+            ["2D", "3D", "9H", "4D"],  # p2 (B) has never seen its slot 2 and hopes it is a 5
+            ["5H", "2C", "3C", "4C"],  # p3 (C) sees its 5H
+        ],
+        stock=["5D", "6C", "6H"],
+        discard=["9C"],
+    )
+    draw_and_throw(g)  # p0 throws the 5D
+    assert kinds(g.apply(MatchAction(1, (0,)))) == ["matched"]  # A is right, and first: the window is won
+    assert matches_listed(g, 2) == set() and matches_listed(g, 3) == set()
+    # B throws a card of another rank on the won window: a miss, whose penalty card is the 6C.
+    events = g.apply(MatchAction(2, (2,)))
+    assert kinds(events) == ["missed", "penalty"]
+    assert events[0]["card"] == "9H" and events[1]["player"] == 2
+    assert g.layout(2) == ["2D", "3D", "9H", "4D", "6C"]  # back in its slot, penalty card in slot 4
+    assert all(seen(g, p, 2)[2] == "9H" for p in range(4))  # everybody saw it
+    assert g.card_count(2) == 5 and g.view(0).stock_size == 1
+    # C throws a card of the same rank, late: it goes back, no penalty.
+    events = g.apply(MatchAction(3, (0,)))
+    assert kinds(events) == ["late"]
+    assert events[0]["card"] == "5H"
+    assert g.layout(3) == ["5H", "2C", "3C", "4C"]
+    assert g.card_count(3) == 4 and g.view(0).stock_size == 1  # no penalty
+    assert g.view(0).discard_top == "5S"

@@ -17,7 +17,7 @@ import pytest
 
 import scenario
 import tamalou
-from scenario import RANKS, assert_illegal, cards_in_play, draw_and_throw, kinds, random_game, turn_options
+from scenario import RANKS, assert_illegal, cards_in_play, close, draw_and_throw, kinds, random_game, turn_options
 from tamalou import (
     Call,
     Discard,
@@ -134,6 +134,8 @@ def test_joker_counters_a_player_with_no_card_left() -> None:
     assert g.legal_actions(1) == [Call(1)]  # French: "il doit annoncer le Tamalou [...] sans jouer"
     g.apply(Call(1))
     draw_and_throw(g)  # p0's last turn: the 3C
+    assert g.phase == "closing" and g.to_act == [0]  # p0 may still match the 3C; p1 has no card
+    close(g)
     result = g.result()
     assert result.reason == "called" and result.caller == 1
     assert result.totals == [-1, 0] and result.card_counts == [1, 0]

@@ -123,7 +123,7 @@ def step(g: Game, call_after: int = 30) -> None:
             g.apply(Discard(p))
     elif g.phase == "call":
         g.apply(Call(p) if g.total(p) <= 5 or g.turn >= call_after else Pass(p))
-    else:  # power, swap
+    else:  # power, swap, closing
         g.apply(Pass(p))
 
 
@@ -144,7 +144,7 @@ def play_match(m: Match) -> list[tuple[list[int], list[int]]]:
 
 def stacked(v: Variant, hands: Sequence[Sequence[str]]) -> Game:
     """A French stacked deal; seat 0 plays first, calls on its first turn; the others play a quiet
-    last turn. The hands never change."""
+    last turn, and nobody matches the last thrown card in the closing window. The hands never change."""
     pool = [c for c in ("6C", "5C", "3C", "2C", "6D", "5D") if all(c not in h for h in hands)]
     g = deal(hands, stock=pool[1 : len(hands) + 1], discard=pool[:1], variant=v)
     g.apply(Draw(0, "stock"))
@@ -152,6 +152,9 @@ def stacked(v: Variant, hands: Sequence[Sequence[str]]) -> Game:
     g.apply(Call(0))
     while not g.is_over:
         p = g.current_player
+        if g.phase == "closing":
+            g.apply(Pass(p))
+            continue
         g.apply(Draw(p, "stock"))
         g.apply(Discard(p))
     return g

@@ -35,8 +35,8 @@ from tamalou import (
     Pass,
     Power,
     Replace,
+    SetupError,
     Tick,
-    VariantError,
 )
 from tamalou.testing import check_conservation
 
@@ -111,7 +111,7 @@ def test_two_to_five_players_with_an_ordinary_deck_of_52_cards_and_no_jokers() -
         assert set(dealt) <= FULL_DECK
         assert g.view(0).stock_size == 52 - 4 * n
     for n in (1, 6):
-        with pytest.raises(VariantError):
+        with pytest.raises(SetupError):
             tamalou.new_game(FUN, players=n, seed=1)
     # Every card of the stock, drawn one by one until the first reshuffle: the 52 cards, no joker.
     g = tamalou.new_game(FUN, players=2, seed=52)
@@ -189,7 +189,9 @@ def test_for_5_seconds_everyone_sees_the_first_and_the_last_of_their_row() -> No
     assert set(seen(g, 0, 1).values()) == set(seen(g, 1, 0).values()) == {None}
     # The 5 s of the opening: nobody plays.
     assert g.phase == "opening" and g.now == 0 and g.deadline == OPEN
-    assert g.legal_actions(0) == g.legal_actions(1) == []
+    # Only time may pass: the opening is a time-only phase, every seat is offered nothing but Tick.
+    assert g.legal_actions(0) == g.legal_actions(1) == [Tick(at=OPEN)]
+    assert g.to_act == [0, 1]
     assert_illegal(g, Draw(0, "stock", at=4.99))
     assert_illegal(g, Call(0, at=4.99))
     g.apply(Tick(at=4.99))
@@ -341,7 +343,7 @@ def test_then_the_next_player_plays_the_card_you_keep_goes_face_down_remember_it
 def test_power_if_the_card_that_landed_is_a_jack_queen_or_king_you_may_use_it_or_pass(rank: str) -> None:
     """ "Power. If the card that has just landed on the discard pile is a Jack, a Queen or a King, you
     may use its power, or pass." — no other card has a power (no 7 to 10 powers here)."""
-    card = f"{rank}C"
+    card = f"{rank}D"  # diamonds: no clash with the clubs filling the stock
     g = deal([["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], stock=[card, "6C", "7C"])
     events = throw(g, OPEN)
     offered = [e["power"] for e in of_kind(events, "power_offered")]
@@ -426,21 +428,21 @@ def test_let_a_whole_turn_go_by_without_playing_and_your_next_one_is_short_until
     g = deal([["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], stock=[f"{r}C" for r in "5678"] + ["9C", "9D"])
     quiet_turn(g, 6)  # p0; p1's turn: 6 to 51
     g.apply(Tick(at=6 + TURN))  # p1 lets it go by
-    assert g.absent[1] and g.absent_turns[1] == 1
+    assert g.state_of("timing").absent[1] and g.state_of("timing").absent_turns[1] == 1
     quiet_turn(g, 52)  # p0: p1's next turn is short
     assert g.current_player == 1 and g.deadline == 52 + SHORT
     g.apply(Tick(at=52 + SHORT))  # and it goes by too
-    assert g.absent_turns[1] == 2
+    assert g.state_of("timing").absent_turns[1] == 2
     quiet_turn(g, 70)
     assert g.deadline == 70 + SHORT
     quiet_turn(g, 71)  # p1 plays: it is back
-    assert not g.absent[1] and g.absent_turns[1] == 0
+    assert not g.state_of("timing").absent[1] and g.state_of("timing").absent_turns[1] == 0
     quiet_turn(g, 72)  # p0
     assert g.current_player == 1 and g.deadline == 72 + TURN
     # A turn in which the player did something is not a whole turn gone by.
     g.apply(Draw(1, "stock", at=73))
     g.apply(Tick(at=72 + TURN))
-    assert not g.absent[1]
+    assert not g.state_of("timing").absent[1]
     assert g.current_player == 0 and g.deadline == 72 + TURN + TURN
 
 
@@ -459,7 +461,7 @@ def test_when_every_clock_but_one_has_run_out_the_game_ends() -> None:
     quiet_turn(g, 52)
     g.apply(Tick(at=52 + SHORT))  # 2nd (15 s)
     quiet_turn(g, 68)
-    assert g.absent_turns[1] == 2 and not g.is_over
+    assert g.state_of("timing").absent_turns[1] == 2 and not g.is_over
     g.apply(Tick(at=68 + SHORT - 0.01))
     assert not g.is_over and g.left == 0
     events = g.apply(Tick(at=68 + SHORT))  # 3rd in a row: p1's clock has run out
@@ -838,7 +840,7 @@ def test_faq_two_players_double_at_the_same_time_the_second_is_too_late() -> Non
     assert kinds(second) == ["late", "penalty"]
     assert g.layout(1) == ["7H", "2H", "3H", "4H", "6C"]
     assert g.layout(2)[0] is None
-    assert g.misses[1] == 1
+    assert g.state_of("timing").misses[1] == 1
 
 
 @pytest.mark.parametrize("how", ["wrong card", "too late"])
@@ -907,11 +909,11 @@ def test_misses_add_up_locked_0_then_5_then_20_then_60_seconds_then_for_the_rest
     )
     quiet_turn(g, 6)  # p0
     g.apply(double(4, 0, 6))  # 1st miss: locks nothing
-    assert g.misses[4] == 1 and g.locked_until[4] == 6
+    assert g.state_of("timing").misses[4] == 1 and g.state_of("timing").locked_until[4] == 6
     quiet_turn(g, 7)  # p1
     assert doubles_listed(g, 4) != set()
     g.apply(double(4, 0, 7))  # 2nd miss: 5 s
-    assert g.locked_until[4] == 7 + 5
+    assert g.state_of("timing").locked_until[4] == 7 + 5
     quiet_turn(g, 8)  # p2
     g.apply(Tick(at=11.99))
     assert doubles_listed(g, 4) == set()
@@ -919,21 +921,21 @@ def test_misses_add_up_locked_0_then_5_then_20_then_60_seconds_then_for_the_rest
     g.apply(Tick(at=12))
     assert doubles_listed(g, 4) != set()
     g.apply(double(4, 0, 12))  # 3rd miss: 20 s
-    assert g.locked_until[4] == 12 + 20
+    assert g.state_of("timing").locked_until[4] == 12 + 20
     quiet_turn(g, 13)  # p3; p4's turn starts locked: nothing wiped out
-    assert g.current_player == 4 and g.misses[4] == 3
+    assert g.current_player == 4 and g.state_of("timing").misses[4] == 3
     assert_illegal(g, double(4, 0, 31.99))
     g.apply(double(4, 0, 32))  # 4th miss, in p4's own turn: 60 s
-    assert g.locked_until[4] == 32 + 60
+    assert g.state_of("timing").locked_until[4] == 32 + 60
     quiet_turn(g, 33)  # p4
     quiet_turn(g, 34)  # p0
     quiet_turn(g, 35)  # p1; p2's turn runs out at 80 (played for p2), p3's runs from 80
     assert_illegal(g, double(4, 0, 91.99))
     g.apply(double(4, 0, 92))  # 5th miss: for the rest of the game
-    assert g.misses[4] == 5 and g.locked_until[4] > 1e9
+    assert g.state_of("timing").misses[4] == 5 and g.state_of("timing").locked_until[4] > 1e9
     assert g.current_player == 3
     quiet_turn(g, 93)  # p3: p4's turn starts, still locked: nothing wiped out
-    assert g.current_player == 4 and g.misses[4] == 5
+    assert g.current_player == 4 and g.state_of("timing").misses[4] == 5
     quiet_turn(g, 94)  # p4
     assert doubles_listed(g, 4) == set()
     assert_illegal(g, double(4, 0, 500))
@@ -953,15 +955,15 @@ def test_a_successful_double_wipes_it_all_out() -> None:
     g.apply(double(2, 3, 6))  # miss 1 (penalty: the 6D)
     throw(g, 7)  # p1 throws the KC: still p1's turn (the power)
     g.apply(double(2, 3, 7))  # miss 2 (penalty: the 6H): locked 5 s
-    assert g.misses[2] == 2 and g.locked_until[2] == 12
+    assert g.state_of("timing").misses[2] == 2 and g.state_of("timing").locked_until[2] == 12
     g.apply(Pass(1, at=8))  # p2's turn starts while locked: nothing wiped out
-    assert g.misses[2] == 2
+    assert g.state_of("timing").misses[2] == 2
     throw(g, 12)  # p2 throws the 9C
     assert kinds(g.apply(double(2, 0, 12))) == ["matched"]  # its 9S on it
-    assert g.misses[2] == 0
+    assert g.state_of("timing").misses[2] == 0
     throw(g, 14)  # p0 throws the 7C
     g.apply(double(2, 3, 14))  # a miss again: the first one, it locks nothing
-    assert g.misses[2] == 1 and g.locked_until[2] == 14
+    assert g.state_of("timing").misses[2] == 1 and g.state_of("timing").locked_until[2] == 14
 
 
 def test_each_start_of_your_turn_while_you_are_not_locked_wipes_out_one() -> None:
@@ -979,15 +981,15 @@ def test_each_start_of_your_turn_while_you_are_not_locked_wipes_out_one() -> Non
         g.apply(double(2, 0, 6))  # miss 1 (penalty 9D)
         throw(g, 7)  # p1 throws the KC: its power is on offer, still p1's turn
         g.apply(double(2, 0, 8))  # miss 2: locked until 13 (penalty 9H)
-        assert g.misses[2] == 2 and g.locked_until[2] == 13
+        assert g.state_of("timing").misses[2] == 2 and g.state_of("timing").locked_until[2] == 13
         g.apply(Pass(1, at=turn_starts))  # p2's turn starts
         assert g.current_player == 2
-        assert g.misses[2] == misses_left
+        assert g.state_of("timing").misses[2] == misses_left
         # What is left shows on the next miss: 2 left -> 3rd miss, 20 s; 1 left -> 2nd miss, 5 s.
         quiet_turn(g, 14)  # p2 throws the 9S
         quiet_turn(g, 15)  # p0 throws the 10C
         g.apply(double(2, 0, 15))
-        assert g.locked_until[2] == 15 + (20 if misses_left == 2 else 5)
+        assert g.state_of("timing").locked_until[2] == 15 + (20 if misses_left == 2 else 5)
 
 
 def test_a_double_that_leaves_you_with_no_card_at_all_ends_the_game_at_once() -> None:
@@ -1053,7 +1055,7 @@ def test_faq_no_double_during_the_2_seconds_when_a_queens_swap_is_shown() -> Non
     g = deal(hands, stock=["QC", "6C", "7C"])
     throw(g, 6)
     g.apply(Power(0, slot=1, target=1, target_slot=1, at=7))  # the swap, shown 7 to 9
-    assert g.quiet_until == 9
+    assert g.state_of("timing").quiet_until == 9
     g.apply(Tick(at=8.99))
     assert doubles_listed(g, 2) == set()
     assert_illegal(g, double(2, 0, 8.99))
@@ -1394,7 +1396,8 @@ def test_the_game_ends_after_the_last_turn_then_a_5_second_countdown_during_whic
     events = quiet_turn(g, 8)  # p2 throws the 6C: its last turn is over
     (countdown,) = of_kind(events, "countdown")
     assert countdown["until"] == 8 + COUNTDOWN and g.phase == "countdown"
-    assert turn_options(g, 1) == turn_options(g, 2) == set()  # only doubles now
+    # only doubles now (and letting the countdown run out)
+    assert turn_options(g, 0) == turn_options(g, 1) == turn_options(g, 2) == {Tick(at=8 + COUNTDOWN)}
     assert doubles_listed(g, 0) == set()
     g.apply(Tick(at=12.99))
     assert not g.is_over
@@ -1517,12 +1520,12 @@ def test_an_illegal_action_at_the_current_time_leaves_the_game_unchanged() -> No
     g = deal([["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], stock=["5C", "6C", "7C", "8C", "9C"])
     g.apply(Tick(at=OPEN + TURN))  # p0 lets its first turn go by
     quiet_turn(g, 51)
-    assert g.current_player == 0 and g.absent[0]
+    assert g.current_player == 0 and g.state_of("timing").absent[0]
     assert_illegal(g, Replace(0, 0))  # nothing drawn: refused
     assert_illegal(g, Replace(0, 0, at=g.now))
     assert_illegal(g, Discard(0, at=g.now + 1))
     g.apply(Tick(at=g.deadline))
-    assert g.absent_turns[0] == 2
+    assert g.state_of("timing").absent_turns[0] == 2
 
 
 def test_a_refused_draw_from_the_discard_keeps_the_passed_on_power() -> None:

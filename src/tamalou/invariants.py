@@ -206,8 +206,8 @@ def check_knowledge(game: Game) -> None:
         blind = [p for p in everyone if not game.knows(p, c)]
         if blind:
             raise _fail(game, f"{_card(game, c)} is face up on the discard but unknown to players {blind}")
-    if game.held != _NO_CARD and game.phase != "over" and not game.knows(game.current_player, game.held):
-        raise _fail(game, f"player {game.current_player} holds {_card(game, game.held)} without knowing it")
+    if game.held != _NO_CARD and game.phase != "over" and not game.knows(game.holder, game.held):
+        raise _fail(game, f"player {game.holder} holds {_card(game, game.held)} without knowing it")
     if game.is_over:
         for hand in game.hands:
             for c in hand:

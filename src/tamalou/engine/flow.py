@@ -198,6 +198,7 @@ class Flow(Table):
         else:  # pragma: no cover - the action's own check refuses other sources
             raise IllegalAction(f"draw from 'stock' or 'discard', not {a.source!r}", a)
         self.held = c
+        self.holder = p
         self.held_from = a.source
         self.draws += 1
         self.phase = Phase.HOLD
@@ -211,6 +212,7 @@ class Flow(Table):
         old = hand[a.slot]
         hand[a.slot] = self.held
         self.held = NO_CARD
+        self.holder = -1
         self.throw(old)
         events = [Event("replaced", {"player": p, "slot": a.slot, "card": self.text[old]})]
         self.thrown(old, "replaced", events)
@@ -225,6 +227,7 @@ class Flow(Table):
     def throw_held(self, p: int) -> list[Event]:
         c = self.held
         self.held = NO_CARD
+        self.holder = -1
         self.throw(c)
         events = [Event("discarded", {"player": p, "card": self.text[c]})]
         self.thrown(c, "discarded", events)
@@ -305,6 +308,7 @@ class Flow(Table):
     def start_turn(self, p: int, events: list[Event]) -> None:
         """``p``'s turn starts, or the next one that can be played; or the round ends."""
         self.held = NO_CARD
+        self.holder = -1
         self.held_from = ""
         self.draws = 0
         self.stock_only = False

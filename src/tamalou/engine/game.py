@@ -59,6 +59,7 @@ class Game(Flow):
         n_cards = len(universe)
         self.knowers = [0] * n_cards
         self.held = NO_CARD
+        self.holder = -1
         self.held_from = ""
         self.draws = 0
         self.stock_only = False
@@ -352,7 +353,7 @@ class Game(Flow):
             ]
             for hand in self.hands
         ]
-        holding = self.current_player if self.held != NO_CARD else None
+        holding = self.holder if self.held != NO_CARD else None
         held = text[self.held] if holding == player and knowers[self.held] >> player & 1 else None
         over = self.phase == Phase.OVER
         fields: dict[str, Any] = {

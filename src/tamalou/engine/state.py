@@ -68,6 +68,7 @@ class State:
         "turn",
         "caller",
         "held",
+        "holder",
         "held_from",
         "draws",
         "stock_only",
@@ -92,6 +93,7 @@ class State:
         "hands",
         "held",
         "held_from",
+        "holder",
         "knowers",
         "left",
         "locked",
@@ -139,6 +141,7 @@ class State:
     turn: int  #: turns played
     caller: int | None
     held: int  #: the card the player to move holds, or NO_CARD
+    holder: int  #: who holds it (the turn's player, even while another acts out of turn), or -1
     held_from: str  #: "stock" or "discard" while a card is held
     draws: int  #: draws taken this turn
     stock_only: bool  #: this turn's next draw must come from the stock

@@ -29,15 +29,28 @@ if TYPE_CHECKING:
     from ..engine.game import Game
     from ..schema import Variant
 
-_OWN: dict[tuple[int, int], MatchAction] = {}
+_OWN: list[list[MatchAction]] = []  # per seat, per slot: the one-card match of one's own card
+_OTHERS: dict[tuple[int, int, int], MatchAction] = {}
+
+
+def own_matches(p: int, slots: int) -> list[MatchAction]:
+    """The one-card matches of seat ``p`` on its slots ``0..slots-1``, made once per process."""
+    while len(_OWN) <= p:
+        _OWN.append([])
+    own = _OWN[p]
+    while len(own) < slots:
+        own.append(MatchAction(p, (len(own),)))
+    return own
 
 
 def match_action(p: int, s: int, owner: int | None = None) -> MatchAction:
     """A one-card match, made once per process (actions are values)."""
-    key = (p, s) if owner is None else (p, s, owner)
-    a = _OWN.get(key)  # type: ignore[arg-type]
+    if owner is None:
+        return own_matches(p, s + 1)[s]
+    key = (p, s, owner)
+    a = _OTHERS.get(key)
     if a is None:
-        a = _OWN[key] = MatchAction(p, (s,), owner=owner)  # type: ignore[index]
+        a = _OTHERS[key] = MatchAction(p, (s,), owner=owner)
     return a
 
 
@@ -115,8 +128,9 @@ class Matching(Mechanic):
         ):
             return
         hand = g.hands[p]
+        own = own_matches(p, len(hand))
         before = len(out)
-        out.extend([match_action(p, s) for s, c in enumerate(hand) if c != NO_CARD])
+        out.extend([own[s] for s, c in enumerate(hand) if c != NO_CARD])
         if len(out) > before:
             self.list_more(g, p, out)
 
