@@ -330,7 +330,7 @@ def test_cautious_throws_a_drawn_card_it_can_match_then_matches() -> None:
 )
 def test_cautious_calls_only_at_or_under_the_threshold(hand: list[str], calls: bool) -> None:
     # Two cards, both known (opening peek of slots 0 and 1); the opponent's four are unknown.
-    game = _stacked([hand, ["9C", "9S", "10C", "10S"]], ["QH", "QD", "QC"], ["KD"])
+    game = _stacked([hand, ["9C", "9H", "10C", "10S"]], ["QH", "QD", "QC"], ["KD"])
     game.apply(Draw(0, "stock"))
     game.apply(Discard(0))
     game.apply(Pass(0))  # the queen's blind swap
@@ -451,8 +451,16 @@ def test_look_and_swap_never_targets_a_protected_caller(tmp_path: Path) -> None:
         game.apply(action)
     events = game.apply(Discard(1))  # the KS: its only target would be the protected caller
     assert "power_offered" not in [e.type for e in events]
-    assert game.is_over  # player 1's last turn is over: no power phase was opened
+    # Player 1's last turn is over: no power phase was opened, the closing window is.
+    assert game.phase == "closing"
     assert Power(1, target=0, target_slot=0) not in game.legal_actions(1)
+    while game.phase == "closing":
+        p = game.current_player
+        legal = game.legal_actions(p)
+        assert not any(isinstance(a, Power) for a in legal)
+        assert Pass(p) in legal
+        game.apply(Pass(p))
+    assert game.is_over
 
 
 def test_a_penalty_that_empties_the_stock_ends_the_round_when_nothing_can_be_drawn(tmp_path: Path) -> None:

@@ -378,9 +378,9 @@ def test_a_round_without_calls_ends_at_the_turn_limit() -> None:
 
 def test_a_round_that_never_ends_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     def end_turn(self: Game, events: list[Any]) -> None:
-        self._start_turn((self.current_player + 1) % self.players, events)  # the turn is not counted
+        self.start_turn((self.current_player + 1) % self.players, events)  # the turn is not counted
 
-    monkeypatch.setattr(Game, "_end_turn", end_turn)
+    monkeypatch.setattr(Game, "end_turn", end_turn)
     with pytest.raises(InvariantViolation, match="has not ended after 500 actions"):
         random_playout("french", 2, seed=3, call_probability=0.0, max_steps=500)
 

@@ -183,7 +183,7 @@ def test_several_opponent_cards_one_give_for_each_into_its_own_slot() -> None:
     g2 = deal(
         [
             ["AS", "2S"],  # p0 has two cards
-            ["5H", "5C", "5D", "8H"],
+            ["5H", "5C", "5S", "8H"],
         ],
         stock=["6C"],
         discard=["5D"],
@@ -197,7 +197,9 @@ def test_while_a_give_is_pending_nobody_else_can_act() -> None:
     no other player acts, and the giver does nothing but give."""
     g = _three_seats()
     g.apply(MatchAction(2, (2,), owner=1))  # p2 throws p1's 5H before p0 has drawn
-    assert g.phase == "give" and g.current_player == 0
+    # During the give the giver is the player to move; the turn goes back to p0 once it is done.
+    assert g.phase == "give" and g.current_player == 2
+    assert g.to_act == [2]
     assert g.legal_actions(0) == [] and g.legal_actions(1) == []
     assert g.legal_actions(2) == [Give(2, s) for s in range(4)]
     for action in (

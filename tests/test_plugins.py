@@ -36,6 +36,7 @@ from tamalou import (
     VariantError,
     hookspecs,
 )
+from tamalou.invariants import random_playout
 from tamalou.plugins import BUILTIN_PLUGINS, ENTRY_POINT_GROUP, discovery_manager, rules_manager
 from tamalou.plugins.defaults import builtin_variants_dir
 from tamalou.variant import refresh_registry
@@ -87,12 +88,21 @@ def play_turn(g: Game, *, call: bool = False) -> None:
         g.apply(Call(p) if call else Pass(p))
 
 
+def close(g: Game) -> None:
+    """Everyone passes in the closing window of a called round (the round then ends)."""
+    while g.phase == "closing":
+        g.apply(Pass(g.current_player))
+
+
 def player_0_calls(g: Game) -> tamalou.Result:
-    """Player 0 plays and calls, player 1 plays the last turn: the round is over."""
+    """Player 0 plays and calls, player 1 plays the last turn, nobody matches its card in the
+    closing window: the round is over."""
     play_turn(g, call=True)
     assert g.caller == 0
-    while not g.is_over:
-        play_turn(g)
+    play_turn(g)
+    assert g.phase == "closing"
+    close(g)
+    assert g.is_over
     result = g.result()
     assert result.reason == "called"
     assert result.caller == 0
@@ -107,7 +117,7 @@ def has_call(g: Game, p: int) -> bool:
 
 
 def test_a_plugin_overrides_a_card_value(tmp_path: Path) -> None:
-    hands = (["2H", "AS", "AC", "AD"], ["3S", "3D", "4S", "4H"])
+    hands = (["2H", "AS", "AC", "AD"], ["3S", "3H", "4S", "4H"])
     french = player_0_calls(game("french", *hands))
     assert french.totals == [5, 14]
     assert french.winners == [0]
@@ -164,7 +174,7 @@ def test_a_plugin_overrides_a_card_power(tmp_path: Path) -> None:
 
 
 def test_a_plugin_overrides_the_call_threshold(tmp_path: Path) -> None:
-    hands = (["5S", "5H", "3C", "2D"], ["10S", "10H", "5C", "5D"])  # 15 and 30
+    hands = (["5S", "5H", "3H", "2H"], ["10S", "10H", "5C", "5D"])  # 15 and 30
     french = player_0_calls(game("french", *hands))
     assert french.winners == [1]  # 15 > 5: the caller loses
     assert french.scores == [15 + 10, 30]
@@ -177,7 +187,7 @@ def test_a_plugin_overrides_the_call_threshold(tmp_path: Path) -> None:
 
 
 def test_the_toml_threshold_is_the_default(tmp_path: Path) -> None:
-    hands = (["5S", "5H", "3C", "2D"], ["10S", "10H", "5C", "5D"])
+    hands = (["5S", "5H", "3H", "2H"], ["10S", "10H", "5C", "5D"])
     v = house(tmp_path, extra="[rules.call]\nthreshold = 15\n")
     assert player_0_calls(game(v, *hands)).winners == [0]
     v = house(tmp_path, extra="[rules.call]\nthreshold = 14\n")
@@ -242,6 +252,7 @@ def test_a_forbidden_call_at_the_start_of_a_turn_is_illegal(tmp_path: Path) -> N
     g.apply(Call(0))
     assert g.caller == 0
     play_turn(g)
+    close(g)
     assert g.is_over
     assert g.result().caller == 0
 
@@ -261,6 +272,7 @@ def test_an_empty_layout_must_still_call_whatever_the_plugin_says(tmp_path: Path
     g.apply(Call(0))
     assert g.caller == 0
     play_turn(g)
+    close(g)
     assert g.is_over
     assert g.result().winners == [0]
 
@@ -347,7 +359,7 @@ def test_the_defaults_are_trylast(tmp_path: Path) -> None:
 
 
 def test_a_plugin_applies_only_to_the_variants_that_name_it(tmp_path: Path) -> None:
-    hands = (["2H", "AS", "AC", "AD"], ["3S", "3D", "4S", "4H"])
+    hands = (["2H", "AS", "AC", "AD"], ["3S", "3H", "4S", "4H"])
     v = house(tmp_path, "card_values")
     assert game(v, *hands).total(0) == 53
     # A French game afterwards, in the same process, is unaffected.
@@ -362,7 +374,7 @@ def test_a_plugin_applies_only_to_the_variants_that_name_it(tmp_path: Path) -> N
 
 
 def test_a_variant_naming_two_plugins_gets_both(tmp_path: Path) -> None:
-    hands = (["2H", "AS", "AC", "AD"], ["3S", "3D", "4S", "4H"])
+    hands = (["2H", "AS", "AC", "AD"], ["3S", "3H", "4S", "4H"])
     g = game(house(tmp_path, "card_values", "double_scores"), *hands)
     result = player_0_calls(g)
     assert result.totals == [53, 14]
@@ -585,7 +597,7 @@ def test_an_installed_package_provides_variants_and_hooks(tmp_path: Path) -> Non
         assert v.rules.call.threshold == 11
         assert v.plugins == ("tamalou.plugins.french", module)
         # Its hooks apply to its variant...
-        hands = (["QS", "AS", "AC", "AD"], ["3S", "3D", "4S", "4H"])
+        hands = (["QS", "AS", "AC", "AD"], ["3S", "3H", "4S", "4H"])
         assert game(v, *hands).total(0) == 80
         # ...but not to a French game, though the package is loaded for discovery.
         assert game("french", *hands).total(0) == 13
@@ -602,3 +614,283 @@ def test_another_entry_point_group_is_not_loaded(tmp_path: Path) -> None:
     with installed_package(tmp_path / "site", module, group="not_tamalou"):
         assert not discovery_manager().has_plugin(f"{module}_ep")
         assert f"{module}-pub" not in tamalou.variant_names()
+
+
+# --- a plugin's own power: "peek_any" ------------------------------------------------------------
+
+PEEK_ANY = '[rules.powers.ranks]\n"5" = "peek_any"\n'
+
+
+def peek_any_variant(tmp_path: Path) -> Variant:
+    return house(tmp_path, "peek_any", extra=PEEK_ANY)
+
+
+def test_a_plugin_power_is_named_in_toml(tmp_path: Path) -> None:
+    v = peek_any_variant(tmp_path)
+    assert tamalou.card_power(v, "5H") == "peek_any"
+    assert tamalou.card_power(v, "7H") == "peek_own"  # the French powers are still there
+    assert tamalou.card_power("french", "5H") == "none"
+    # Without the plugin, the name is unknown.
+    with pytest.raises(VariantError, match="unknown power 'peek_any'"):
+        house(tmp_path, extra=PEEK_ANY)
+
+
+def test_peek_any_looks_at_any_card_on_the_table_for_the_user_only(tmp_path: Path) -> None:
+    hands = (["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"])
+    g = game(peek_any_variant(tmp_path), *hands, stock=["5C", "5D", *PLAIN_STOCK])
+    g.apply(Draw(0, "stock"))
+    events = g.apply(Discard(0))
+    assert g.phase == "power"
+    assert any(e.type == "power_offered" and e["power"] == "peek_any" for e in events)
+    legal = g.legal_actions(0)
+    assert {a for a in legal if isinstance(a, Power)} == {
+        Power(0, target=q, target_slot=s) for q in (0, 1) for s in range(4)
+    }
+    assert Pass(0) in legal
+    assert g.view(0).hands[1][2].card is None
+    events = g.apply(Power(0, target=1, target_slot=2))  # an opponent's card
+    assert g.view(0).hands[1][2].card == "3H"
+    assert g.view(1).hands[1][2].card is None  # not even its owner saw it
+    looked = [e for e in events if e.type == "looked"]
+    assert len(looked) == 1
+    assert looked[0].for_player(0)["card"] == "3H"
+    assert looked[0].for_player(1)["card"] is None
+    assert g.phase == "call"
+    g.apply(Pass(0))
+
+    # Player 1 draws the other five and looks at a card of their own.
+    g.apply(Draw(1, "stock"))
+    g.apply(Discard(1))
+    assert g.phase == "power"
+    assert {a for a in g.legal_actions(1) if isinstance(a, Power)} == {
+        Power(1, target=q, target_slot=s) for q in (0, 1) for s in range(4)
+    }
+    before = g.to_json()
+    for wrong in (Power(1, slot=3), Power(1, target=1, target_slot=7), Power(1, target=5, target_slot=0)):
+        with pytest.raises(IllegalAction):
+            g.apply(wrong)
+        assert g.to_json() == before
+    g.apply(Power(1, target=1, target_slot=3))
+    assert g.view(1).hands[1][3].card == "4H"
+    assert g.view(0).hands[1][3].card is None
+    assert g.view(0).hands[1][2].card == "3H"  # what player 0 saw, they still know
+
+
+def test_random_games_with_peek_any_keep_every_invariant(tmp_path: Path) -> None:
+    v = peek_any_variant(tmp_path)
+    for seed in range(30):
+        assert random_playout(v, 3, seed, check_every=5).is_over
+    # Random play seldom throws a five it drew at once: with every low card a peek_any, the power is
+    # offered often, and used on every kind of target.
+    low = "".join(f'"{rank}" = "peek_any"\n' for rank in ("A", "2", "3", "4", "5", "6"))
+    dense = house(tmp_path, "peek_any", extra=f"[rules.powers.ranks]\n{low}")
+    own = others = 0
+    for seed in range(30):
+        g = random_playout(dense, 3, seed, check_every=5)
+        assert g.is_over
+        offered_to = None  # who may use a peek_any now
+        for e in g.events_so_far():
+            if e.type == "power_offered":
+                offered_to = e["player"] if e["power"] == "peek_any" else None
+            elif e.type == "looked" and e["player"] == offered_to:
+                own += e["owner"] == e["player"]
+                others += e["owner"] != e["player"]
+                offered_to = None
+            elif e.type in ("turn", "passed"):
+                offered_to = None
+    assert own > 0  # the power was played on one's own cards...
+    assert others > 0  # ...and on the opponents'
+
+
+# --- a plugin's own turn move: "exchange" --------------------------------------------------------
+
+
+def exchange_variant(tmp_path: Path) -> Variant:
+    return house(tmp_path, "exchange")
+
+
+def test_an_exchange_action_parses_and_is_in_the_json_schema(tmp_path: Path) -> None:
+    exchange_variant(tmp_path)
+    from plugins_for_tests.exchange import Exchange
+
+    a = tamalou.parse_action({"type": "exchange", "player": 0, "slots": [0, 1]})
+    assert a == Exchange(0, (0, 1))
+    assert isinstance(a, tamalou.Action)
+    assert a.to_dict() == {"type": "exchange", "player": 0, "slots": [0, 1]}
+    assert tamalou.parse_action({"type": "exchange", "player": 1, "slots": [2, 0], "at": 3.5}) == Exchange(
+        1, (2, 0), at=3.5
+    )
+    for bad in (
+        {"type": "exchange", "player": 0},
+        {"type": "exchange", "player": 0, "slots": [0, 1], "extra": 1},
+        {"type": "exchange", "player": 0, "slots": "01"},
+        {"type": "exchange", "player": True, "slots": [0, 1]},
+    ):
+        with pytest.raises(IllegalAction):
+            tamalou.parse_action(bad)
+    schema = tamalou.action_json_schema()
+    assert "exchange" in schema
+    node = schema["exchange"]
+    assert node["properties"]["type"] == {"const": "exchange"}
+    assert {"player", "slots", "type"} <= set(node["required"])
+    assert {"player", "slots", "at"} <= set(node["properties"])
+
+
+def test_an_exchange_of_equal_cards_discards_them_and_the_held_card_takes_the_first_slot(tmp_path: Path) -> None:
+    from plugins_for_tests.exchange import Exchange
+
+    g = game(exchange_variant(tmp_path), ["5S", "9H", "5H", "2S"], ["AH", "2H", "3H", "4H"], stock=["6C", "4C"])
+    assert not [a for a in g.legal_actions(0) if isinstance(a, Exchange)]  # not before the draw
+    with pytest.raises(IllegalAction):
+        g.apply(Exchange(0, (0, 2)))
+    g.apply(Draw(0, "stock"))
+    listed = {a for a in g.legal_actions(0) if isinstance(a, Exchange)}
+    assert listed == {Exchange(0, (a, b)) for a in range(4) for b in range(4) if a != b}
+    assert not [a for a in g.legal_actions(1) if isinstance(a, Exchange)]
+    before = g.to_json()
+    for wrong in (Exchange(1, (0, 1)), Exchange(0, (0, 0)), Exchange(0, (0, 9)), Exchange(0, (0, 1, 2))):
+        with pytest.raises(IllegalAction):
+            g.apply(wrong)
+        assert g.to_json() == before
+    events = g.apply({"type": "exchange", "player": 0, "slots": [0, 2]})
+    assert g.actions[-1] == Exchange(0, (0, 2))
+    assert next(e for e in events if e.type == "exchanged")["right"] is True
+    assert g.layout(0) == ["6C", "9H", None, "2S"]
+    assert [g.text[c] for c in g.discard] == ["KD", "5S", "5H"]
+    assert g.view(1).discard_top == "5H"
+    assert g.view(0).held is None and g.view(0).holding is None
+    assert g.view(0).hands[0][0].card == "6C"  # drawn from the stock: seen by player 0 only
+    assert g.view(1).hands[0][0].card is None
+    assert g.phase == "call"  # a replaced card has no French power: the turn goes on to the call
+    g.apply(Pass(0))
+    assert g.current_player == 1 and g.phase == "draw"
+
+
+def test_an_exchange_of_unequal_cards_costs_a_penalty(tmp_path: Path) -> None:
+    from plugins_for_tests.exchange import Exchange
+
+    g = game(exchange_variant(tmp_path), ["5S", "9H", "7H", "2S"], ["AH", "2H", "3H", "4H"], stock=["6C", "4C"])
+    g.apply(Draw(0, "stock"))
+    events = g.apply(Exchange(0, (0, 2)))
+    assert next(e for e in events if e.type == "exchanged")["right"] is False
+    assert any(e.type == "penalty" and e["player"] == 0 for e in events)
+    assert g.layout(0) == ["5S", "9H", "7H", "2S", "6C", "4C"]
+    assert [g.text[c] for c in g.discard] == ["KD"]
+    for viewer in (0, 1):
+        hand = [s.card for s in g.view(viewer).hands[0]]
+        assert hand[0] == "5S" and hand[2] == "7H"  # the claimed cards stay, face up for all
+        assert hand[5] is None  # the penalty card, seen by nobody
+    assert g.view(0).hands[0][4].card == "6C"
+    assert g.view(1).hands[0][4].card is None
+    assert g.view(0).held is None
+    assert g.phase == "call"
+    assert g.total(0) == 5 + 9 + 7 + 2 + 6 + 4
+
+
+def test_random_games_with_exchanges_keep_every_invariant(tmp_path: Path) -> None:
+    v = exchange_variant(tmp_path)
+    right = wrong = 0
+    for seed in range(30):
+        g = random_playout(v, 3, seed, check_every=5)
+        assert g.is_over
+        for e in g.events_so_far():
+            if e.type == "exchanged":
+                right += e["right"]
+                wrong += not e["right"]
+    assert right > 0
+    assert wrong > 0
+
+
+# --- hooks are checked ---------------------------------------------------------------------------
+
+
+def test_a_misspelt_hook_is_refused_with_a_suggestion(tmp_path: Path) -> None:
+    with pytest.raises(VariantError) as info:
+        house(tmp_path, "hook_typo")
+    message = str(info.value)
+    assert "tamalou_card_vlaue" in message
+    assert "tamalou_card_value" in message.replace("tamalou_card_vlaue", "")
+    assert f"{PKG}.hook_typo" in message
+
+
+def test_an_unmarked_hook_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(VariantError) as info:
+        house(tmp_path, "unmarked_hook")
+    message = str(info.value)
+    assert "not marked" in message
+    assert "tamalou_card_value" in message
+    assert f"{PKG}.unmarked_hook" in message
+
+
+def test_a_card_value_that_is_not_a_number_is_refused_at_load(tmp_path: Path) -> None:
+    with pytest.raises(VariantError) as info:
+        house(tmp_path, "text_value")
+    message = str(info.value)
+    assert f"{PKG}.text_value" in message
+    assert "tamalou_card_value" in message
+    assert "'x'" in message
+
+
+def last_pass_of_the_round(g: Game) -> Pass:
+    """Player 0 calls, player 1 plays the last turn, all but one seat pass in the closing window:
+    the pass returned (not applied) is the action that ends the round."""
+    play_turn(g, call=True)
+    play_turn(g)
+    assert g.phase == "closing"
+    while len(g.to_act) > 1:
+        g.apply(Pass(g.current_player))
+    assert g.phase == "closing"
+    return Pass(g.current_player)
+
+
+@pytest.mark.parametrize(
+    ("module", "hook", "words"),
+    [("partial_ranking", "tamalou_rank", ["[[0]]"]), ("failing_winners", "tamalou_winners", ["ZeroDivisionError"])],
+)
+def test_a_hook_failing_at_the_end_of_the_round_leaves_the_game_as_it_was(
+    tmp_path: Path, module: str, hook: str, words: list[str]
+) -> None:
+    hands = (["AS", "AH", "AC", "AD"], ["2S", "2H", "3S", "5S"])
+    g = game(house(tmp_path, module), *hands)
+    last = last_pass_of_the_round(g)
+    before = g.to_json()
+    actions = list(g.actions)
+    events = g.events_so_far()
+    with pytest.raises(tamalou.PluginError) as info:
+        g.apply(last)
+    error = info.value
+    assert error.plugin == f"{PKG}.{module}"
+    assert error.hook == hook
+    message = str(error)
+    for word in [f"{PKG}.{module}", hook, *words]:
+        assert word in message
+    assert g.to_json() == before
+    assert g.actions == actions
+    assert len(g.events_so_far()) == len(events)
+    assert not g.is_over
+    assert g.phase == "closing"
+    with pytest.raises(tamalou.GameStateError):
+        g.result()
+    with pytest.raises(tamalou.PluginError):  # and again: nothing was half-done
+        g.apply(last)
+    assert g.to_json() == before
+
+
+# --- card_value and card_power -------------------------------------------------------------------
+
+
+def test_card_value_and_card_power_answer_for_a_variant() -> None:
+    assert tamalou.card_value("french", "KS") == 15
+    assert tamalou.card_value("french", "KH") == 0
+    assert tamalou.card_power("french", "KS") == "look_and_swap"
+    assert tamalou.card_power("french", "2C") == "none"
+    assert tamalou.card_value("french", tamalou.parse_card("KS")) == 15
+
+
+def test_card_value_asks_the_variant_s_plugins(tmp_path: Path) -> None:
+    v = house(tmp_path, "value_override")
+    assert tamalou.card_value(v, "KS") == 3
+    assert tamalou.card_value(v, "KH") == 0  # no opinion: the TOML value
+    assert tamalou.card_value(v, "KC") == 15
+    assert tamalou.card_power(v, "KS") == "look_and_swap"  # the value hook leaves the power alone
+    assert tamalou.card_value("french", "KS") == 15  # and French alone is unaffected

@@ -34,7 +34,7 @@ from rich.tree import Tree
 from . import __version__
 from .bots import BotLike, CautiousBot, RandomBot, play_game
 from .engine import Game, new_game
-from .errors import VariantError
+from .errors import SetupError, VariantError
 from .events import Event
 from .schema import Variant
 from .variant import load_variant, variant_json_schema, variant_names
@@ -114,7 +114,7 @@ def _bots(kinds: list[str], seed: int) -> list[BotLike]:
 def _new_game(variant: Variant, players: int, seed: int) -> Game:
     try:
         return new_game(variant, players=players, seed=seed)
-    except VariantError as exc:
+    except (VariantError, SetupError) as exc:
         _fail(str(exc))
 
 
@@ -442,7 +442,7 @@ def verify(
     v = _load(variant)
     try:
         report = invariants.verify(v, games=games, players=players, seed=seed)
-    except VariantError as exc:
+    except (VariantError, SetupError) as exc:
         _fail(str(exc))
     out = _out()
     failures = list(report.failures)

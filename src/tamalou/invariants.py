@@ -228,6 +228,8 @@ def exchange_faces(game: Game, a: int, b: int) -> Game:
     g = game.copy()
     # The copy shares the face tables with the original: give it its own before exchanging.
     g.cards, g.text, g.rank, g.value = list(g.cards), list(g.text), list(g.rank), list(g.value)
+    g.power_of = list(g.power_of)
+    g.power_of[a], g.power_of[b] = g.power_of[b], g.power_of[a]
     g.cards[a], g.cards[b] = g.cards[b], g.cards[a]
     g.text[a], g.text[b] = g.text[b], g.text[a]
     g.rank[a], g.rank[b] = g.rank[b], g.rank[a]

@@ -43,11 +43,15 @@ def first_result(hook: Any, **kwargs: Any) -> tuple[Any, str]:
     """Call a *first result wins* hook one implementation at a time, in pluggy's order; return the
     first answer that is not ``None`` and the name of the plugin that gave it. A hook that raises is a
     ``PluginError`` naming the plugin and the hook."""
-    for impl in reversed(hook.get_hookimpls()):
+    return _first(hook.name, list(reversed(hook.get_hookimpls())), kwargs)
+
+
+def _first(name: str, impls: list[Any], kwargs: dict[str, Any]) -> tuple[Any, str]:
+    for impl in impls:
         try:
-            answer = impl.function(*[kwargs[name] for name in impl.argnames])
+            answer = impl.function(*[kwargs[arg] for arg in impl.argnames])
         except Exception as exc:
-            raise PluginError(f"raised {exc!r}", plugin=impl.plugin_name, hook=hook.name) from exc
+            raise PluginError(f"raised {exc!r}", plugin=impl.plugin_name, hook=name) from exc
         if answer is not None:
             return answer, impl.plugin_name
     return None, ""
@@ -69,6 +73,7 @@ class Rulebook:
     """Everything the engine needs to referee one variant, asked of its plugins once."""
 
     __slots__ = (
+        "_end_hooks",
         "_power",
         "_tables",
         "_value",
@@ -112,7 +117,7 @@ class Rulebook:
         for card in self.deck:
             self.value(card)
             self.power_name(card)
-        self._tables: tuple[list[Card], list[str], list[str], list[int]] | None = None
+        self._tables: tuple[list[Card], list[str], list[str], list[int], list[str]] | None = None
         d = r.draw
         self.from_discard = d.from_discard
         self.discard_forbidden = frozenset(d.discard_forbidden)
@@ -130,6 +135,11 @@ class Rulebook:
         own_code = [*self.mechanics, *self.powers.values()]
         self.guarded = untrusted or any(not type(x).__module__.startswith("tamalou.") for x in own_code)
         self.flow: object = None  # the phase table (tamalou.engine.flow), built on first use
+        # The end-of-round hooks, in calling order, asked once per round.
+        self._end_hooks = {
+            name: list(reversed(getattr(hook, name).get_hookimpls()))
+            for name in ("tamalou_rank", "tamalou_winners", "tamalou_round_scores")
+        }
 
     # ---------------------------------------------------------------- collecting
 
@@ -196,11 +206,17 @@ class Rulebook:
 
     # ---------------------------------------------------------------- cards
 
-    def deck_tables(self) -> tuple[list[Card], list[str], list[str], list[int]]:
-        """Cards, texts, ranks and values of the deck, by card id (shared: never mutate them)."""
+    def deck_tables(self) -> tuple[list[Card], list[str], list[str], list[int], list[str]]:
+        """Cards, texts, ranks, values and powers of the deck, by card id (shared: never mutate them)."""
         if self._tables is None:
             deck = self.deck
-            self._tables = (deck, [str(c) for c in deck], [c.rank for c in deck], [self.value(c) for c in deck])
+            self._tables = (
+                deck,
+                [str(c) for c in deck],
+                [c.rank for c in deck],
+                [self.value(c) for c in deck],
+                [self.power_name(c) for c in deck],
+            )
         return self._tables
 
     def value(self, card: Card) -> int:
@@ -256,25 +272,27 @@ class Rulebook:
         return answer
 
     def judge(self, tally: Tally) -> tuple[list[list[int]], list[int], list[int]]:
-        """Ranking, winners and round scores of a finished round, each checked."""
+        """Ranking, winners and round scores of a finished round; a plugin's answers are checked."""
         n = len(tally.totals)
-        hook = self.pm.hook
-        ranking, plugin = first_result(hook.tamalou_rank, variant=self.variant, tally=tally)
-        flat = [p for place in ranking or () for p in (place if isinstance(place, Sequence) else [place])]
-        if (
-            not isinstance(ranking, Sequence)
-            or not all(isinstance(place, Sequence) and place for place in ranking)
-            or sorted(flat) != list(range(n))
-            or not all(type(p) is int for p in flat)
-        ):
-            raise PluginError(
-                f"returned {ranking!r}: expected places (lists of players), every player 0..{n - 1} exactly once",
-                plugin=plugin,
-                hook="tamalou_rank",
-            )
-        ranking = [list(place) for place in ranking]
-        winners, plugin = first_result(hook.tamalou_winners, variant=self.variant, tally=tally, ranking=ranking)
-        if (
+        hooks, v = self._end_hooks, self.variant
+        ranking, plugin = _first("tamalou_rank", hooks["tamalou_rank"], {"variant": v, "tally": tally})
+        if not _trusted(plugin):
+            flat = [p for place in ranking or () for p in (place if isinstance(place, Sequence) else [place])]
+            if (
+                not isinstance(ranking, Sequence)
+                or not all(isinstance(place, Sequence) and place for place in ranking)
+                or sorted(flat) != list(range(n))
+                or not all(type(p) is int for p in flat)
+            ):
+                raise PluginError(
+                    f"returned {ranking!r}: expected places (lists of players), every player 0..{n - 1} exactly once",
+                    plugin=plugin,
+                    hook="tamalou_rank",
+                )
+            ranking = [list(place) for place in ranking]
+        args = {"variant": v, "tally": tally, "ranking": ranking}
+        winners, plugin = _first("tamalou_winners", hooks["tamalou_winners"], args)
+        if not _trusted(plugin) and (
             not isinstance(winners, Sequence)
             or not all(type(p) is int and 0 <= p < n for p in winners)
             or len(set(winners)) != len(winners)
@@ -282,10 +300,11 @@ class Rulebook:
             raise PluginError(
                 f"returned {winners!r}: expected a list of different players", plugin=plugin, hook="tamalou_winners"
             )
-        scores, plugin = first_result(
-            hook.tamalou_round_scores, variant=self.variant, tally=tally, winners=list(winners)
-        )
-        if not isinstance(scores, Sequence) or len(scores) != n or not all(type(s) is int for s in scores):
+        args = {"variant": v, "tally": tally, "winners": list(winners)}
+        scores, plugin = _first("tamalou_round_scores", hooks["tamalou_round_scores"], args)
+        if not _trusted(plugin) and (
+            not isinstance(scores, Sequence) or len(scores) != n or not all(type(s) is int for s in scores)
+        ):
             raise PluginError(
                 f"returned {scores!r}: expected one integer per player", plugin=plugin, hook="tamalou_round_scores"
             )

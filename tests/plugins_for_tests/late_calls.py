@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from tamalou import Game, hookimpl
+from tamalou import PlayerView, Variant, hookimpl
 
 FIRST_CALL_TURN = 4
 
 
 @hookimpl
-def tamalou_call_allowed(game: Game, player: int) -> bool | None:
-    return None if game.turn >= FIRST_CALL_TURN else False
+def tamalou_call_allowed(variant: Variant, view: PlayerView) -> bool | None:
+    return None if view.turn >= FIRST_CALL_TURN else False

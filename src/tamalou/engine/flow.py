@@ -24,7 +24,7 @@ from ..actions import Action, Discard, Draw, Pass, Replace, Tick
 from ..errors import IllegalAction
 from ..events import Event
 from .mechanic import Handler, Lister, PhaseEntry, PhaseSpec
-from .state import NO_CARD, Phase, Reason
+from .state import DRAW, HOLD, NO_CARD, OVER, Reason
 from .table import Table
 
 if TYPE_CHECKING:
@@ -55,13 +55,14 @@ class SeatActions:
         return replace[s]
 
 
-_SEATS: list[SeatActions] = []
+#: Per seat, its plain action objects; a game makes sure its seats are here (``seat_actions``).
+SEATS: list[SeatActions] = []
 
 
 def seat_actions(p: int) -> SeatActions:
-    while len(_SEATS) <= p:
-        _SEATS.append(SeatActions(len(_SEATS)))
-    return _SEATS[p]
+    while len(SEATS) <= p:
+        SEATS.append(SeatActions(len(SEATS)))
+    return SEATS[p]
 
 
 class PhaseTable:
@@ -86,7 +87,7 @@ class PhaseTable:
                 if cls in any_handlers:
                     raise ValueError(f"{m.name}: {cls.__name__} is already handled in every phase")
                 any_handlers[cls] = handler
-        rows.setdefault(Phase.OVER, PhaseEntry())
+        rows.setdefault(OVER, PhaseEntry())
         self.rows = rows
         self.anytime = tuple(anytime)
         self.any_handlers = any_handlers
@@ -96,8 +97,8 @@ class PhaseTable:
 
 def _core_phases() -> dict[str, PhaseSpec]:
     return {
-        Phase.DRAW: PhaseSpec(Flow.list_draw, {Draw: Flow.do_draw}, open=True, auto=Flow.auto_draw),
-        Phase.HOLD: PhaseSpec(
+        DRAW: PhaseSpec(Flow.list_draw, {Draw: Flow.do_draw}, open=True, auto=Flow.auto_draw),
+        HOLD: PhaseSpec(
             Flow.list_hold, {Replace: Flow.do_replace, Discard: Flow.do_discard}, open=True, auto=Flow.auto_hold
         ),
     }
@@ -142,7 +143,7 @@ class Flow(Table):
         return self.empty(p)  # nowhere to put it: it goes back
 
     def forced(self, p: int) -> tuple[list[Action], str] | None:
-        """What ``p`` must do now if a mechanic forces it (a call on an empty layout), with why."""
+        """What ``p`` must do now if a mechanic forces it, with why."""
         for guard in self.flow.rows[self.phase].guards:
             forced = guard(self, p)
             if forced is not None:
@@ -154,7 +155,7 @@ class Flow(Table):
         what a mechanic offers instead of a draw. If not, nothing can be drawn at all."""
         if self.can_draw_stock() or self.can_draw_discard(p):
             return True
-        for guard in self.flow.rows[Phase.DRAW].guards:
+        for guard in self.flow.rows[DRAW].guards:
             if guard(self, p) is not None:
                 return True
         return any(h(self, p) for h in self.rb.hooks.can_open_turn)
@@ -164,16 +165,24 @@ class Flow(Table):
     def list_draw(self, p: int, out: list[Action]) -> None:
         if p != self.current_player:
             return
-        acts = seat_actions(p)
-        if self.can_draw_stock():
+        acts = SEATS[p]
+        rb = self.rb
+        discard = self.discard
+        if self.stock or (rb.reshuffle and len(discard) > 1):
             out.append(acts.draw_stock)
-        if self.can_draw_discard(p):
+        if (
+            discard
+            and rb.from_discard
+            and not self.stock_only
+            and self.rank[discard[-1]] not in rb.discard_forbidden
+            and not (rb.must_replace and self.hands[p].count(NO_CARD) == len(self.hands[p]))
+        ):
             out.append(acts.draw_discard)
 
     def list_hold(self, p: int, out: list[Action]) -> None:
         if p != self.current_player:
             return
-        acts = seat_actions(p)
+        acts = SEATS[p]
         replace = acts.replace
         hand = self.hands[p]
         while len(replace) < len(hand):
@@ -183,10 +192,12 @@ class Flow(Table):
             out.append(acts.discard)
 
     def do_draw(self, a: Draw) -> list[Event]:
-        p = self.turn_check(a)
+        p = a.player
+        if p != self.current_player:
+            raise IllegalAction(f"it is player {self.current_player}'s turn, not player {p}'s", a)
         events: list[Event] = []
         if a.source == "stock":
-            if not self.can_draw_stock():
+            if not self.stock and not self.reshuffle_possible():
                 raise IllegalAction("the stock is empty", a)
             c = self.draw_stock(p, events)
             events.append(Event("drew", {"player": p, "source": "stock"}, {"card": self.text[c]}, 1 << p))
@@ -201,19 +212,21 @@ class Flow(Table):
         self.holder = p
         self.held_from = a.source
         self.draws += 1
-        self.phase = Phase.HOLD
+        self.phase = HOLD
         return events
 
     def do_replace(self, a: Replace) -> list[Event]:
-        p = self.turn_check(a)
-        if not self.slot_ok(p, a.slot):
-            raise IllegalAction(f"slot {a.slot} of player {p} holds no card", a)
+        p = a.player
+        if p != self.current_player:
+            raise IllegalAction(f"it is player {self.current_player}'s turn, not player {p}'s", a)
         hand = self.hands[p]
-        old = hand[a.slot]
-        hand[a.slot] = self.held
+        s = a.slot
+        if not 0 <= s < len(hand) or hand[s] == NO_CARD:
+            raise IllegalAction(f"slot {s} of player {p} holds no card", a)
+        old = self.throw_from(p, s)
+        hand[s] = self.held
         self.held = NO_CARD
         self.holder = -1
-        self.throw(old)
         events = [Event("replaced", {"player": p, "slot": a.slot, "card": self.text[old]})]
         self.thrown(old, "replaced", events)
         return events
@@ -245,7 +258,7 @@ class Flow(Table):
         if self.draws == 0 and self.can_draw_stock():
             events.extend(self.do_draw(acts.draw_stock))
             return
-        handler = self.flow.rows[Phase.DRAW].handlers.get(Pass)
+        handler = self.flow.rows[DRAW].handlers.get(Pass)
         if self.draws > 0 and handler is not None:
             events.extend(handler(self, acts.pass_))
             return
@@ -295,7 +308,7 @@ class Flow(Table):
     def again(self, p: int, events: list[Event], *, stock_only: bool = False) -> None:
         """``p`` draws once more in this turn (a power's "play again"; ``stock_only``: from the stock):
         the turn starts over from its draw, its clock included."""
-        self.phase = Phase.DRAW
+        self.phase = DRAW
         self.draws = 0
         self.stock_only = stock_only
         for hook in self.rb.hooks.turn_began:
@@ -324,7 +337,7 @@ class Flow(Table):
                 self.finish(Reason.TURN_LIMIT, events)
                 return
             self.current_player = p
-            self.phase = Phase.DRAW
+            self.phase = DRAW
             skip = "out" if self.left >> p & 1 else None
             if skip is None:
                 for skipper in hooks.skip_turn:
@@ -352,14 +365,14 @@ class Flow(Table):
         could draw: mechanics may end the round (an emptied layout), and so may an empty stock."""
         for hook in self.rb.hooks.after_out_of_turn:
             hook(self, events)
-            if self.phase == Phase.OVER:
+            if self.phase == OVER:
                 return
-        if self.phase == Phase.DRAW and self.draws == 0 and not self.stock and not self.has_play(self.current_player):
+        if self.phase == DRAW and self.draws == 0 and not self.stock and not self.has_play(self.current_player):
             self.finish(Reason.NO_CARD_TO_DRAW, events)
 
     def finish(self, reason: str, events: list[Event]) -> None:
         """The round ends: every card in a layout is shown, the result is computed."""
-        self.phase = Phase.OVER
+        self.phase = OVER
         self.reason = str(reason)
         for hook in self.rb.hooks.finished:
             hook(self, events)

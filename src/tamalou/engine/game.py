@@ -23,9 +23,9 @@ from ..rules import rulebook
 from ..schema import Variant
 from ..views import PlayerView, Result, SlotView
 from . import snapshot
-from .flow import Flow, phase_table
+from .flow import Flow, phase_table, seat_actions
 from .mechanic import Mechanic
-from .state import NO_CARD, Phase
+from .state import DRAW, HOLD, NO_CARD, OVER
 
 
 class Game(Flow):
@@ -69,7 +69,7 @@ class Game(Flow):
         self.left = 0
         self.locked = 0
         self.now = 0.0
-        self.phase = Phase.DRAW
+        self.phase = DRAW
         if deal is None:
             order = list(range(n_cards))
             self.rng.shuffle(order)
@@ -97,6 +97,7 @@ class Game(Flow):
         self.rb = rulebook(variant)
         self.flow = phase_table(self.rb)
         self.players = players
+        seat_actions(players - 1)  # the seats' action objects exist
         self.all_mask = (1 << players) - 1
         self.deal_spec = None
         self._result = None
@@ -108,12 +109,13 @@ class Game(Flow):
     def set_universe(self, universe: list[Card]) -> None:
         rb = self.rb
         if universe is rb.deck:  # the variant's own deck: its tables are made once per variant
-            self.cards, self.text, self.rank, self.value = rb.deck_tables()
+            self.cards, self.text, self.rank, self.value, self.power_of = rb.deck_tables()
             return
         self.cards = universe
         self.text = [str(c) for c in universe]
         self.rank = [c.rank for c in universe]
         self.value = [rb.value(c) for c in universe]
+        self.power_of = [rb.power_name(c) for c in universe]
 
     def start(self) -> list[Event]:
         """Deal-time events and the opening (``new_game`` calls it once)."""
@@ -136,15 +138,15 @@ class Game(Flow):
                 if slots:
                     self.peek(p, slots, events)
         self.begin(events)
-        assert self.log is not None
-        self.log.extend(events)
+        if self.log is not None:
+            self.log.extend(events)
         return events
 
     # ----------------------------------------------------------------------------- reading
 
     @property
     def is_over(self) -> bool:
-        return self.phase == Phase.OVER
+        return self.phase == OVER
 
     @property
     def rules(self) -> Any:
@@ -179,7 +181,7 @@ class Game(Flow):
         passed; in a time-only phase (a timed opening, a countdown), every seat (``legal_actions`` then
         lists ``Tick`` to the deadline). Others may still act out of turn (a match): ask
         ``legal_actions``."""
-        if self.phase == Phase.OVER:
+        if self.phase == OVER:
             return []
         waiting = self.flow.rows[self.phase].waiting
         return [self.current_player] if waiting is None else waiting(self)
@@ -195,10 +197,14 @@ class Game(Flow):
             raise IllegalAction(f"no player {player!r} in a {self.players}-player game")
         row = self.flow.rows[self.phase]
         out: list[Action] = []
-        forced = self.forced(player) if row.guards and player == self.current_player else None
-        if forced is not None:
-            out.extend(forced[0])
-        else:
+        forced = None
+        if row.guards and player == self.current_player:
+            for guard in row.guards:
+                forced = guard(self, player)
+                if forced is not None:
+                    out.extend(forced[0])
+                    break
+        if forced is None:
             for lister in row.listers:
                 lister(self, player, out)
         if row.open:
@@ -215,12 +221,30 @@ class Game(Flow):
         that fails on hidden information (a wrong match) is played and penalised.
         """
         a = action if isinstance(action, Action) else parse_action(action)
-        if self.phase == Phase.OVER:
+        if self.phase == OVER:
             raise IllegalAction("the round is over", a)
         at = a.at
+        rb = self.rb
+        if at is None and not rb.guarded and not rb.presence:
+            # The common case: no time to move, no third-party code to guard against.
+            row = self.flow.rows[self.phase]
+            handler = row.handlers.get(type(a))
+            if handler is None:
+                handler = self.flow.any_handlers.get(type(a))
+            elif row.guards and a.player == self.current_player:
+                for guard in row.guards:
+                    forced = guard(self, a.player)
+                    if forced is not None and a not in forced[0]:
+                        raise IllegalAction(forced[1], a)
+            if handler is not None:
+                events = handler(self, a)
+                self.actions.append(a)
+                if self.log is not None:
+                    self.log.extend(events)
+                return events
         if type(at) is int:  # one form for times, so a log replays to the same snapshot
             a = dataclasses.replace(a, at=float(at))
-        backup = self.copy() if self.rb.guarded else None
+        backup = self.copy() if rb.guarded else None
         try:
             events = self._apply_at(a, at) if at is not None and at != self.now else self._dispatch(a)
         except IllegalAction:
@@ -245,7 +269,7 @@ class Game(Flow):
         if handler is None:
             handler = self.flow.any_handlers.get(cls)
             if handler is None:
-                if getattr(a, "player", None) != self.current_player and phase in (Phase.DRAW, Phase.HOLD):
+                if getattr(a, "player", None) != self.current_player and phase in (DRAW, HOLD):
                     raise IllegalAction(f"it is player {self.current_player}'s turn, not player {a.player}'s", a)
                 raise IllegalAction(f"{a.type} is not possible in phase {str(phase)!r}", a)
         elif row.guards and a.player == self.current_player:
@@ -283,7 +307,7 @@ class Game(Flow):
         events: list[Event] = []
         try:
             self.advance(at, events)
-            if self.phase == Phase.OVER and type(action) is not Tick:
+            if self.phase == OVER and type(action) is not Tick:
                 raise IllegalAction("the round ended before this action's time", action)
             events.extend(self._dispatch(action))
         except IllegalAction:
@@ -293,7 +317,7 @@ class Game(Flow):
 
     def advance(self, t: float, events: list[Event]) -> None:
         """Bring the game to time ``t``: fire, in order, every deadline due before it."""
-        while self.phase != Phase.OVER:
+        while self.phase != OVER:
             due: float | None = None
             timer: Mechanic | None = None
             for m in self.flow.timers:
@@ -317,7 +341,7 @@ class Game(Flow):
 
     def result(self) -> Result:
         """The round's result. Raises ``GameStateError`` before the round is over."""
-        if self.phase != Phase.OVER:
+        if self.phase != OVER:
             raise GameStateError("the round is not over: result() is known once game.is_over")
         if self._result is None:
             players = self.players
@@ -355,7 +379,7 @@ class Game(Flow):
         ]
         holding = self.holder if self.held != NO_CARD else None
         held = text[self.held] if holding == player and knowers[self.held] >> player & 1 else None
-        over = self.phase == Phase.OVER
+        over = self.phase == OVER
         fields: dict[str, Any] = {
             "player": player,
             "players": self.players,

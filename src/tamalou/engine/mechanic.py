@@ -104,6 +104,9 @@ class Mechanic:
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
         self.index = -1  # set by the rulebook: where its state is in ``game.ms``
+        #: Hook points this instance leaves out although its class overrides them (a key makes them
+        #: moot for this variant): the core then never calls them.
+        self.idle: set[str] = set()
 
     @classmethod
     def wanted(cls, variant: Variant) -> bool:
@@ -180,13 +183,6 @@ class Mechanic:
     def after_out_of_turn(self, g: Game, events: list[Event]) -> None:
         """A match or a give changed the layouts (the round may have to end: see ``g.finish``)."""
 
-    def match_blocked(self, g: Game, p: int) -> str | None:
-        """Why ``p`` may not match right now, or ``None``."""
-        return None
-
-    def match_result(self, g: Game, p: int, right: bool) -> None:
-        """``p`` threw cards on a window: all right (``right``) or at least one wrong."""
-
     def finished(self, g: Game, events: list[Event]) -> None:
         """The round ended (before the ``round_over`` event)."""
 
@@ -222,8 +218,6 @@ HOOK_POINTS: tuple[str, ...] = (
     "can_open_turn",
     "turn_began",
     "after_out_of_turn",
-    "match_blocked",
-    "match_result",
     "finished",
     "next_deadline",
     "fire",
@@ -243,7 +237,7 @@ class Hooks:
             setattr(
                 self,
                 name,
-                tuple(getattr(m, name) for m in mechanics if getattr(type(m), name) is not base),
+                tuple(getattr(m, name) for m in mechanics if getattr(type(m), name) is not base and name not in m.idle),
             )
 
     begin: tuple[Callable[..., bool], ...]
@@ -258,8 +252,6 @@ class Hooks:
     can_open_turn: tuple[Callable[..., bool], ...]
     turn_began: tuple[Callable[..., None], ...]
     after_out_of_turn: tuple[Callable[..., None], ...]
-    match_blocked: tuple[Callable[..., str | None], ...]
-    match_result: tuple[Callable[..., None], ...]
     finished: tuple[Callable[..., None], ...]
     next_deadline: tuple[Callable[..., float | None], ...]
     fire: tuple[Callable[..., None], ...]

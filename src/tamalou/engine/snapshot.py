@@ -120,7 +120,7 @@ def copy_into(g: Game, other: Game) -> None:
     """Make ``g`` an independent copy of ``other``."""
     g.init_runtime(other.variant, other.players)
     g.deal_spec = other.deal_spec
-    g.cards, g.text, g.rank, g.value = other.cards, other.text, other.rank, other.value
+    g.cards, g.text, g.rank, g.value, g.power_of = other.cards, other.text, other.rank, other.value, other.power_of
     for key in g.STATE:
         setattr(g, key, _copy_value(getattr(other, key)))
     g.rng = Rng(0)

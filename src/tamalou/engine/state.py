@@ -41,6 +41,12 @@ class Phase(StrEnum):
     OVER = "over"  #: the round has ended
 
 
+# The members as plain module constants: an enum member looked up on its class costs a descriptor
+# call, too slow for the per-action paths.
+PEEK, OPENING, DRAW, HOLD, POWER, SWAP = Phase.PEEK, Phase.OPENING, Phase.DRAW, Phase.HOLD, Phase.POWER, Phase.SWAP
+CALL, GIVE, COUNTDOWN, CLOSING, OVER = Phase.CALL, Phase.GIVE, Phase.COUNTDOWN, Phase.CLOSING, Phase.OVER
+
+
 class Reason(StrEnum):
     """Why a round ended (``Result.reason``)."""
 
@@ -102,6 +108,7 @@ class State:
         "now",
         "phase",
         "players",
+        "power_of",
         "rank",
         "rb",
         "reason",
@@ -124,6 +131,7 @@ class State:
     text: list[str]  #: card id -> text ("KS")
     rank: list[str]  #: card id -> rank
     value: list[int]  #: card id -> points (hooks applied)
+    power_of: list[str]  #: card id -> the name of its power ("none" for none)
     deal_spec: dict[str, Any] | None
     flow: PhaseTable  #: the variant's phase table
     ms: list[Any]  #: each mechanic's state, by its index in the rulebook

@@ -147,6 +147,15 @@ class Table(State):
         self.discard.append(card)
         self.knowers[card] = self.all_mask
 
+    def throw_from(self, owner: int, slot: int) -> int:
+        """Put the card in ``owner``'s ``slot`` face up on the discard (the slot stays, empty)."""
+        hand = self.hands[owner]
+        c = hand[slot]
+        hand[slot] = NO_CARD
+        self.discard.append(c)
+        self.knowers[c] = self.all_mask
+        return c
+
     def draw_stock(self, p: int, events: list[Event]) -> int:
         """``p`` takes the stock's top card and sees it (the discard reshuffled first if needed)."""
         if not self.stock:
@@ -173,28 +182,31 @@ class Table(State):
         self.discard = [top]
         events.append(Event("reshuffled", {"stock_size": len(self.stock)}))
 
-    def deal_unseen(self, p: int, events: list[Event], *, kind: str = "penalty", by: int | None = None) -> bool:
-        """The stock's top card, face down and seen by nobody, into a new slot of ``p``'s layout.
-        Returns ``False`` (and says so in an event) when no card is left to deal."""
-        if not self.stock and self.reshuffle_possible():
-            self.reshuffle(events)
-        if not self.stock:
-            events.append(Event("no_penalty_card" if kind == "penalty" else "no_card", {"player": p}))
-            return False
-        c = self.stock.pop()
-        self.knowers[c] = 0
-        self.hands[p].append(c)
-        data = {"player": p, "slot": len(self.hands[p]) - 1}
-        if by is not None:
-            data["by"] = by
-        events.append(Event(kind, data))
-        return True
+    def deal_unseen(
+        self, p: int, events: list[Event], count: int = 1, *, kind: str = "penalty", by: int | None = None
+    ) -> int:
+        """``count`` cards from the stock's top, face down and seen by nobody, each into a new slot of
+        ``p``'s layout (the discard reshuffled when needed). Returns how many were dealt: fewer when
+        no card is left, which an event says."""
+        hand = self.hands[p]
+        for i in range(count):
+            if not self.stock and self.reshuffle_possible():
+                self.reshuffle(events)
+            if not self.stock:
+                events.append(Event("no_penalty_card" if kind == "penalty" else "no_card", {"player": p}))
+                return i
+            c = self.stock.pop()
+            self.knowers[c] = 0
+            hand.append(c)
+            data = {"player": p, "slot": len(hand) - 1}
+            if by is not None:
+                data["by"] = by
+            events.append(Event(kind, data))
+        return count
 
     def penalty(self, p: int, count: int, events: list[Event]) -> None:
         """``count`` penalty cards for ``p`` (stops when no card is left)."""
-        for _ in range(count):
-            if not self.deal_unseen(p, events):
-                return
+        self.deal_unseen(p, events, count)
 
     def peek(self, p: int, slots: Sequence[int], events: list[Event]) -> None:
         """An opening peek: ``p`` sees their own ``slots`` (one event)."""

@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..actions import Action, Call, Pass
-from ..engine.flow import seat_actions
+from ..engine.flow import SEATS
 from ..engine.mechanic import Mechanic, PhaseSpec
-from ..engine.state import Phase, Reason
+from ..engine.state import CALL, DRAW, NO_CARD, Reason
 from ..errors import IllegalAction
 from ..events import Event
 
@@ -39,6 +39,10 @@ class Calling(Mechanic):
         self.protect = c.protect_caller
         self.must_call = c.empty_layout == "must_call"
         self.ends_round = c.empty_layout == "ends_round"
+        if not self.ends_round:
+            self.idle.add("after_out_of_turn")
+        if self.at_start:
+            self.idle.add("turn_ending")
 
     def phases(self) -> dict[str, PhaseSpec]:
         draw = PhaseSpec(
@@ -47,36 +51,36 @@ class Calling(Mechanic):
             guard=self.forced_call if self.must_call else None,
         )
         return {
-            Phase.DRAW: draw,
-            Phase.CALL: PhaseSpec(
-                self.list_call, {Call: self.do_call, Pass: self.do_pass}, open=True, auto=self.auto_pass
-            ),
+            DRAW: draw,
+            CALL: PhaseSpec(self.list_call, {Call: self.do_call, Pass: self.do_pass}, open=True, auto=self.auto_pass),
         }
 
-    def may_call(self, g: Game, p: int) -> bool:
-        return g.caller is None and g.rb.call_allowed(g, p)
+    @staticmethod
+    def may_call(g: Game, p: int) -> bool:
+        return g.caller is None and (g.rb.call_allowed_hook is None or g.rb.call_allowed(g, p))
 
     def forced_call(self, g: Game, p: int) -> tuple[list[Action], str] | None:
-        if g.caller is None and g.draws == 0 and g.empty(p):
-            return [seat_actions(p).call], "your layout is empty: you must call"
+        hand = g.hands[p]
+        if g.caller is None and g.draws == 0 and hand.count(NO_CARD) == len(hand):
+            return [SEATS[p].call], "your layout is empty: you must call"
         return None
 
     def list_at_start(self, g: Game, p: int, out: list[Action]) -> None:
         if p == g.current_player and g.draws == 0 and self.may_call(g, p):
-            out.append(seat_actions(p).call)
+            out.append(SEATS[p].call)
 
     def list_call(self, g: Game, p: int, out: list[Action]) -> None:
         if p == g.current_player:
-            acts = seat_actions(p)
-            if self.may_call(g, p):
+            acts = SEATS[p]
+            if g.caller is None and (g.rb.call_allowed_hook is None or g.rb.call_allowed(g, p)):
                 out.append(acts.call)
             out.append(acts.pass_)
 
     def do_call(self, g: Game, a: Call) -> list[Event]:
         p = g.turn_check(a)
-        forced = g.phase == Phase.DRAW and self.must_call and self.forced_call(g, p) is not None
-        at_start = g.phase == Phase.DRAW and self.at_start and g.draws == 0
-        if not (g.phase == Phase.CALL or forced or at_start):
+        forced = g.phase == DRAW and self.must_call and self.forced_call(g, p) is not None
+        at_start = g.phase == DRAW and self.at_start and g.draws == 0
+        if not (g.phase == CALL or forced or at_start):
             raise IllegalAction(f"a call is not possible in phase {str(g.phase)!r}", a)
         if g.caller is not None:
             raise IllegalAction(f"player {g.caller} has already called", a)
@@ -111,11 +115,11 @@ class Calling(Mechanic):
         return events
 
     def auto_pass(self, g: Game, events: list[Event]) -> None:
-        events.extend(self.do_pass(g, seat_actions(g.current_player).pass_))
+        events.extend(self.do_pass(g, SEATS[g.current_player].pass_))
 
     def turn_ending(self, g: Game, events: list[Event]) -> bool:
-        if not self.at_start and self.may_call(g, g.current_player):
-            g.phase = Phase.CALL
+        if g.caller is None and (g.rb.call_allowed_hook is None or g.rb.call_allowed(g, g.current_player)):
+            g.phase = CALL
             return True
         return False
 

@@ -10,18 +10,23 @@ drawn card or choose a power target); ``closing_window`` — when a called round
 player who may match gets one last chance on that turn's card (``match`` or ``pass``) before the end
 (untimed rulesets; timed ones have their countdown).
 
+Other mechanics take part through two methods of their own, found by name: ``match_blocked(g, p)``
+(why ``p`` may not match now, or ``None``: a clock's lockout) and ``match_result(g, p, right)`` (``p``
+threw on a window, all right or not).
+
 One-card matches are listed on every occupied slot, right or wrong (listing only right ones would leak
 the cards); a match of several slots is accepted and is those one-card matches in a row.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..actions import Action, MatchAction, Pass
-from ..engine.flow import seat_actions
+from ..engine.flow import SEATS
 from ..engine.mechanic import Handler, Lister, Mechanic, PhaseSpec
-from ..engine.state import NO_CARD, Phase, Reason
+from ..engine.state import CLOSING, HOLD, NO_CARD, POWER, SWAP, Reason
 from ..errors import IllegalAction
 from ..events import Event
 
@@ -84,6 +89,24 @@ class Matching(Mechanic):
         self.while_playing = m.while_playing
         self.first_matchable = r.deal.first_card_matchable
         self.closing = m.closing_window and r.timing.turn_seconds == 0
+        self._blockers: list[Callable[[Game, int], str | None]] | None = None
+        self._results: list[Callable[[Game, int, bool], None]] = []
+        self._plain = False  # known once the blockers are: nothing but leaving the round blocks a match
+        self._rank_only = False  # known once the rulebook is: same rank, no tamalou_same_kind hook
+        self.idle.add("after_out_of_turn")  # the closing window moves on in do_match / do_pass itself
+        if not self.closing:
+            self.idle.add("round_ending")
+        self._more = type(self).list_more is not Matching.list_more
+
+    def _listeners(self, g: Game) -> list[Callable[[Game, int], str | None]]:
+        """The other mechanics' ``match_blocked`` (and, kept aside, ``match_result``), found once."""
+        if self._blockers is None:
+            others = [m for m in g.rb.mechanics if m is not self]
+            self._results = [m.match_result for m in others if hasattr(m, "match_result")]
+            self._blockers = [m.match_blocked for m in others if hasattr(m, "match_blocked")]
+            self._plain = self.while_playing and not self._blockers
+            self._rank_only = self.by == "rank" and g.rb.same_kind_hook is None
+        return self._blockers
 
     @classmethod
     def wanted(cls, variant: Variant) -> bool:
@@ -100,7 +123,7 @@ class Matching(Mechanic):
     def phases(self) -> dict[str, PhaseSpec]:
         if not self.closing:
             return {}
-        return {Phase.CLOSING: PhaseSpec(self.list_closing, {Pass: self.do_pass}, open=False, waiting=self.waiting)}
+        return {CLOSING: PhaseSpec(self.list_closing, {Pass: self.do_pass}, open=False, waiting=self.waiting)}
 
     # ---------------------------------------------------------------- listing
 
@@ -108,9 +131,11 @@ class Matching(Mechanic):
         """Why ``p`` may not match now (besides the window itself), or ``None``."""
         if g.left >> p & 1:
             return "you have left the round"
-        if not self.while_playing and p == g.current_player and g.phase in (Phase.HOLD, Phase.POWER, Phase.SWAP):
+        if self._plain:
+            return None
+        if not self.while_playing and p == g.current_player and g.phase in (HOLD, POWER, SWAP):
             return "no matching while you hold a drawn card or choose a power target"
-        for hook in g.rb.hooks.match_blocked:
+        for hook in self._listeners(g):
             why = hook(g, p)
             if why is not None:
                 return why
@@ -124,14 +149,18 @@ class Matching(Mechanic):
             or st.tried[p] >= self.max_cards
             or (p == g.caller and not self.caller_may_match)
             or (st.win_by >= 0 and st.win_by != p)
-            or self.blocked(g, p) is not None
         ):
             return
+        if self._plain:
+            if g.left >> p & 1:
+                return
+        elif self.blocked(g, p) is not None:
+            return
         hand = g.hands[p]
-        own = own_matches(p, len(hand))
+        own = _OWN[p] if p < len(_OWN) and len(_OWN[p]) >= len(hand) else own_matches(p, len(hand))
         before = len(out)
         out.extend([own[s] for s, c in enumerate(hand) if c != NO_CARD])
-        if len(out) > before:
+        if self._more and len(out) > before:
             self.list_more(g, p, out)
 
     def list_more(self, g: Game, p: int, out: list[Action]) -> None:
@@ -154,45 +183,49 @@ class Matching(Mechanic):
 
     def do_match(self, g: Game, a: MatchAction) -> list[Event]:
         p = a.player
-        if not g.player_ok(p):
+        if not 0 <= p < g.players:
             raise IllegalAction(f"no player {p}", a)
         phase = g.phase
-        if not g.flow.rows[phase].open and phase != Phase.CLOSING:
+        if not g.flow.rows[phase].open and phase != CLOSING:
             raise IllegalAction(f"no matching now (phase {str(phase)!r})", a)
         st: MatchingState = g.ms[self.index]
         owner = p if a.owner is None else a.owner
         slots = a.slots
-        self.check_owner(g, a, owner)
-        if not slots or len(set(slots)) != len(slots):
+        if owner != p:
+            self.check_owner(g, a, owner)
+        n = len(slots)
+        if not n or (n > 1 and len(set(slots)) != n):
             raise IllegalAction("match one or more different slots", a)
+        hand = g.hands[owner]
         for s in slots:
-            if not g.slot_ok(owner, s):
+            if not 0 <= s < len(hand) or hand[s] == NO_CARD:
                 raise IllegalAction(f"slot {s} of player {owner} holds no card", a)
         if p == g.caller and not self.caller_may_match:
             raise IllegalAction("the caller may not match", a)
-        if st.win == NO_CARD:
+        win = st.win
+        if win == NO_CARD:
             raise IllegalAction("there is no thrown card to match on", a)
-        if st.tried[p] + len(slots) > self.max_cards:
+        if st.tried[p] + n > self.max_cards:
             left = self.max_cards - st.tried[p]
             raise IllegalAction(f"you may throw {left} more card(s) on this one ({self.max_cards} at most)", a)
-        why = self.blocked(g, p)
+        why = ("you have left the round" if g.left >> p & 1 else None) if self._plain else self.blocked(g, p)
         if why is not None:
             raise IllegalAction(why, a)
-        if phase == Phase.CLOSING and not st.waiting >> p & 1:
+        if phase == CLOSING and not st.waiting >> p & 1:
             raise IllegalAction("you have had your last chance to match in this round", a)
-        st.tried[p] += len(slots)
+        st.tried[p] += n
         st.waiting &= ~(1 << p)
-        hand = g.hands[owner]
         events: list[Event] = []
-        win = st.win
         text = g.text
+        rank = g.rank
+        rank_only = self._rank_only
         late = st.win_by >= 0 and st.win_by != p
         wrong = 0
         for s in slots:
             c = hand[s]
             g.show(c)
             facts = {"player": p, "owner": owner, "slot": s, "card": text[c]}
-            if not self.same(g, c, win):
+            if not (rank[c] == rank[win] if rank_only else self.same(g, c, win)):
                 wrong += 1
                 events.append(Event("missed", facts))
             elif late:  # somebody else was faster on this card: it goes back
@@ -200,18 +233,19 @@ class Matching(Mechanic):
                     wrong += 1
                 events.append(Event("late", facts))
             else:
-                g.remove(owner, s)
-                g.throw(c)
+                g.throw_from(owner, s)
                 st.win_by = p
                 events.append(Event("matched", facts))
         if wrong:
-            g.penalty(p, self.penalty * wrong, events)
-        if wrong or not late:
-            for hook in g.rb.hooks.match_result:
+            g.deal_unseen(p, events, self.penalty * wrong)
+        if (wrong or not late) and self._results:
+            for hook in self._results:
                 hook(g, p, not wrong)
-        if self.took(g, a, owner, events):
+        if owner != p and self.took(g, a, owner, events):
             return events
         g.after_out_of_turn(events)
+        if g.phase == CLOSING:
+            self.closing_moves_on(g, events)
         return events
 
     def took(self, g: Game, a: MatchAction, owner: int, events: list[Event]) -> bool:
@@ -241,17 +275,25 @@ class Matching(Mechanic):
         st.waiting = self._able(g)
         if not st.waiting:
             return False
-        g.phase = Phase.CLOSING
+        g.phase = CLOSING
         self._next(g)
         events.append(Event("closing", {"players": self.waiting(g)}))
         return True
 
     def _able(self, g: Game) -> int:
+        """The players who may match now (those ``list_matches`` lists something for)."""
+        st: MatchingState = g.ms[self.index]
+        if st.win == NO_CARD:
+            return 0
         mask = 0
         for p in range(g.players):
-            out: list[Action] = []
-            self.list_matches(g, p, out)
-            if out:
+            if (
+                st.tried[p] < self.max_cards
+                and not (p == g.caller and not self.caller_may_match)
+                and st.win_by in (-1, p)
+                and not g.empty(p)
+                and self.blocked(g, p) is None
+            ):
                 mask |= 1 << p
         return mask
 
@@ -270,7 +312,7 @@ class Matching(Mechanic):
     def list_closing(self, g: Game, p: int, out: list[Action]) -> None:
         if g.ms[self.index].waiting >> p & 1:
             self.list_matches(g, p, out)
-            out.append(seat_actions(p).pass_)
+            out.append(SEATS[p].pass_)
 
     def do_pass(self, g: Game, a: Pass) -> list[Event]:
         p = a.player
@@ -279,12 +321,11 @@ class Matching(Mechanic):
             raise IllegalAction("you are not asked to match or pass now", a)
         st.waiting &= ~(1 << p)
         events = [Event("passed", {"player": p, "phase": "closing"})]
-        self.after_out_of_turn(g, events)
+        self.closing_moves_on(g, events)
         return events
 
-    def after_out_of_turn(self, g: Game, events: list[Event]) -> None:
-        if g.phase != Phase.CLOSING:
-            return
+    def closing_moves_on(self, g: Game, events: list[Event]) -> None:
+        """After a match, a give or a pass in the closing window: the next seat to wait for, or the end."""
         st: MatchingState = g.ms[self.index]
         st.waiting &= self._able(g)
         if st.waiting:

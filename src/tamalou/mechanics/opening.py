@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import Action, PeekAction
 from ..engine.mechanic import Mechanic, PhaseSpec
-from ..engine.state import Phase
+from ..engine.state import PEEK
 from ..errors import IllegalAction
 from ..events import Event
 
@@ -42,14 +42,14 @@ class ChosenPeek(Mechanic):
         return OpeningState()
 
     def phases(self) -> dict[str, PhaseSpec]:
-        return {Phase.PEEK: PhaseSpec(self.list_peeks, {PeekAction: self.do_peek}, open=False, waiting=self.waiting)}
+        return {PEEK: PhaseSpec(self.list_peeks, {PeekAction: self.do_peek}, open=False, waiting=self.waiting)}
 
     def waiting(self, g: Game) -> list[int]:
         peeked = g.ms[self.index].peeked
         return [p for p in range(g.players) if not peeked >> p & 1]
 
     def begin(self, g: Game, events: list[Event]) -> bool:
-        g.phase = Phase.PEEK
+        g.phase = PEEK
         self._next(g)
         return True
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, Give, MatchAction
 from ..engine.mechanic import PhaseSpec
-from ..engine.state import NO_CARD, Phase
+from ..engine.state import CLOSING, GIVE, NO_CARD, Phase
 from ..errors import IllegalAction
 from ..events import Event
 from .matching import Matching, MatchingState, match_action
@@ -52,7 +52,7 @@ class OpponentMatching(Matching):
 
     def phases(self) -> dict[str, PhaseSpec]:
         table = super().phases()
-        table[Phase.GIVE] = PhaseSpec(
+        table[GIVE] = PhaseSpec(
             self.list_gives, {Give: self.do_give}, open=False, waiting=self.giver, auto=self.auto_give
         )
         return table
@@ -82,7 +82,7 @@ class OpponentMatching(Matching):
         st.giver = p
         st.resume = str(g.phase)
         st.resume_player = g.current_player
-        g.phase = Phase.GIVE
+        g.phase = GIVE
         g.current_player = p
         events.append(Event("give_owed", {"player": p, "owner": owner, "count": len(st.gives)}))
         return True
@@ -111,6 +111,8 @@ class OpponentMatching(Matching):
             st.resume = ""
             st.resume_player = -1
             g.after_out_of_turn(events)
+            if g.phase == CLOSING:
+                self.closing_moves_on(g, events)
         return events
 
     def auto_give(self, g: Game, events: list[Event]) -> None:

@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, Pass, Power, Swap
-from ..engine.flow import seat_actions
+from ..engine.flow import SEATS
 from ..engine.mechanic import Mechanic, PhaseSpec
-from ..engine.state import Phase
+from ..engine.state import DRAW, POWER, SWAP
 from ..errors import IllegalAction
 from ..events import Event
 from ..powers import TURN_TAKEN, CardPower
@@ -49,6 +49,8 @@ class Powers(Mechanic):
         self.landing = p.trigger == "landing"
         self.optional = p.optional
         self.passed_on = p.passed_on
+        if not self.passed_on:  # nothing is ever passed on: the turn's start has nothing to do here
+            self.idle.update(("prepare_turn", "can_open_turn", "turn_began"))
 
     def new_state(self, g: Game) -> PowersState:
         return PowersState()
@@ -57,18 +59,20 @@ class Powers(Mechanic):
         return g.rb.powers[name]
 
     def phases(self) -> dict[str, PhaseSpec]:
-        return {
-            Phase.DRAW: PhaseSpec(self.list_passed, {Power: self.do_power}),
-            Phase.POWER: PhaseSpec(
+        table: dict[str, PhaseSpec] = {
+            POWER: PhaseSpec(
                 self.list_power, {Power: self.do_power, Pass: self.do_pass}, open=True, auto=self.auto_pass
             ),
-            Phase.SWAP: PhaseSpec(
+            SWAP: PhaseSpec(
                 self.list_step,
                 {Swap: self.do_step, Power: self.do_step, Pass: self.do_pass},
                 open=True,
                 auto=self.auto_pass,
             ),
         }
+        if self.passed_on:  # a power passed on is used instead of drawing
+            table[DRAW] = PhaseSpec(self.list_passed, {Power: self.do_power})
+        return table
 
     # ---------------------------------------------------------------- listing
 
@@ -85,7 +89,7 @@ class Powers(Mechanic):
         uses = self.kind(g, st.power).uses(g, p)
         out.extend(uses)
         if self.optional or not uses:
-            out.append(seat_actions(p).pass_)
+            out.append(SEATS[p].pass_)
 
     def list_step(self, g: Game, p: int, out: list[Action]) -> None:
         if p != g.current_player:
@@ -94,14 +98,14 @@ class Powers(Mechanic):
         assert st.step is not None
         name, memo, _ = st.step
         out.extend(self.kind(g, name).next_uses(g, p, memo))
-        out.append(seat_actions(p).pass_)
+        out.append(SEATS[p].pass_)
 
     # ---------------------------------------------------------------- applying
 
     def do_power(self, g: Game, a: Power) -> list[Event]:
         g.turn_check(a)
         st: PowersState = g.ms[self.index]
-        instead = g.phase == Phase.DRAW
+        instead = g.phase == DRAW
         if instead and (st.power is None or g.draws > 0):
             raise IllegalAction("no power is passed on to you: a turn starts with a draw", a)
         name = st.power
@@ -119,7 +123,7 @@ class Powers(Mechanic):
             st.passing = name
         if memo is not None:
             st.step = [name, memo, instead]
-            g.phase = Phase.SWAP
+            g.phase = SWAP
             return events
         self._done(g, instead, events)
         return events
@@ -146,7 +150,7 @@ class Powers(Mechanic):
         p = g.turn_check(a)
         st: PowersState = g.ms[self.index]
         phase = g.phase
-        if phase == Phase.POWER and not self.optional:
+        if phase == POWER and not self.optional:
             assert st.power is not None
             if self.kind(g, st.power).usable(g, p):
                 raise IllegalAction("this power must be used", a)
@@ -158,7 +162,7 @@ class Powers(Mechanic):
         return events
 
     def auto_pass(self, g: Game, events: list[Event]) -> None:
-        events.extend(self.do_pass(g, seat_actions(g.current_player).pass_))
+        events.extend(self.do_pass(g, SEATS[g.current_player].pass_))
 
     @staticmethod
     def _done(g: Game, instead_of_draw: bool, events: list[Event]) -> None:
@@ -174,14 +178,14 @@ class Powers(Mechanic):
         st.power = None
         if not (self.landing or (how == "discarded" and g.held_from == "stock")):
             return False
-        name = g.rb.power_name(g.cards[card])
+        name = g.power_of[card]
         if name == "none":
             return False
         p = g.current_player
         if not self.kind(g, name).usable(g, p):
             return False
         st.power = name
-        g.phase = Phase.POWER
+        g.phase = POWER
         events.append(Event("power_offered", {"player": p, "power": name}))
         return True
 
@@ -207,5 +211,5 @@ class Powers(Mechanic):
 
     def view(self, g: Game, p: int) -> dict[str, Any]:
         st: PowersState = g.ms[self.index]
-        shown = g.phase == Phase.POWER or (g.phase == Phase.DRAW and g.draws == 0)
+        shown = g.phase == POWER or (g.phase == DRAW and g.draws == 0)
         return {"power": st.power if shown else None}

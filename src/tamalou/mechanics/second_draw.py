@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..actions import Action, Pass
-from ..engine.flow import seat_actions
+from ..engine.flow import SEATS
 from ..engine.mechanic import Mechanic, PhaseSpec
-from ..engine.state import Phase
+from ..engine.state import DRAW
 from ..errors import IllegalAction
 from ..events import Event
 
@@ -30,11 +30,11 @@ class SecondDraw(Mechanic):
         return variant.rules.draw.per_turn > 1
 
     def phases(self) -> dict[str, PhaseSpec]:
-        return {Phase.DRAW: PhaseSpec(self.list_pass, {Pass: self.do_pass})}
+        return {DRAW: PhaseSpec(self.list_pass, {Pass: self.do_pass})}
 
     def list_pass(self, g: Game, p: int, out: list[Action]) -> None:
         if p == g.current_player and g.draws > 0:
-            out.append(seat_actions(p).pass_)
+            out.append(SEATS[p].pass_)
 
     def do_pass(self, g: Game, a: Pass) -> list[Event]:
         p = g.turn_check(a)
@@ -50,7 +50,7 @@ class SecondDraw(Mechanic):
             and not g.stock_only
             and (g.can_draw_stock() or g.can_draw_discard(g.current_player))
         ):
-            g.phase = Phase.DRAW
+            g.phase = DRAW
             events.append(Event("draw_offered", {"player": g.current_player}))
             return True
         return False

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, Give, MatchAction, PeekAction, Tick
 from ..engine.mechanic import Mechanic, PhaseSpec
-from ..engine.state import Phase, Reason
+from ..engine.state import CALL, COUNTDOWN, DRAW, GIVE, HOLD, OPENING, OVER, POWER, SWAP, Reason
 from ..events import Event
 
 if TYPE_CHECKING:
@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from ..schema import Variant
 
 FOREVER = 1e300  # "locked for the rest of the round" (a finite number keeps snapshots plain JSON)
-TURN_PHASES = frozenset({Phase.DRAW, Phase.HOLD, Phase.POWER, Phase.SWAP, Phase.CALL})
-_CLOCKED = TURN_PHASES | {Phase.GIVE, Phase.OPENING, Phase.COUNTDOWN}
+TURN_PHASES = frozenset({DRAW, HOLD, POWER, SWAP, CALL})
+_CLOCKED = TURN_PHASES | {GIVE, OPENING, COUNTDOWN}
 _OUT_OF_TURN = frozenset({MatchAction, Give, Tick, PeekAction})
 
 
@@ -69,8 +69,8 @@ class Timing(Mechanic):
 
     def phases(self) -> dict[str, PhaseSpec]:
         return {
-            Phase.OPENING: PhaseSpec(self.list_tick, open=False, waiting=self.everyone),
-            Phase.COUNTDOWN: PhaseSpec(self.list_tick, open=True, waiting=self.everyone),
+            OPENING: PhaseSpec(self.list_tick, open=False, waiting=self.everyone),
+            COUNTDOWN: PhaseSpec(self.list_tick, open=True, waiting=self.everyone),
         }
 
     def everyone(self, g: Game) -> list[int]:
@@ -86,7 +86,7 @@ class Timing(Mechanic):
         if self.peek_seconds <= 0:
             return False
         st: ClockState = g.ms[self.index]
-        g.phase = Phase.OPENING
+        g.phase = OPENING
         st.deadline = st.quiet_until = self.peek_seconds
         events.append(Event("opening", {"until": st.deadline}))
         return True
@@ -95,7 +95,7 @@ class Timing(Mechanic):
         if self.countdown <= 0:
             return False
         st: ClockState = g.ms[self.index]
-        g.phase = Phase.COUNTDOWN
+        g.phase = COUNTDOWN
         st.deadline = g.now + self.countdown
         events.append(Event("countdown", {"until": st.deadline}))
         return True
@@ -140,11 +140,11 @@ class Timing(Mechanic):
 
     def fire(self, g: Game, events: list[Event]) -> None:
         phase = g.phase
-        if phase == Phase.OPENING:
+        if phase == OPENING:
             events.append(Event("opening_over", {"at": g.now}))
-            g.phase = Phase.DRAW
+            g.phase = DRAW
             g.start_turn(g.first_player, events)
-        elif phase == Phase.COUNTDOWN:
+        elif phase == COUNTDOWN:
             g.finish(Reason.CALLED, events)
         elif g.flow.rows[phase].waiting is not None:
             # A phase waiting on somebody besides the player to move (a give owed): play it for them;
@@ -164,10 +164,10 @@ class Timing(Mechanic):
         turn = g.turn
         # Auto-play until the turn passes (each step is one the player could have taken).
         for _ in range(8):
-            if g.phase == Phase.OVER or g.turn != turn or g.current_player != p:
+            if g.phase == OVER or g.turn != turn or g.current_player != p:
                 break
             g.auto_play(events)
-        if whole and g.phase != Phase.OVER:
+        if whole and g.phase != OVER:
             st.absent_turns[p] += 1
             st.absent[p] = True
             if self.to_leave and st.absent_turns[p] >= self.to_leave:
