@@ -9,7 +9,7 @@ import pytest
 
 import tamalou
 from tamalou import Card, VariantError, parse_card
-from tamalou.cards import JOKER, RANKS, SUITS, build_deck
+from tamalou.cards import DEFAULT_RANK_COUNT, JOKER, RANKS, SUITS, build_deck, check_cards_in_deck, deck_counter
 
 ALL_FACES = [(rank, suit) for suit in SUITS for rank in RANKS]
 
@@ -109,7 +109,6 @@ def test_distinct_texts_are_distinct_cards() -> None:
         ("0H", "unknown rank"),
         ("1010H", "unknown rank"),
         ("AX", "unknown suit"),
-        ("10", "unknown suit"),
         ("KH1", "unknown"),
         ("A S", "unknown"),
         ("JK", "JK1 or JK2"),
@@ -225,3 +224,138 @@ def test_a_variant_deck_sets_the_game_universe(tmp_path: Path, jokers: int, copi
     path.write_text(f'extends = "french"\n[rules.deck]\njokers = {jokers}\ncopies = {copies}\n', encoding="utf-8")
     game = tamalou.new_game(tamalou.load_variant(path), players=3, seed=11)
     assert _universe_size(game) == size
+
+
+# --- decks without suits (Cabo's 0 to 13) ----------------------------------------------------
+
+CABO_RANKS = tuple(str(n) for n in range(14))
+CABO_COUNTS = {"0": 2, "13": 2}
+
+
+@pytest.mark.parametrize("rank", [*CABO_RANKS, "99", "100"])
+def test_a_suitless_card_is_written_as_its_rank_alone_and_read_back(rank: str) -> None:
+    card = Card(rank, "")
+    assert str(card) == rank
+    assert parse_card(rank) == card
+    assert parse_card(f" {rank} ") == card
+    assert parse_card(str(card)) == card
+    assert card.suit == ""
+    assert not card.is_joker
+    assert not card.is_black
+
+
+def test_a_bare_number_is_a_suitless_card_and_the_standard_notation_is_unchanged() -> None:
+    assert parse_card("10") == Card("10", "")
+    assert parse_card("10H") == Card("10", "H")
+    assert parse_card("1") == Card("1", "")
+    assert parse_card("1S") == Card("A", "S")
+    assert parse_card("TH") == Card("10", "H")
+    assert parse_card("0") == Card("0", "")
+    assert parse_card("13") == Card("13", "")
+    assert parse_card("JK1") == Card(JOKER, "", 1)
+    assert str(parse_card("JK2")) == "JK2"
+    assert parse_card("10") != parse_card("10H")
+
+
+def test_a_name_that_cannot_be_read_as_a_standard_card_is_a_suitless_card() -> None:
+    assert parse_card("X") == Card("X", "")
+    assert parse_card("wiz") == Card("WIZ", "")
+    assert str(parse_card("wiz")) == "WIZ"
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("1000", "unknown rank"),
+        ("0H", "unknown rank"),
+        ("13S", "unknown rank"),
+        ("A", "rank then suit"),
+        ("K", "rank then suit"),
+        ("H", "rank then suit"),
+        ("KX", "unknown suit"),
+        ("XS", "unknown rank"),
+        ("-7", "unknown"),
+        ("7.5", "unknown"),
+    ],
+)
+def test_text_that_is_neither_a_suited_nor_a_suitless_card_is_refused(text: str, reason: str) -> None:
+    with pytest.raises(ValueError, match=reason) as info:
+        parse_card(text)
+    assert repr(text) in str(info.value)
+
+
+def test_a_cabo_deck_has_two_0_two_13_and_four_of_each_other_rank() -> None:
+    deck = build_deck(CABO_RANKS, (), 0, 1, CABO_COUNTS)
+    assert len(deck) == 52
+    assert all(c.suit == "" for c in deck)
+    counts = deck_counter(deck)
+    assert counts["0"] == 2
+    assert counts["13"] == 2
+    assert {counts[str(n)] for n in range(1, 13)} == {4}
+    assert set(counts) == set(CABO_RANKS)
+    assert DEFAULT_RANK_COUNT == 4
+
+
+def test_a_suitless_deck_is_in_rank_order_with_each_ranks_copies_together() -> None:
+    deck = build_deck(CABO_RANKS, (), 2, 1, CABO_COUNTS)
+    texts = [str(c) for c in deck]
+    assert texts[:6] == ["0", "0", "1", "1", "1", "1"]
+    assert texts[-4:] == ["13", "13", "JK1", "JK2"]
+    assert deck == build_deck(CABO_RANKS, (), 2, 1, CABO_COUNTS)
+
+
+def test_a_suitless_deck_without_counts_has_four_of_each_rank_and_copies_repeat_it() -> None:
+    deck = build_deck(("1", "2", "3"), (), 0, 2)
+    assert len(deck) == 3 * 4 * 2
+    assert deck_counter(deck) == Counter({"1": 8, "2": 8, "3": 8})
+    assert deck[:12] == deck[12:]
+
+
+def test_counts_do_not_change_a_suited_deck() -> None:
+    assert build_deck(RANKS, SUITS, 0, 1, {}) == build_deck(RANKS, SUITS, 0, 1)
+
+
+# --- which cards a stacked deal may take from a deck ---------------------------------------------
+
+
+def cards(text: str) -> list[Card]:
+    return [parse_card(t) for t in text.split()]
+
+
+def test_cards_a_deck_holds_are_accepted() -> None:
+    french = build_deck(RANKS, SUITS, 0, 1)
+    assert check_cards_in_deck(french, cards("AS 10H KC 5S")) is None
+    assert check_cards_in_deck(french, french) is None
+    assert check_cards_in_deck(french, []) is None
+    two_decks = build_deck(RANKS, SUITS, 2, 2)
+    assert check_cards_in_deck(two_decks, cards("5S 5S JK1 JK1 JK2")) is None
+    cabo = build_deck(CABO_RANKS, (), 0, 1, CABO_COUNTS)
+    assert check_cards_in_deck(cabo, cards("0 0 13 13 7 7 7 7")) is None
+
+
+def test_a_card_taken_more_often_than_the_deck_holds_it_is_named() -> None:
+    french = build_deck(RANKS, SUITS, 0, 1)
+    assert check_cards_in_deck(french, cards("AS 5S KC 5S")) == "card 5S appears 2 times but the deck holds it once"
+    cabo = build_deck(CABO_RANKS, (), 0, 1, CABO_COUNTS)
+    assert check_cards_in_deck(cabo, cards("13 1 13 13")) == "card 13 appears 3 times but the deck holds it twice"
+    assert check_cards_in_deck(cabo, cards("7 7 7 7 7")) == "card 7 appears 5 times but the deck holds it 4 times"
+
+
+def test_a_card_the_deck_does_not_hold_is_named() -> None:
+    french = build_deck(RANKS, SUITS, 0, 1)
+    assert check_cards_in_deck(french, cards("AS JK1")) == "card JK1 is not in this deck (no jokers)"
+    assert check_cards_in_deck(build_deck(RANKS, SUITS, 1, 1), cards("JK2")) == (
+        "card JK2 is not in this deck (jokers: JK1)"
+    )
+    assert check_cards_in_deck(french, cards("7")) == "card 7 is not in this deck (its cards have suits)"
+    cabo = build_deck(CABO_RANKS, (), 0, 1, CABO_COUNTS)
+    assert check_cards_in_deck(cabo, cards("1 14 2")) == "card 14 is not in this deck"
+    assert check_cards_in_deck(cabo, cards("7S")) == "card 7S is not in this deck (its cards have no suit)"
+    small = build_deck(("A", "2"), ("H",), 0, 1)
+    assert check_cards_in_deck(small, cards("AH KS")) == "card KS is not in this deck"
+
+
+def test_the_first_offending_card_is_named() -> None:
+    french = build_deck(RANKS, SUITS, 0, 1)
+    message = check_cards_in_deck(french, cards("2S 9D JK2 9D"))
+    assert message == "card 9D appears 2 times but the deck holds it once"

@@ -19,7 +19,9 @@ import pytest
 
 import tamalou
 from tamalou import Variant, VariantError, load_variant, variant_from_dict, variant_json_schema, variant_names
+from tamalou.cards import Card, deck_counter
 from tamalou.plugins.defaults import builtin_variants_dir
+from tamalou.rules import rulebook
 
 TESTS_DIR = Path(__file__).resolve().parent
 FRENCH_TOML = builtin_variants_dir() / "french.toml"
@@ -244,7 +246,11 @@ def test_wrong_type_message_names_file_key_and_expectation(tmp_path: Path) -> No
         ("[rules.deal]\ncards = 0", "rules.deal.cards", "greater than or equal to 1"),
         ("[rules.deck]\njokers = 3", "rules.deck.jokers", "less than or equal to 2"),
         ('[rules.peek]\nmode = "all"', "rules.peek.mode", "expected one of"),
-        ('[rules.powers.ranks]\n"7" = "fly"', "rules.powers.ranks.7", "expected one of"),
+        (
+            '[rules.powers.ranks]\n"7" = "fly"',
+            "rules.powers.ranks.7",
+            "unknown power 'fly' (powers: none, blind_swap, look_and_swap, peek_opponent, peek_own, play_again)",
+        ),
         ('[rules.powers.ranks]\nZ = "peek_own"', "rules.powers.ranks.Z", "expected one of"),
         ("[rules.values.ranks]\nA = 1.5", "rules.values.ranks.A", "expected an integer"),
         ('[rules.end]\nwin_max = "x"', "rules.end.win_max", "expected an integer"),
@@ -976,13 +982,28 @@ def test_a_house_rule_file_the_loader_accepts_validates(tmp_path: Path, validato
         'name = "x"\n[rules.deck]\njokers = 3\n',
         'name = "x"\nextends = 5\n',
         'name = "x"\nnmae = "y"\n',
-        'name = "x"\n[rules.powers.ranks]\n"7" = "fly"\n',
     ],
 )
 def test_the_schema_rejects_what_the_loader_rejects(tmp_path: Path, validator: MiniValidator, text: str) -> None:
     with pytest.raises(VariantError):
         load_variant(write(tmp_path / "bad.toml", text))
     assert validator.errors(tomllib.loads(text)) != []
+
+
+def test_power_names_are_checked_by_the_loader_against_the_registered_powers(
+    tmp_path: Path, validator: MiniValidator
+) -> None:
+    """Which powers exist depends on the plugins a variant names (``tamalou_powers``), so the JSON
+    Schema says only "a power name" (a string) and the loader checks the name against the powers
+    registered for that variant."""
+    text = 'name = "x"\n[rules.powers.ranks]\n"7" = "fly"\n'
+    with pytest.raises(VariantError) as info:
+        load_variant(write(tmp_path / "bad.toml", text))
+    assert "bad.toml: rules.powers.ranks.7: unknown power 'fly' (powers: none, blind_swap, look_and_swap, " in str(
+        info.value
+    )
+    assert validator.errors(tomllib.loads(text)) == []  # a plugin might register "fly"
+    assert validator.errors({"name": "x", "rules": {"powers": {"ranks": {"7": 7}}}}) != []  # not a name
 
 
 def test_a_dumped_variant_validates_against_the_schema(validator: MiniValidator, french: Variant) -> None:
@@ -993,3 +1014,137 @@ def test_the_schema_has_the_documentation_of_each_key(schema: dict[str, Any]) ->
     for path in model_key_paths(Variant):
         if path.count(".") >= 2:  # every key inside a [rules.*] table
             assert schema_node(schema, path).get("description"), path
+
+
+# --- decks without suits (Cabo's 52 cards valued 0 to 13) ----------------------------------------
+
+CABO_DECK = """
+name = "cabo-deck"
+[rules.deck]
+ranks = ["0","1","2","3","4","5","6","7","8","9","10","11","12","13"]
+suits = []
+counts = { "0" = 2, "13" = 2 }
+[rules.powers.ranks]
+"7" = "peek_own"
+"""
+
+
+def test_a_suitless_deck_loads_and_its_cards_are_worth_their_number(tmp_path: Path) -> None:
+    v = load_variant(write(tmp_path / "cabo.toml", CABO_DECK))
+    deck = v.rules.deck
+    assert deck.suits == ()
+    assert deck.ranks == tuple(str(n) for n in range(14))
+    assert deck.counts == {"0": 2, "13": 2}
+    rb = rulebook(v)
+    assert len(rb.deck) == 52
+    assert all(c.suit == "" for c in rb.deck)
+    counts = deck_counter(rb.deck)
+    assert counts["0"] == counts["13"] == 2
+    assert {counts[str(n)] for n in range(1, 13)} == {4}
+    assert [rb.value(Card(str(n), "")) for n in range(14)] == list(range(14))
+    assert rb.value(Card("13", "")) == 13
+    assert v.rules.powers.ranks == {"7": "peek_own"}
+
+
+def test_values_of_a_suitless_deck_may_be_set_by_rank_and_a_file_may_extend_it(tmp_path: Path) -> None:
+    base = write(tmp_path / "cabo.toml", CABO_DECK)
+    child = write(
+        tmp_path / "house.toml",
+        f"""
+        extends = "{base.as_posix()}"
+        [rules.deck]
+        counts = {{ "13" = 1 }}
+        [rules.values.ranks]
+        "13" = -1
+        [rules.values.cards]
+        "12" = 0
+        """,
+    )
+    v = load_variant(child)
+    rb = rulebook(v)
+    assert len(rb.deck) == 51
+    assert rb.value(Card("13", "")) == -1
+    assert rb.value(Card("12", "")) == 0
+    assert rb.value(Card("11", "")) == 11
+
+
+def test_a_suitless_deck_of_named_ranks_needs_their_values(tmp_path: Path) -> None:
+    text = 'name = "x"\n[rules.deck]\nranks = ["X", "1"]\nsuits = []\n'
+    with pytest.raises(VariantError, match="no value for card X"):
+        load_variant(write(tmp_path / "named.toml", text))
+    v = load_variant(write(tmp_path / "valued.toml", text + "[rules.values.ranks]\nx = 50\n"))
+    assert rulebook(v).value(Card("X", "")) == 50
+    assert len(rulebook(v).deck) == 8
+
+
+def test_ranks_and_counts_of_the_standard_variants_are_unchanged(french: Variant) -> None:
+    assert french.rules.deck.suits == ("S", "H", "D", "C")
+    assert french.rules.deck.counts == {}
+    assert load_variant("jokers").rules.deck.counts == {}
+
+
+@pytest.mark.parametrize(
+    ("edit", "key_path", "expected"),
+    [
+        (('"13" = 2', '"14" = 2'), "rules.deck.counts", "rank '14' is not in the deck"),
+        (('"13" = 2', '"13" = 0'), "rules.deck.counts.13", "greater than or equal to 1"),
+        (('"7" = "peek_own"', '"14" = "peek_own"'), "rules.powers.ranks", "rank '14' is not in the deck"),
+        (("suits = []", ""), "rules.deck.ranks", "not a standard rank"),
+        (("suits = []", 'suits = ["S", "H"]'), "rules.deck.counts", "deck without suits"),
+        (('"0","1"', '"A","1"'), "rules.deck.ranks", "cannot be written alone"),
+        (('"0","1"', '"JK","1"'), "rules.deck.ranks", "jokers"),
+        (('"0","1"', '"0","0"'), "rules.deck.ranks", "more than once"),
+        (('"0","1"', '"ABCD","1"'), "rules.deck.ranks", "rank name of 1 to 3 letters or digits"),
+        (('counts = { "0" = 2', 'counts = { "#" = 2'), "rules.deck.counts", "rank name"),
+    ],
+)
+def test_a_wrong_suitless_deck_names_the_file_the_key_and_the_expectation(
+    tmp_path: Path, edit: tuple[str, str], key_path: str, expected: str
+) -> None:
+    old, new = edit
+    assert old in CABO_DECK
+    path = write(tmp_path / "cabo.toml", CABO_DECK.replace(old, new, 1))
+    with pytest.raises(VariantError) as info:
+        load_variant(path)
+    message = str(info.value)
+    assert "cabo.toml" in message
+    assert key_path in message
+    assert expected in message
+
+
+@pytest.mark.parametrize(
+    ("toml", "key_path", "expected"),
+    [
+        ('[rules.deck]\nranks = ["0", "1"]', "rules.deck.ranks", "not a standard rank"),
+        ('[rules.deck]\ncounts = { "A" = 2 }', "rules.deck.counts", "deck without suits"),
+        ('[rules.powers.ranks]\n"13" = "peek_own"', "rules.powers.ranks.13", "rank '13' is not in the deck"),
+        ('[rules.draw]\ndiscard_forbidden = ["K", "C"]', "rules.draw.discard_forbidden", "rank 'C' is not in"),
+        ('[rules.values.ranks]\n"13" = 3', "rules.values.ranks.13", "rank '13' is not in the deck"),
+        ('[rules.values.cards]\n"7" = 3', "rules.values.cards.7", "no suit"),
+        ('[rules.powers.ranks]\n"7777" = "peek_own"', "rules.powers.ranks", "rank name of 1 to 3"),
+    ],
+)
+def test_ranks_outside_a_standard_deck_name_the_file_and_key(
+    tmp_path: Path, toml: str, key_path: str, expected: str
+) -> None:
+    assert_house_rule_error(tmp_path, toml, key_path, expected)
+
+
+def test_rank_keys_may_be_written_in_lower_case(tmp_path: Path) -> None:
+    v = load_variant(write(tmp_path / "house.toml", 'extends = "french"\n[rules.values.ranks]\nq = 12\n'))
+    assert v.rules.values.ranks["Q"] == 12
+    assert "q" not in v.rules.values.ranks
+
+
+def test_a_rank_outside_a_restricted_suited_deck_is_refused_but_default_values_are_kept(tmp_path: Path) -> None:
+    text = 'name = "small"\n[rules.deck]\nranks = ["A", "2", "3"]\nsuits = ["H", "D"]\n'
+    v = load_variant(write(tmp_path / "small.toml", text))
+    assert v.rules.values.ranks["K"] == 10  # a default for a rank the deck lacks: no error
+    with pytest.raises(VariantError, match=r"rules\.powers\.ranks\.K: rank 'K' is not in the deck"):
+        load_variant(write(tmp_path / "small2.toml", text + '[rules.powers.ranks]\nK = "peek_own"\n'))
+
+
+def test_the_schema_knows_the_counts_of_a_deck(schema: dict[str, Any], validator: MiniValidator) -> None:
+    assert schema_node(schema, "rules.deck.counts").get("description")
+    assert validator.errors(tomllib.loads(CABO_DECK)) == []
+    assert validator.errors(tomllib.loads(CABO_DECK.replace('"13" = 2', '"13" = 0'))) != []
