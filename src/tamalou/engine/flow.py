@@ -18,12 +18,13 @@ slot with the held card, or throw it) — and the end of the round. Everything e
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, Discard, Draw, Pass, Replace, Tick
 from ..errors import IllegalAction
 from ..events import Event
-from .mechanic import Handler, Lister, PhaseEntry, PhaseSpec
+from .mechanic import Guard, Handler, Lister, PhaseEntry, PhaseSpec
 from .state import DRAW, HOLD, NO_CARD, OVER, Reason
 from .table import Table
 
@@ -68,7 +69,7 @@ def seat_actions(p: int) -> SeatActions:
 class PhaseTable:
     """Per variant: every phase's row, the out-of-turn listers and the any-phase handlers."""
 
-    __slots__ = ("any_handlers", "anytime", "rows", "timers", "viewers")
+    __slots__ = ("any_handlers", "anytime", "dispatch", "fast", "open", "rows", "timers", "viewers")
 
     def __init__(self, rb: Rulebook) -> None:
         rows: dict[str, PhaseEntry] = {}
@@ -88,11 +89,44 @@ class PhaseTable:
                     raise ValueError(f"{m.name}: {cls.__name__} is already handled in every phase")
                 any_handlers[cls] = handler
         rows.setdefault(OVER, PhaseEntry())
+        for row in rows.values():
+            row.out_of_turn = tuple(anytime) if row.open else ()
+            row.everyone = (*row.listers, *row.out_of_turn)
         self.rows = rows
         self.anytime = tuple(anytime)
         self.any_handlers = any_handlers
         self.timers = tuple(m for m in rb.mechanics if rb.overrides(m, "next_deadline"))
         self.viewers = tuple(m for m in rb.mechanics if rb.overrides(m, "view"))
+        #: Per phase, the handler of each action type accepted there (the phase's own first; a phase's
+        #: own handlers checked against its guards first).
+        self.dispatch = {
+            name: {**any_handlers, **{cls: _guarded(h, row.guards) for cls, h in row.handlers.items()}}
+            for name, row in rows.items()
+        }
+        #: The phases where out-of-turn actions may come in.
+        self.open = frozenset(name for name, row in rows.items() if row.open)
+        #: Whether ``apply`` may skip its guards: no time in play, no third-party code to undo.
+        self.fast = not rb.guarded and not rb.presence
+
+
+def _guarded(handler: Handler, guards: list[Guard]) -> Handler:
+    """``handler``, refusing what a guard forbids (a player who must call may only call)."""
+    if not guards:
+        return handler
+
+    def checked(g: Any, a: Any) -> list[Event]:
+        if a.player == g.current_player:
+            for guard in guards:
+                forced = guard(g, a.player)
+                if forced is not None and _bare(a) not in forced[0]:
+                    raise IllegalAction(forced[1], a)
+        return handler(g, a)
+
+    return checked
+
+
+def _bare(a: Action) -> Action:
+    return a if a.at is None else dataclasses.replace(a, at=None)  # type: ignore[type-var]
 
 
 def _core_phases() -> dict[str, PhaseSpec]:
@@ -187,7 +221,10 @@ class Flow(Table):
         hand = self.hands[p]
         while len(replace) < len(hand):
             replace.append(Replace(p, len(replace)))
-        out.extend([replace[s] for s, c in enumerate(hand) if c != NO_CARD])
+        if NO_CARD in hand:
+            out.extend([replace[s] for s, c in enumerate(hand) if c != NO_CARD])
+        else:
+            out.extend(replace[: len(hand)])
         if self.may_discard_held(p):
             out.append(acts.discard)
 

@@ -86,11 +86,11 @@ class Game(Flow):
         else:
             self.hands, self.stock, self.discard = _stacked_piles(deal)
             self.first_player = self.first_seat() if first_player is None else first_player
+        self.first_given = first_player is not None
         self.current_player = self.first_player
         for c in self.discard:
             self.knowers[c] = self.all_mask
         self.ms = [m.new_state(self) for m in self.rb.mechanics]
-        self.log = []
 
     def init_runtime(self, variant: Variant, players: int) -> None:
         self.variant = variant
@@ -138,8 +138,6 @@ class Game(Flow):
                 if slots:
                     self.peek(p, slots, events)
         self.begin(events)
-        if self.log is not None:
-            self.log.extend(events)
         return events
 
     # ----------------------------------------------------------------------------- reading
@@ -197,19 +195,16 @@ class Game(Flow):
             raise IllegalAction(f"no player {player!r} in a {self.players}-player game")
         row = self.flow.rows[self.phase]
         out: list[Action] = []
-        forced = None
         if row.guards and player == self.current_player:
             for guard in row.guards:
                 forced = guard(self, player)
-                if forced is not None:
+                if forced is not None:  # only this, and what may come in out of turn
                     out.extend(forced[0])
-                    break
-        if forced is None:
-            for lister in row.listers:
-                lister(self, player, out)
-        if row.open:
-            for lister in self.flow.anytime:
-                lister(self, player, out)
+                    for lister in row.out_of_turn:
+                        lister(self, player, out)
+                    return out
+        for lister in row.everyone:
+            lister(self, player, out)
         return out
 
     # ----------------------------------------------------------------------------- applying
@@ -224,24 +219,15 @@ class Game(Flow):
         if self.phase == OVER:
             raise IllegalAction("the round is over", a)
         at = a.at
-        rb = self.rb
-        if at is None and not rb.guarded and not rb.presence:
+        flow = self.flow
+        if at is None and flow.fast:
             # The common case: no time to move, no third-party code to guard against.
-            row = self.flow.rows[self.phase]
-            handler = row.handlers.get(type(a))
-            if handler is None:
-                handler = self.flow.any_handlers.get(type(a))
-            elif row.guards and a.player == self.current_player:
-                for guard in row.guards:
-                    forced = guard(self, a.player)
-                    if forced is not None and a not in forced[0]:
-                        raise IllegalAction(forced[1], a)
+            handler = flow.dispatch[self.phase].get(type(a))
             if handler is not None:
                 events = handler(self, a)
                 self.actions.append(a)
-                if self.log is not None:
-                    self.log.extend(events)
                 return events
+        rb = self.rb
         if type(at) is int:  # one form for times, so a log replays to the same snapshot
             a = dataclasses.replace(a, at=float(at))
         backup = self.copy() if rb.guarded else None
@@ -257,25 +243,15 @@ class Game(Flow):
                 raise
             raise PluginError(f"a hook failed: {exc!r}") from exc
         self.actions.append(a)
-        if self.log is not None:
-            self.log.extend(events)
         return events
 
     def _dispatch(self, a: Action) -> list[Event]:
-        phase = self.phase
-        row = self.flow.rows[phase]
-        cls = type(a)
-        handler = row.handlers.get(cls)
+        handler = self.flow.dispatch[self.phase].get(type(a))
         if handler is None:
-            handler = self.flow.any_handlers.get(cls)
-            if handler is None:
-                if getattr(a, "player", None) != self.current_player and phase in (DRAW, HOLD):
-                    raise IllegalAction(f"it is player {self.current_player}'s turn, not player {a.player}'s", a)
-                raise IllegalAction(f"{a.type} is not possible in phase {str(phase)!r}", a)
-        elif row.guards and a.player == self.current_player:
-            forced = self.forced(a.player)
-            if forced is not None and _bare(a) not in forced[0]:
-                raise IllegalAction(forced[1], a)
+            phase = self.phase
+            if getattr(a, "player", None) != self.current_player and phase in (DRAW, HOLD):
+                raise IllegalAction(f"it is player {self.current_player}'s turn, not player {a.player}'s", a)
+            raise IllegalAction(f"{a.type} is not possible in phase {str(phase)!r}", a)
         presence = self.rb.presence
         if not presence:
             return handler(self, a)
@@ -345,15 +321,18 @@ class Game(Flow):
             raise GameStateError("the round is not over: result() is known once game.is_over")
         if self._result is None:
             players = self.players
+            value = self.value
+            held = [[c for c in hand if c != NO_CARD] for hand in self.hands]
             tally = Tally(
-                totals=tuple(self.total(p) for p in range(players)),
-                card_counts=tuple(self.card_count(p) for p in range(players)),
+                totals=tuple([sum([value[c] for c in cards]) for cards in held]),
+                card_counts=tuple([len(cards) for cards in held]),
                 caller=self.caller,
                 threshold=self.rb.threshold,
-                left=tuple(p for p in range(players) if self.left >> p & 1),
+                left=tuple([p for p in range(players) if self.left >> p & 1]),
             )
             ranking, winners, scores = self.rb.judge(tally)
-            self._result = Result(
+            # Every field is made here from checked answers: no validation to run again.
+            self._result = Result.model_construct(
                 totals=list(tally.totals),
                 winners=sorted(winners),
                 ranking=[list(place) for place in ranking],
@@ -407,15 +386,17 @@ class Game(Flow):
 
     def events_so_far(self, player: int | None = None) -> list[Event]:
         """Every event of the round so far, from the deal on, as ``player`` may see it (all of it with
-        ``None``: not for a player's eyes). A restored game rebuilds them from its log of actions."""
-        if self.log is None:
-            self.log = _replayed(self).log
-        log = self.log or []
-        if player is None:
-            return list(log)
-        if not self.player_ok(player):
+        ``None``: not for a player's eyes). The game keeps no events: they are rebuilt by replaying
+        its actions from the deal (exact, and O(actions)), so call this when a seat joins or comes
+        back, and forward what ``apply`` returns step by step."""
+        if player is not None and not self.player_ok(player):
             raise IllegalAction(f"no player {player!r} in a {self.players}-player game")
-        return [e.for_player(player) for e in log]
+        first = self.first_player if self.first_given else None
+        fresh = Game(self.variant, self.players, seed=self.seed, deal=self.deal_spec, first_player=first)
+        events = fresh.start()
+        for a in self.actions:
+            events.extend(fresh.apply(a))
+        return events if player is None else [e.for_player(player) for e in events]
 
     # ----------------------------------------------------------------------------- copies and snapshots
 
@@ -440,10 +421,6 @@ class Game(Flow):
         game = cls.__new__(cls)
         snapshot.load(game, data, variant)
         return game
-
-
-def _bare(a: Action) -> Action:
-    return a if a.at is None else dataclasses.replace(a, at=None)  # type: ignore[type-var]
 
 
 def _stacked_universe(deck: list[Card], deal: dict[str, Any], players: int) -> list[Card]:
@@ -485,17 +462,6 @@ def _stacked_piles(deal: dict[str, Any]) -> tuple[list[list[int]], list[int], li
     i += n_stock
     discard = list(range(i, i + len(deal.get("discard", []))))
     return hands, stock, discard
-
-
-def _replayed(game: Game) -> Game:
-    return replay(
-        game.variant,
-        game.players,
-        seed=game.seed,
-        actions=game.actions,
-        deal=game.deal_spec,
-        first_player=game.first_player,
-    )
 
 
 # ----------------------------------------------------------------------------- the public entry points

@@ -60,7 +60,7 @@ class PhaseSpec:
 class PhaseEntry:
     """One row of the phase table, merged from the core's and every mechanic's ``PhaseSpec``."""
 
-    __slots__ = ("auto", "guards", "handlers", "listers", "open", "waiting")
+    __slots__ = ("auto", "everyone", "guards", "handlers", "listers", "open", "out_of_turn", "waiting")
 
     def __init__(self) -> None:
         self.listers: list[Lister] = []
@@ -69,6 +69,9 @@ class PhaseEntry:
         self.waiting: Callable[[Any], list[int]] | None = None
         self.auto: Callable[[Any, list[Event]], None] | None = None
         self.guards: list[Guard] = []
+        #: Filled by the phase table: the out-of-turn listers if the phase is open, and every lister.
+        self.out_of_turn: tuple[Lister, ...] = ()
+        self.everyone: tuple[Lister, ...] = ()
 
     def add(self, spec: PhaseSpec, who: str) -> None:
         if spec.lister is not None:

@@ -128,7 +128,6 @@ def copy_into(g: Game, other: Game) -> None:
     g.actions = list(other.actions)
     g._result = other._result
     g.ms = [copy_state(st) for st in other.ms]
-    g.log = None if other.log is None else list(other.log)
 
 
 def dump(g: Game) -> str:
@@ -186,4 +185,3 @@ def _load(g: Game, state: dict[str, Any], variant: Variant | None) -> None:
             for name, v in zip(_slots(st), values, strict=True):
                 setattr(st, name, v)
         g.ms.append(st)
-    g.log = None

@@ -16,7 +16,6 @@ from ..rng import Rng
 
 if TYPE_CHECKING:
     from ..actions import Action
-    from ..events import Event
     from ..rules import Rulebook
     from ..schema import Variant
     from ..views import Result
@@ -65,6 +64,7 @@ class State:
     STATE: tuple[str, ...] = (
         "seed",
         "first_player",
+        "first_given",
         "hands",
         "stock",
         "discard",
@@ -94,6 +94,7 @@ class State:
         "deal_spec",
         "discard",
         "draws",
+        "first_given",
         "first_player",
         "flow",
         "hands",
@@ -103,7 +104,6 @@ class State:
         "knowers",
         "left",
         "locked",
-        "log",
         "ms",
         "now",
         "phase",
@@ -135,11 +135,11 @@ class State:
     deal_spec: dict[str, Any] | None
     flow: PhaseTable  #: the variant's phase table
     ms: list[Any]  #: each mechanic's state, by its index in the rulebook
-    log: list[Event] | None  #: every event so far (rebuilt by replay after a restore)
     # saved
     seed: int
     rng: Rng
     first_player: int
+    first_given: bool  #: whether ``new_game`` was given the first player (else it was drawn)
     hands: list[list[int]]  #: per player, per slot: a card id or NO_CARD
     stock: list[int]  #: top last
     discard: list[int]  #: top last

@@ -30,7 +30,10 @@ class Table(State):
 
     def occupied(self, player: int) -> list[int]:
         """The slots of ``player`` that hold a card."""
-        return [s for s, c in enumerate(self.hands[player]) if c != NO_CARD]
+        hand = self.hands[player]
+        if NO_CARD not in hand:
+            return list(range(len(hand)))
+        return [s for s, c in enumerate(hand) if c != NO_CARD]
 
     def card_count(self, player: int) -> int:
         return sum(1 for c in self.hands[player] if c != NO_CARD)

@@ -39,7 +39,8 @@ _OTHERS: dict[tuple[int, int, int], MatchAction] = {}
 
 
 def own_matches(p: int, slots: int) -> list[MatchAction]:
-    """The one-card matches of seat ``p`` on its slots ``0..slots-1``, made once per process."""
+    """The one-card matches of seat ``p`` on its slots ``0..slots-1``, made once per process (and, for
+    the seats before ``p``, the list that will hold theirs)."""
     while len(_OWN) <= p:
         _OWN.append([])
     own = _OWN[p]
@@ -114,6 +115,7 @@ class Matching(Mechanic):
         return m.enabled and not m.opponents
 
     def new_state(self, g: Game) -> MatchingState:
+        own_matches(g.players - 1, 16)  # every seat's one-card matches are made
         first = g.discard[-1] if g.discard and self.first_matchable else NO_CARD
         return MatchingState(g, first)
 
@@ -147,8 +149,8 @@ class Matching(Mechanic):
         if (
             st.win == NO_CARD
             or st.tried[p] >= self.max_cards
+            or st.win_by not in (-1, p)
             or (p == g.caller and not self.caller_may_match)
-            or (st.win_by >= 0 and st.win_by != p)
         ):
             return
         if self._plain:
@@ -157,10 +159,19 @@ class Matching(Mechanic):
         elif self.blocked(g, p) is not None:
             return
         hand = g.hands[p]
-        own = _OWN[p] if p < len(_OWN) and len(_OWN[p]) >= len(hand) else own_matches(p, len(hand))
-        before = len(out)
-        out.extend([own[s] for s, c in enumerate(hand) if c != NO_CARD])
-        if self._more and len(out) > before:
+        own = _OWN[p]
+        if len(own) < len(hand):
+            own = own_matches(p, len(hand))
+        if NO_CARD in hand:
+            mine = [own[s] for s, c in enumerate(hand) if c != NO_CARD]
+            if not mine:
+                return
+            out.extend(mine)
+        elif hand:  # no emptied slot: every slot, at C speed
+            out.extend(own[: len(hand)])
+        else:
+            return
+        if self._more:
             self.list_more(g, p, out)
 
     def list_more(self, g: Game, p: int, out: list[Action]) -> None:
@@ -186,7 +197,7 @@ class Matching(Mechanic):
         if not 0 <= p < g.players:
             raise IllegalAction(f"no player {p}", a)
         phase = g.phase
-        if not g.flow.rows[phase].open and phase != CLOSING:
+        if phase not in g.flow.open and phase != CLOSING:
             raise IllegalAction(f"no matching now (phase {str(phase)!r})", a)
         st: MatchingState = g.ms[self.index]
         owner = p if a.owner is None else a.owner
@@ -223,12 +234,13 @@ class Matching(Mechanic):
         wrong = 0
         for s in slots:
             c = hand[s]
-            g.show(c)
             facts = {"player": p, "owner": owner, "slot": s, "card": text[c]}
             if not (rank[c] == rank[win] if rank_only else self.same(g, c, win)):
+                g.show(c)  # it goes back, everyone saw it
                 wrong += 1
                 events.append(Event("missed", facts))
             elif late:  # somebody else was faster on this card: it goes back
+                g.show(c)
                 if self.late_miss:
                     wrong += 1
                 events.append(Event("late", facts))
@@ -327,8 +339,14 @@ class Matching(Mechanic):
     def closing_moves_on(self, g: Game, events: list[Event]) -> None:
         """After a match, a give or a pass in the closing window: the next seat to wait for, or the end."""
         st: MatchingState = g.ms[self.index]
-        st.waiting &= self._able(g)
-        if st.waiting:
+        if st.win_by >= 0:  # the card was matched: nobody else may match it any more
+            st.waiting &= 1 << st.win_by
+        waiting = st.waiting
+        for q in range(g.players):  # a layout emptied, or a player blocked meanwhile
+            if waiting >> q & 1 and (g.empty(q) or (not self._plain and self.blocked(g, q) is not None)):
+                waiting &= ~(1 << q)
+        st.waiting = waiting
+        if waiting:
             self._next(g)
         else:
             g.finish(Reason.CALLED, events)

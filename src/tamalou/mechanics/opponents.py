@@ -16,7 +16,7 @@ from ..engine.mechanic import PhaseSpec
 from ..engine.state import CLOSING, GIVE, NO_CARD, Phase
 from ..errors import IllegalAction
 from ..events import Event
-from .matching import Matching, MatchingState, match_action
+from .matching import Matching, MatchingState, match_action, own_matches
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -47,6 +47,7 @@ class OpponentMatching(Matching):
         return m.enabled and m.opponents
 
     def new_state(self, g: Game) -> OpponentMatchingState:
+        own_matches(g.players - 1, 16)
         first = g.discard[-1] if g.discard and self.first_matchable else NO_CARD
         return OpponentMatchingState(g, first)
 
