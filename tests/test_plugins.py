@@ -894,3 +894,24 @@ def test_card_value_asks_the_variant_s_plugins(tmp_path: Path) -> None:
     assert tamalou.card_value(v, "KC") == 15
     assert tamalou.card_power(v, "KS") == "look_and_swap"  # the value hook leaves the power alone
     assert tamalou.card_value("french", "KS") == 15  # and French alone is unaffected
+
+
+# --- a new mechanic (the docs' example) --------------------------------------------------------------
+
+
+def test_a_new_mechanic_calls_for_a_player_whose_layout_is_emptied(tmp_path: Path) -> None:
+    """Kaboo: "A player whose layout is emptied calls automatically at the start of their next turn" —
+    a mechanic of a few lines (``plugins_for_tests.auto_call``), with no change to the engine."""
+    v = house(tmp_path, "auto_call")
+    g = game(v, ["AS", "2S", "3S", "5S"], ["4H"], stock=["4C", "2C", "3C", "6C"])
+    g.apply(Draw(0, "stock"))
+    g.apply(Discard(0))  # the 4C: player 1 matches it with their only card
+    events = g.apply(MatchAction(1, (0,)))
+    assert [e.type for e in events] == ["matched"] and g.empty(1)
+    events = g.apply(Pass(0))  # no call from player 0
+    assert [(e.type, e.get("reason")) for e in events[:2]] == [("passed", None), ("skipped", "called")]
+    assert g.caller == 1 and g.current_player == 0  # player 0 plays the last turn
+    play_turn(g)
+    close(g)
+    result = g.result()
+    assert result.caller == 1 and result.winners == [1] and result.totals == [11, 0]

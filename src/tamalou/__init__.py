@@ -1,6 +1,6 @@
 """tamalou: a referee engine for the Tamalou family of card games.
 
-The public API (see CONTRACT.md and docs/architecture.md)::
+The public API (see docs/architecture.md)::
 
     import tamalou
     v = tamalou.load_variant("french")

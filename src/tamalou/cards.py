@@ -1,4 +1,4 @@
-"""Cards: ranks, suits, the text notation (RULES.md §1) and decks.
+"""Cards: ranks, suits, the text notation and decks.
 
 A physical card is identified during a game by its index in the game's universe (the deck it
 was dealt from), so two equal-looking cards of a two-deck game stay distinct. ``Card`` is the
@@ -72,7 +72,7 @@ class Card:
 
 
 def parse_card(text: str) -> Card:
-    """Parse the text form of a card (RULES.md §1). Raises ``ValueError`` with the reason.
+    """Parse the text form of a card. Raises ``ValueError`` with the reason.
 
     A standard card is its rank then its suit (``AS``, ``10H``, ``TH``, ``1S`` for ``AS``); a joker
     is ``JK1`` or ``JK2``. A card of a deck without suits is its rank alone: a number of 1 to 3

@@ -13,7 +13,7 @@ ruleset author in plain tests, and ``tamalou verify`` on random play::
     check_conservation(game)
     check_no_leak(game, player=0, rng=random.Random(1))
 
-The invariants (CONTRACT.md, RULES.md):
+The invariants (the public contract of docs/architecture.md):
 
 - conservation: every card of the universe is in exactly one place (a slot, the stock, the
   discard, or held);
@@ -37,6 +37,7 @@ import json
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from .actions import ACTION_TYPES, Action, Call, MatchAction, PeekAction, Tick, action_to_dict, parse_action
@@ -398,7 +399,7 @@ def check_accepted_is_listed(game: Game, action: Action | dict[str, Any]) -> boo
         return True  # applied after a deadline fired: in another state than this one
     window = game.state_of("matching")
     if isinstance(parsed, MatchAction) and window is not None and window.win_by not in (-1, parsed.player):
-        return True  # a late match: accepted (shown and returned), no longer listed (RULES.md §2)
+        return True  # a late match: accepted (shown and returned), no longer listed
     listed = {k for a in game.legal_actions(parsed.player) for k in _listing_keys(a)}
     missing = [k for k in _listing_keys(parsed) if k not in listed]
     if missing:
@@ -837,6 +838,19 @@ _STYLES: tuple[tuple[dict[str, Any], int], ...] = (
 )
 
 
+def _loadable(v: Variant) -> str:
+    """How a reproduction names ``v`` so that ``load_variant`` finds it again from anywhere: the names
+    it was loaded by, with files as absolute paths; ``variant`` when it was built from a dict."""
+    from .variant import is_registered
+
+    spec = v.spec
+    parts = [spec] if isinstance(spec, str | Path) else spec
+    if not isinstance(parts, list | tuple) or not parts:
+        return "variant"
+    names = [str(x) if isinstance(x, str) and is_registered(x) else str(Path(str(x)).resolve()) for x in parts]
+    return repr(names[0] if isinstance(spec, str | Path) else names)
+
+
 def _style(i: int) -> tuple[dict[str, Any], int]:
     """Game ``i``'s style: one in ten games plays match-heavy, one in ten never calls."""
     return _STYLES[{4: 1, 9: 2}.get(i % 10, 0)]
@@ -885,7 +899,7 @@ def verify(
             report.actions += len(actions)
             kind = "" if isinstance(exc, InvariantViolation) else f"{type(exc).__name__}: "
             args = "".join(f", {k}={x!r}" for k, x in style.items())
-            again = f"tamalou.invariants.random_playout({v.name!r}, {n}, {s}{args}, check_every=1)"
+            again = f"tamalou.invariants.random_playout({_loadable(v)}, {n}, {s}{args}, check_every=1)"
             report.failures.append((s, n, f"{kind}{exc} -- reproduce: {again}"))
             continue
         report.actions += len(game.actions)

@@ -1,4 +1,4 @@
-"""The variant format: every rule of RULES.md §2 as a typed key.
+"""The variant format: every rule of every ruleset as a typed key.
 
 A variant file is TOML. Top-level keys describe the ruleset (``name``, ``aliases``, ``extends``,
 ``plugins``...); the ``[rules]`` table holds one sub-table per part of the game. Every key has a

@@ -16,7 +16,6 @@ from pydantic import ConfigDict
 
 import tamalou
 from tamalou import Action, Event, Game, IllegalAction
-from tamalou.engine import NO_CARD
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,16 +55,12 @@ class ExchangeMechanic(tamalou.Mechanic):
         ]
         if right:
             for s in slots:
-                g.throw(g.remove(p, s))
-            g.place(p, slots[0], g.held)
-            g.held = NO_CARD
-            g.holder = -1
+                g.throw_from(p, s)
+            g.place_held(slots[0])
             g.thrown(cards[-1], "replaced", events)
         else:
-            g.hands[p].append(g.held)
+            g.place_held()  # into a new slot
             g.penalty(p, 1, events)
-            g.held = NO_CARD
-            g.holder = -1
             g.end_play(events)
         return events
 

@@ -261,9 +261,7 @@ class Flow(Table):
         if not 0 <= s < len(hand) or hand[s] == NO_CARD:
             raise IllegalAction(f"slot {s} of player {p} holds no card", a)
         old = self.throw_from(p, s)
-        hand[s] = self.held
-        self.held = NO_CARD
-        self.holder = -1
+        self.place_held(s)
         events = [Event("replaced", {"player": p, "slot": a.slot, "card": self.text[old]})]
         self.thrown(old, "replaced", events)
         return events

@@ -145,6 +145,20 @@ class Table(State):
         """Put ``card`` into ``owner``'s ``slot`` (an existing slot) with its knowers as they are."""
         self.hands[owner][slot] = card
 
+    def place_held(self, slot: int | None = None) -> int:
+        """Put the held card into its holder's ``slot`` (an emptied one) or, with ``None``, a new slot;
+        it keeps its knowers (its holder saw it). Returns the slot."""
+        p, c = self.holder, self.held
+        hand = self.hands[p]
+        if slot is None:
+            hand.append(c)
+            slot = len(hand) - 1
+        else:
+            hand[slot] = c
+        self.held = NO_CARD
+        self.holder = -1
+        return slot
+
     def throw(self, card: int) -> None:
         """Put ``card`` face up on the discard."""
         self.discard.append(card)
