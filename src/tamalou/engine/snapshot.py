@@ -12,11 +12,13 @@ import json
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel, ConfigDict, ValidationError
+
 from ..actions import ACTION_TYPES, Action
 from ..cards import parse_card
 from ..errors import SnapshotError, TamalouError
 from ..rng import Rng
-from .state import Phase
+from .state import NO_CARD, Phase
 
 if TYPE_CHECKING:
     from ..schema import Variant
@@ -156,19 +158,94 @@ def load(g: Game, data: str, variant: Variant | None) -> None:
     if state.get("v") != VERSION:
         raise SnapshotError(f"unknown snapshot version {state.get('v')!r} (this tamalou reads version {VERSION})")
     try:
+        _Shape.model_validate(state)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(x) for x in err["loc"])
+        raise SnapshotError(f"damaged snapshot: {where}: {err['msg']}") from None
+    try:
         _load(g, state, variant)
     except (KeyError, TypeError, ValueError, IndexError) as exc:
-        if isinstance(exc, TamalouError):
+        if isinstance(exc, SnapshotError):
             raise
         raise SnapshotError(f"incomplete or damaged snapshot: {type(exc).__name__}: {exc}") from None
+    problem = _inconsistency(g)
+    if problem is not None:
+        raise SnapshotError(f"damaged snapshot: {problem}")
 
 
-def _load(g: Game, state: dict[str, Any], variant: Variant | None) -> None:
+class _Shape(BaseModel):
+    """What a snapshot must hold, with its types (checked by pydantic before anything is restored)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    v: int
+    variant: str | list[str] | dict[str, Any]
+    players: int
+    seed: int
+    first_player: int
+    first_given: bool
+    hands: list[list[int]]
+    stock: list[int]
+    discard: list[int]
+    knowers: list[int]
+    phase: str
+    current_player: int
+    turn: int
+    caller: int | None
+    held: int
+    holder: int
+    held_from: str
+    draws: int
+    stock_only: bool
+    reason: str
+    left: int
+    locked: int
+    now: float
+    rng: int
+    cards: str | None
+    deal: dict[str, Any] | None
+    m: dict[str, list[Any]]
+    actions: list[list[Any]]
+
+
+def _inconsistency(g: Game) -> str | None:
+    """What makes a restored game impossible (a card in two places, a seat that does not exist...)."""
+    n = len(g.cards)
+    players = g.players
+    if len(g.hands) != players:
+        return f"{len(g.hands)} layouts for {players} players"
+    if len(g.knowers) != n:
+        return f"knowledge of {len(g.knowers)} cards for {n} cards"
+    places = [c for hand in g.hands for c in hand if c != NO_CARD] + g.stock + g.discard
+    if g.held != NO_CARD:
+        places.append(g.held)
+    if sorted(places) != list(range(n)):
+        return f"the cards are not each in one place ({len(places)} placed for {n} cards)"
+    for name in ("first_player", "current_player"):
+        if not 0 <= getattr(g, name) < players:
+            return f"{name} {getattr(g, name)} is not a seat"
+    if g.caller is not None and not 0 <= g.caller < players:
+        return f"caller {g.caller} is not a seat"
+    if (g.held == NO_CARD) != (g.holder == -1) or not -1 <= g.holder < players:
+        return "the held card and its holder do not agree"
+    return None
+
+
+def _load(g: Game, state: Any, variant: Variant | None) -> None:
     if variant is None:
         variant = resolve_variant(state["variant"])
+    if not variant.rules.players.min <= state["players"] <= variant.rules.players.max:
+        raise SnapshotError(f"{state['players']} players: {variant.name} is played by other counts")
     g.init_runtime(variant, state["players"])
     cards = state["cards"]
-    g.set_universe(g.rb.deck if cards is None else [parse_card(t) for t in cards.split()])
+    if cards is None:
+        g.set_universe(g.rb.deck)
+    else:
+        try:
+            g.set_universe([parse_card(t) for t in cards.split()])
+        except (ValueError, TamalouError) as exc:
+            raise SnapshotError(f"the snapshot's cards do not fit its variant: {exc}") from None
     for key in g.STATE:
         setattr(g, key, state[key])
     g.phase = Phase(g.phase)

@@ -1,0 +1,411 @@
+"""Tests of the engine's public API (docs/architecture.md): setup errors, actions built in Python,
+errors of a game asked too early or restored from nonsense, snapshots of rulesets loaded from files,
+the clock of a give owed in a timed game, players who left the round, card values and powers, and
+``Game.to_act`` in each waiting phase.
+
+Every scenario is a stacked deal a reader can follow (see ``tests/scenario.py``): ``hands`` per seat
+(slot 0 first), ``stock`` top first, ``discard`` bottom first, and seat 0 plays first. In tamalou-fun
+the opening lasts 5 s and a turn 45 s (15 s for an absent player); timed actions carry ``at``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import scenario
+import tamalou
+from scenario import assert_illegal, calling_turn, draw_and_throw, kinds, matches_listed, of_kind, quiet_turn
+from tamalou import (
+    Action,
+    Call,
+    Discard,
+    Draw,
+    Game,
+    Give,
+    IllegalAction,
+    MatchAction,
+    Pass,
+    PeekAction,
+    Power,
+    Replace,
+    SetupError,
+    Swap,
+    Tick,
+)
+
+FUN = "tamalou-fun"
+FUN_OPPONENTS = ["tamalou-fun", "opponent-matching"]
+OPEN = 5.0  # tamalou-fun: the opening ends
+TURN = 45.0  # tamalou-fun: a turn
+JOKERS = ["french", "jokers"]
+
+
+def stacked(
+    variant: scenario.VariantLike,
+    hands: Sequence[Sequence[str]],
+    stock: Sequence[str],
+    discard: Sequence[str] = (),
+    **kwargs: Any,
+) -> Game:
+    """``new_game`` with a stacked deal (``first_player`` and ``seed`` may be changed by ``kwargs``)."""
+    spec = {"hands": [list(h) for h in hands], "stock": list(stock), "discard": list(discard)}
+    options: dict[str, Any] = {"first_player": 0, "seed": 1, **kwargs}
+    return tamalou.new_game(variant, players=len(hands), deal=spec, **options)
+
+
+def assert_setup_error(match: str, make: Callable[[], object]) -> None:
+    """``make()`` raises a SetupError matching ``match``: a TamalouError, neither an IllegalAction nor a
+    VariantError; no game comes out of it."""
+    made: list[object] = []
+    with pytest.raises(SetupError, match=match) as info:
+        made.append(make())
+    assert made == []
+    assert isinstance(info.value, tamalou.TamalouError)
+    assert not isinstance(info.value, IllegalAction | tamalou.VariantError)
+
+
+# --------------------------------------------------------------------------------- 1. setup errors
+
+
+def test_bad_setup_is_a_setup_error_and_a_stacked_deal_is_checked_against_the_deck() -> None:
+    """A stacked deal uses the variant's deck: a card twice, or one the deck does not hold, is a
+    SetupError naming the card; so are a player count the ruleset does not allow and a first player who
+    is not a seat."""
+    other = ["AH", "2H", "3H", "4H"]
+    # The 3D twice in one 52-card French deal: once in p0's hand, once in the stock.
+    assert_setup_error(r"\b3D\b", lambda: stacked("french", [["3D", "4D", "5D", "6D"], other], stock=["3D", "7C"]))
+    # ... or twice in the same hand, or in the discard.
+    assert_setup_error(r"\b3D\b", lambda: stacked("french", [["3D", "3D", "5D", "6D"], other], stock=["7C"]))
+    assert_setup_error(r"\b3D\b", lambda: stacked("french", [["3D", "4D", "5D", "6D"], other], ["7C"], ["3D"]))
+    # A joker in French, which has none.
+    joker_hands = [["JK1", "4D", "5D", "6D"], other]
+    assert_setup_error(r"\bJK1\b", lambda: stacked("french", joker_hands, stock=["7C", "8C"]))
+    # With the jokers, the same deal is accepted.
+    g = stacked(JOKERS, joker_hands, stock=["7C", "8C"])
+    assert g.layout(0) == ["JK1", "4D", "5D", "6D"]
+    # A player count French does not allow (2 to 6), with or without a deal.
+    assert_setup_error("players", lambda: tamalou.new_game("french", players=1, seed=1))
+    assert_setup_error("players", lambda: tamalou.new_game("french", players=7, seed=1))
+    assert_setup_error("players", lambda: stacked("french", [["AS", "2S", "3S", "4S"]], stock=["7C"]))
+    # A deal for two players given to a three-player game.
+    two_hands = {"hands": [["AS", "2S", "3S", "4S"], other], "stock": ["7C"], "discard": []}
+    assert_setup_error("hands", lambda: tamalou.new_game("french", players=3, deal=two_hands, first_player=0, seed=1))
+    assert_setup_error("players", lambda: tamalou.new_match("french", players=9, seed=1))
+    # A first player who is not a seat.
+    for first in (2, -1, 5):
+        assert_setup_error("first_player", partial(tamalou.new_game, "french", 2, seed=1, first_player=first))
+        two = [["AS", "2S"], other]
+        assert_setup_error("first_player", partial(stacked, "french", two, ["7C"], first_player=first))
+
+
+# --------------------------------------------------------------------------------- 2. actions in Python
+
+
+def test_actions_built_in_python_are_checked_like_their_json() -> None:
+    """ "An action built in Python is checked like its JSON form (`Replace(0, True)` is refused)." — and
+    each action's JSON form reads back as the same action."""
+    with pytest.raises(IllegalAction):
+        tamalou.Replace(0, True)
+    with pytest.raises(IllegalAction):
+        tamalou.Draw(0, "hand")  # type: ignore[arg-type]
+    with pytest.raises(IllegalAction):
+        tamalou.parse_action({"type": "replace", "player": 0, "slot": True})
+    one_of_each: list[Action] = [
+        PeekAction(0, (0, 1)),
+        Draw(1, "discard"),
+        Replace(0, 2),
+        Discard(1, at=3.5),
+        Power(0, slot=1, target=1, target_slot=2),
+        Swap(0, 3),
+        Pass(1),
+        Call(0),
+        MatchAction(0, (1,), owner=1),
+        Give(1, 0),
+        Tick(at=5.0),
+    ]
+    assert {type(a) for a in one_of_each} == {
+        PeekAction,
+        Draw,
+        Replace,
+        Discard,
+        Power,
+        Swap,
+        Pass,
+        Call,
+        MatchAction,
+        Give,
+        Tick,
+    }
+    for a in one_of_each:
+        d = a.to_dict()
+        assert d == tamalou.action_to_dict(a)
+        assert d["type"] == a.type
+        assert tamalou.parse_action(d) == a
+        assert tamalou.parse_action(json.loads(json.dumps(d))) == a  # through the wire
+
+
+# --------------------------------------------------------------------------------- 3. errors
+
+
+def test_questions_asked_too_early_and_bad_snapshots_raise_their_own_errors() -> None:
+    """``result()`` before the end is a GameStateError (a RuntimeError); a snapshot that cannot be
+    restored is a SnapshotError; ``legal_actions`` of a seat that does not exist is an IllegalAction."""
+    g = scenario.deal([["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], stock=["5C", "6C"], variant="french")
+    with pytest.raises(tamalou.GameStateError):
+        g.result()
+    with pytest.raises(RuntimeError):
+        g.result()
+    for bad in ("not json", '{"v": 99}', '{"v": 2}'):
+        with pytest.raises(tamalou.SnapshotError):
+            Game.from_json(bad)
+    with pytest.raises(IllegalAction):
+        g.legal_actions(9)
+    # The same game, played to its end, answers.
+    scenario.play_out(g)
+    assert g.is_over and sorted(p for rank in g.result().ranking for p in rank) == [0, 1]
+
+
+# --------------------------------------------------------------------------------- 4. snapshots
+
+
+def test_snapshot_of_a_ruleset_loaded_from_a_file_restores_from_any_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "a registered ruleset is named, one loaded from a file is embedded whole, so the snapshot
+    restores from any directory." """
+    home = tmp_path / "rules"
+    home.mkdir()
+    toml = home / "seven.toml"
+    toml.write_text('extends = "french"\n\n[rules.call]\nthreshold = 7\n')
+    v = tamalou.load_variant(str(toml))
+    assert v.rules.call.threshold == 7
+    g = stacked(v, [["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], stock=["5C", "6C", "2C"], discard=["5D"])
+    draw_and_throw(g)  # p0 throws the 5C
+    g.apply(Pass(0))  # no call
+    g.apply(Draw(1, "stock"))  # p1 holds the 6C
+    s = g.to_json()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    toml.unlink()
+    restored = Game.from_json(s)
+    assert restored.to_json() == s
+    assert restored.variant.rules.call.threshold == 7
+    assert restored.phase == "hold" and restored.current_player == 1
+    # A registered ruleset is named.
+    french = scenario.deal([["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], stock=["5C"], variant="french")
+    assert json.loads(french.to_json())["variant"] == "french"
+
+
+# --------------------------------------------------------------------------------- 5. a give on the clock
+
+
+def test_a_give_owed_in_tamalou_fun_runs_on_the_turns_clock() -> None:
+    """ "A give owed in a timed game runs on the turn's clock; at the deadline the engine gives the
+    lowest slot." — the give does not stop the clock; at the deadline the engine gives for the giver,
+    then the turn's own timeout plays as usual."""
+    g = scenario.deal(
+        [
+            ["AS", "2S", "3S", "4S"],
+            ["6H", "7H", "5H", "8H"],  # p1's slot 2 holds the 5H p2 is after
+            ["9D", "2D", "3D", "4D"],  # p2 sees its 9D (slot 0)
+        ],
+        stock=["9C", "6C", "2C", "5C", "7C", "8C"],
+        variant=FUN_OPPONENTS,
+    )
+    draw_and_throw(g, at=6)  # p0 throws the 9C
+    assert kinds(g.apply(MatchAction(2, (0,), at=7))) == ["matched"]  # p2 doubles its 9D: slot 0 is empty
+    draw_and_throw(g, at=8)  # p1 throws the 6C
+    draw_and_throw(g, at=9)  # p2 throws the 2C
+    draw_and_throw(g, at=10)  # p0 throws the 5C: p1's turn, until 10 + 45
+    assert g.phase == "draw" and g.current_player == 1
+    deadline = 10 + TURN
+    assert g.deadline == deadline
+    # p2, who is not to move, throws p1's 5H on the 5C: it owes p1 a card.
+    assert kinds(g.apply(MatchAction(2, (2,), owner=1, at=11))) == ["matched", "give_owed"]
+    assert g.phase == "give"
+    assert g.to_act == [2]
+    assert g.current_player == 2
+    assert g.deadline == deadline  # the turn's clock runs on
+    assert g.layout(2) == [None, "2D", "3D", "4D"]
+    g.apply(Tick(at=deadline - 0.01))
+    assert g.phase == "give"
+    events = g.apply(Tick(at=deadline + 1))
+    # The engine gives for p2: its lowest occupied slot, 1, into p1's slot 2.
+    (gave,) = of_kind(events, "gave")
+    assert (gave["player"], gave["slot"], gave["target"], gave["target_slot"]) == (2, 1, 1, 2)
+    assert [e["player"] for e in of_kind(events, "timeout")] == [2, 1]
+    assert kinds(events).index("gave") < kinds(events).index("drew")
+    assert g.layout(1) == ["6H", "7H", "2D", "8H"]
+    assert g.layout(2) == [None, None, "3D", "4D"]
+    # Then p1's turn runs out as usual: the 7C is drawn and thrown for it; the game goes on with p2.
+    assert [(e["player"], e["card"]) for e in of_kind(events, "discarded")] == [(1, "7C")]
+    assert not g.is_over
+    assert g.phase == "draw" and g.current_player == 2 and g.to_act == [2]
+    assert g.deadline == deadline + TURN
+    assert g.view(0).discard_top == "7C"
+
+
+# --------------------------------------------------------------------------------- 6. a player who left
+
+
+@pytest.mark.parametrize("variant", [[FUN], FUN_OPPONENTS], ids=["tamalou-fun", "with-opponent-matching"])
+def test_a_player_who_left_the_round_cannot_be_targeted(variant: list[str]) -> None:
+    """ "A player who left the round (out of clock) is never targeted, and nobody matches from their
+    layout." — p2 never plays and leaves after 3 whole turns; then p0 throws a Queen (blind swap) while p2
+    holds the QD: no power aims at p2, no match is listed on p2's cards, and such actions are refused."""
+    g = scenario.deal(
+        [
+            ["AS", "2S", "3S", "4S"],
+            ["9S", "9H", "9D", "9C"],
+            ["QD", "10D", "AH", "AD"],  # p2 never plays
+        ],
+        # p0 and p1 throw the 5C..8D in their first three turns, p2's timeouts the 5D, 8C, 5H.
+        stock=["5C", "6C", "7C", "8C", "5D", "6D", "7D", "8D", "5H", "QC", "6H", "7H"],
+        variant=variant,
+    )
+    t = 6.0
+    while not g.left:
+        if g.current_player == 2:
+            assert g.deadline is not None
+            g.apply(Tick(at=g.deadline))  # p2 lets its turn run out
+        else:
+            draw_and_throw(g, at=t)
+        t = g.now + 1
+    assert g.left == 1 << 2 and not g.is_over
+    assert g.current_player == 0 and g.layout(2) == ["QD", "10D", "AH", "AD"]
+    events = draw_and_throw(g, at=t)  # p0 throws the QC: a blind swap on offer
+    assert of_kind(events, "power_offered")[0]["power"] == "blind_swap"
+    assert g.phase == "power" and g.view(1).discard_top == "QC"
+    powers = [a for p in range(3) for a in g.legal_actions(p) if isinstance(a, Power)]
+    assert powers and {a.target for a in powers} == {1}
+    assert all(a.owner in (None, 0) for a in powers)
+    assert matches_listed(g, 2) == set()
+    assert all(isinstance(a, MatchAction) and a.owner != 2 for p in range(3) for a in matches_listed(g, p))
+    if variant == FUN_OPPONENTS:
+        assert MatchAction(1, (0,), owner=0) in g.legal_actions(1)  # p0's cards may be matched...
+    assert_illegal(g, Power(0, slot=0, target=2, target_slot=0, at=t))  # ... p2's not, nor aimed at
+    assert_illegal(g, Power(0, slot=0, target=2, target_slot=1, at=t))
+    assert_illegal(g, Power(0, slot=0, owner=2, target=1, target_slot=0, at=t))  # p2's card as one's own
+    assert_illegal(g, MatchAction(1, (0,), owner=2, at=t))  # p2's QD on the QC
+    assert_illegal(g, MatchAction(2, (0,), at=t))  # p2 itself, gone
+    # The power is used on p1, and the round goes on without p2.
+    g.apply(Power(0, slot=0, target=1, target_slot=0, at=t))
+    assert g.layout(0)[0] == "9S" and g.layout(1)[0] == "AS" and g.layout(2) == ["QD", "10D", "AH", "AD"]
+    assert not g.is_over and g.current_player == 1
+
+
+# --------------------------------------------------------------------------------- 7. card values
+
+
+def test_joker_value_and_power_through_the_public_functions() -> None:
+    """``card_value`` and ``card_power`` take a card's text or a ``tamalou.Card``."""
+    assert tamalou.card_value(JOKERS, "JK1") == -1
+    assert tamalou.card_power(JOKERS, "JK1") == "none"
+    joker = tamalou.parse_card("JK1")
+    assert isinstance(joker, tamalou.Card)
+    assert tamalou.card_value(JOKERS, joker) == -1
+    assert tamalou.card_power(JOKERS, joker) == "none"
+    assert tamalou.card_value(JOKERS, tamalou.Card("JK", "", 2)) == -1
+    assert tamalou.card_value(JOKERS, tamalou.Card("K", "S")) == tamalou.card_value("french", "KS") == 15
+    assert tamalou.card_power(JOKERS, tamalou.Card("Q", "H")) == "blind_swap"
+
+
+# --------------------------------------------------------------------------------- 8. to_act
+
+
+def test_to_act_in_each_waiting_phase() -> None:
+    """``Game.to_act``: the seats the round waits for, phase by phase."""
+    # Cartalogue's chosen peek: every seat that has not peeked; current_player always among them.
+    g = stacked(
+        "cartalogue",
+        [["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"], ["AD", "2D", "3D", "4D"]],
+        stock=["5C", "6C", "2C"],
+        discard=["5D"],
+        first_player=1,
+    )
+    assert g.phase == "peek" and g.to_act == [0, 1, 2] and g.current_player == 1
+    for p, waiting in ((0, [1, 2]), (2, [1]), (1, [])):
+        assert g.current_player in g.to_act
+        g.apply(PeekAction(p, (0, 1)))
+        if waiting:
+            assert g.phase == "peek" and g.to_act == waiting and g.current_player in waiting
+    assert g.phase == "draw" and g.to_act == [1] and g.current_player == 1
+
+    # Opponent matching's give: only the giver.
+    g = scenario.deal(
+        [["AS", "2S", "3S", "4S"], ["6H", "7H", "5H", "8H"], ["9D", "2D", "3D", "4D"]],
+        stock=["6C", "2C", "3C"],
+        discard=["5D"],
+        variant="opponent-matching",
+    )
+    assert g.to_act == [0]
+    g.apply(MatchAction(2, (2,), owner=1))  # p2 throws p1's 5H on the 5D
+    assert g.phase == "give" and g.to_act == [2] and g.current_player == 2
+    g.apply(Give(2, 3))
+    assert g.phase == "draw" and g.to_act == [0]
+
+    # French's closing window: the seats still to match or pass.
+    g = scenario.deal(
+        [["AS", "AH", "2S", "KH"], ["6H", "9H", "9D", "9C"], ["10S", "10H", "10D", "10C"]],
+        stock=["3D", "5C", "6C", "4D"],
+        discard=["2D"],
+        variant="french",
+    )
+    calling_turn(g)  # p0 calls
+    quiet_turn(g)  # p1's last turn
+    draw_and_throw(g)  # p2's: the 6C, the last card of the round
+    assert g.phase == "closing" and g.to_act == [0, 1, 2] and g.current_player in g.to_act
+    g.apply(Pass(1))
+    assert g.to_act == [0, 2] and g.current_player in g.to_act
+    assert g.legal_actions(1) == []
+    g.apply(Pass(0))
+    assert g.to_act == [2] and g.current_player == 2
+    g.apply(Pass(2))
+    # A finished round waits for nobody.
+    assert g.is_over and g.phase == "over" and g.to_act == []
+    assert all(g.legal_actions(p) == [] for p in range(3))
+
+    # Tamalou-fun's opening: every seat, offered nothing but time.
+    g = scenario.deal(
+        [["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"], ["AD", "2D", "3D", "4D"]],
+        stock=["5C", "6C", "7C"],
+        variant=FUN,
+    )
+    assert g.phase == "opening" and g.to_act == [0, 1, 2]
+    for p in range(3):
+        assert g.legal_actions(p) == [Tick(at=OPEN)]
+    g.apply(Tick(at=OPEN))
+    assert g.phase == "draw" and g.to_act == [0]
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("cards", "x"),
+        ("hands", "x"),
+        ("stock", "x"),
+        ("current_player", "x"),
+        ("current_player", 7),
+        ("hands", [[999]]),
+        ("phase", "sleeping"),
+        ("players", 9),
+        ("unknown", 1),
+        ("knowers", []),
+    ],
+)
+def test_a_damaged_snapshot_is_a_snapshot_error(key: str, value: object) -> None:
+    """Every field of a snapshot is checked (types by pydantic, then that each card is in one place and
+    each seat exists): damage is a SnapshotError, never a built-in error or a game that cannot be."""
+    g = tamalou.new_game("french", players=3, seed=11)
+    g.apply(g.legal_actions(g.current_player)[0])
+    state = json.loads(g.to_json())
+    state[key] = value
+    with pytest.raises(tamalou.SnapshotError):
+        tamalou.Game.from_json(json.dumps(state))
