@@ -32,7 +32,9 @@ from .actions import (
     register_action,
 )
 from .cards import Card, parse_card
-from .engine import Game, Mechanic, Phase, PhaseSpec, Reason, new_game, replay
+from .engine.game import Game, new_game, replay
+from .engine.mechanic import Mechanic, PhaseSpec
+from .engine.state import Phase, Reason
 from .errors import GameStateError, IllegalAction, PluginError, SetupError, SnapshotError, TamalouError, VariantError
 from .events import Event
 from .hookspecs import Tally, hookimpl, hookspec

@@ -31,7 +31,7 @@ from typing import Protocol
 
 from .actions import Action, Call, Discard, Draw, Give, MatchAction, Pass, PeekAction, Power, Replace, Swap, Tick
 from .cards import parse_card
-from .engine import Game
+from .engine.game import Game
 from .events import Event
 from .rules import Rulebook, rulebook
 from .schema import Variant

@@ -33,7 +33,7 @@ from rich.tree import Tree
 
 from . import __version__
 from .bots import BotLike, CautiousBot, RandomBot, play_game
-from .engine import Game, new_game
+from .engine.game import Game, new_game
 from .errors import SetupError, VariantError
 from .events import Event
 from .schema import Variant

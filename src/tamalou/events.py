@@ -107,5 +107,12 @@ _TEXT = {
     "skipped": "{player} has no card: turn skipped",
     "draw_offered": "{player} may draw again",
     "play_again": "{player} plays again",
+    "opening": "the opening peek lasts until {until} s",
+    "opening_over": "the opening peek is over ({at} s)",
+    "countdown": "last chance to match until {until} s",
+    "timeout": "{player} ran out of time ({phase}, {at} s)",
+    "left": "{player} ran out of clock and leaves the round",
+    "closing": "last chance to match the last card thrown: players {players}",
+    "no_card": "no card left to deal to {player}",
     "round_over": "round over ({reason}): totals {totals}, winners {winners}",
 }

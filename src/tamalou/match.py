@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from .actions import Action
-from .engine import Game, new_game
+from .engine.game import Game, new_game
 from .errors import GameStateError, SetupError
 from .rng import Rng
 from .schema import Variant

@@ -43,15 +43,16 @@ class Rng:
     def shuffle(self, items: list[int]) -> None:
         """Fisher-Yates shuffle in place (the generator inlined: this runs at every deal)."""
         s = self.state
+        golden, mask, m1, m2, two64 = _GOLDEN, _MASK, _M1, _M2, _TWO64  # locals: read once, not per card
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
             while True:
-                s = (s + _GOLDEN) & _MASK
-                z = ((s ^ (s >> 30)) * _M1) & _MASK
-                z = ((z ^ (z >> 27)) * _M2) & _MASK
+                s = (s + golden) & mask
+                z = ((s ^ (s >> 30)) * m1) & mask
+                z = ((z ^ (z >> 27)) * m2) & mask
                 m = (z ^ (z >> 31)) * n
-                low = m & _MASK
-                if low >= n or low >= (_TWO64 - n) % n:
+                low = m & mask
+                if low >= n or low >= (two64 - n) % n:
                     break
             j = m >> 64
             items[i], items[j] = items[j], items[i]

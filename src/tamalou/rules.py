@@ -10,7 +10,7 @@ built-in defaults implements them. Every answer is checked; a wrong one names th
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .actions import register_action
 from .cards import Card, build_deck, parse_card
@@ -23,6 +23,8 @@ from .schema import Variant
 
 if TYPE_CHECKING:
     from .engine.game import Game
+
+T = TypeVar("T")
 
 #: Hooks a plugin answers while a game is played: a third party implementing one makes ``apply`` keep a
 #: copy of the game, so that a hook that raises leaves the game as it was.
@@ -66,6 +68,22 @@ def _all_results(hook: Any) -> list[tuple[Any, str]]:
             raise VariantError(f"{hook.name} of plugin {impl.plugin_name!r} raised {exc!r}", key="plugins") from exc
         if answer is not None:
             out.append((answer, impl.plugin_name))
+    return out
+
+
+def _registered(hook: Any, base: type[T]) -> list[tuple[type[T], str]]:
+    """The classes a "register" hook's plugins return, each a named subclass of ``base``, with the
+    plugin that gave it."""
+    out: list[tuple[type[T], str]] = []
+    for answer, plugin in _all_results(hook):
+        for cls in answer:
+            if not (isinstance(cls, type) and issubclass(cls, base)) or not getattr(cls, "name", ""):
+                raise VariantError(
+                    f"{hook.name} of plugin {plugin!r} returned {cls!r}: "
+                    f"expected a subclass of tamalou.{base.__name__} with a 'name'",
+                    key="plugins",
+                )
+            out.append((cls, plugin))
     return out
 
 
@@ -149,17 +167,10 @@ class Rulebook:
 
     def _collect_powers(self) -> dict[str, CardPower]:
         powers: dict[str, CardPower] = {}
-        for answer, plugin in _all_results(self.pm.hook.tamalou_powers):
-            for cls in answer:
-                if not (isinstance(cls, type) and issubclass(cls, CardPower)) or not cls.name:
-                    raise VariantError(
-                        f"tamalou_powers of plugin {plugin!r} returned {cls!r}: "
-                        "expected a subclass of tamalou.CardPower with a 'name'",
-                        key="plugins",
-                    )
-                if cls.name in powers and type(powers[cls.name]) is not cls:
-                    raise VariantError(f"two powers are named {cls.name!r} (plugin {plugin!r})", key="plugins")
-                powers[cls.name] = cls()
+        for cls, plugin in _registered(self.pm.hook.tamalou_powers, CardPower):
+            if cls.name in powers and type(powers[cls.name]) is not cls:
+                raise VariantError(f"two powers are named {cls.name!r} (plugin {plugin!r})", key="plugins")
+            powers[cls.name] = cls()
         return powers
 
     def _unknown_power(self, name: object, key: str) -> VariantError:
@@ -176,25 +187,18 @@ class Rulebook:
     def _collect_mechanics(self) -> list[Mechanic]:
         found: list[Mechanic] = []
         names: dict[str, str] = {}
-        for answer, plugin in _all_results(self.pm.hook.tamalou_mechanics):
-            for cls in answer:
-                if not (isinstance(cls, type) and issubclass(cls, Mechanic)) or not cls.name:
-                    raise VariantError(
-                        f"tamalou_mechanics of plugin {plugin!r} returned {cls!r}: "
-                        "expected a subclass of tamalou.Mechanic with a 'name'",
-                        key="plugins",
-                    )
-                if not cls.wanted(self.variant):
-                    continue
-                if cls.name in names:
-                    raise VariantError(
-                        f"two mechanics named {cls.name!r} play a part (plugins {names[cls.name]!r} and {plugin!r})",
-                        key="plugins",
-                    )
-                names[cls.name] = plugin
-                for action in cls.actions:
-                    register_action(action)
-                found.append(cls(self.variant))
+        for cls, plugin in _registered(self.pm.hook.tamalou_mechanics, Mechanic):
+            if not cls.wanted(self.variant):
+                continue
+            if cls.name in names:
+                raise VariantError(
+                    f"two mechanics named {cls.name!r} play a part (plugins {names[cls.name]!r} and {plugin!r})",
+                    key="plugins",
+                )
+            names[cls.name] = plugin
+            for action in cls.actions:
+                register_action(action)
+            found.append(cls(self.variant))
         found.sort(key=lambda m: m.order)
         for i, m in enumerate(found):
             m.index = i

@@ -35,7 +35,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
     ) from exc
 
 from .actions import ACTION_TYPES, Action, action_to_dict
-from .engine import Game, new_game
+from .engine.game import Game, new_game
 from .invariants import (
     InvariantViolation,
     RandomChooser,

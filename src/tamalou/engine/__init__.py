@@ -4,18 +4,34 @@
 |---|---|
 | ``state.py`` | ``State`` (every saved field), ``Phase``, ``Reason``, ``NO_CARD`` |
 | ``table.py`` | ``Table``: the only code that moves cards and changes who knows them |
-| ``flow.py`` | ``Flow``: the phase table and the turn's transitions (the only writer of the phase) |
+| ``flow.py`` | ``Flow``: the core's rows and the turn's transitions (the only writer of the phase) |
+| ``phases.py`` | the phase table, built once per variant |
 | ``mechanic.py`` | ``Mechanic`` and ``PhaseSpec``: how mechanics plug into the flow |
+| ``deal.py``, ``clock.py``, ``view.py``, ``seats.py`` | the deal; time; a seat's view; the seats' actions |
 | ``game.py`` | ``Game``, ``new_game``, ``replay`` |
 | ``snapshot.py`` | snapshots and copies |
 
-Nothing here names a ruleset, a power or an optional mechanic: those are plugins.
+Nothing here names a ruleset, a power or an optional mechanic: those are plugins. ``Game``,
+``new_game`` and ``replay`` are loaded on first use, so that the rulebook (which the game needs) can
+import the mechanic base class from here without a cycle.
 """
 
 from __future__ import annotations
 
-from .game import Game, new_game, replay
+from typing import TYPE_CHECKING, Any
+
 from .mechanic import Mechanic, PhaseSpec
 from .state import NO_CARD, Phase, Reason
 
+if TYPE_CHECKING:
+    from .game import Game, new_game, replay
+
 __all__ = ["NO_CARD", "Game", "Mechanic", "Phase", "PhaseSpec", "Reason", "new_game", "replay"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("Game", "new_game", "replay"):
+        from . import game
+
+        return getattr(game, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,4 +1,5 @@
-"""The flow of a round: the phase table and the turn's transitions, the only writer of the phase.
+"""The flow of a round: the core's rows of the phase table and the turn's transitions, the only
+writer of the phase.
 
 The core plays the bare turn — **draw** (from the stock, or the discard top) then **hold** (replace a
 slot with the held card, or throw it) — and the end of the round. Everything else is a mechanic
@@ -13,129 +14,22 @@ slot with the held card, or throw it) — and the end of the round. Everything e
                 the turn limit → finish; a player out of the round or skipped → the next one
                 nothing to play at all → finish("no_card_to_draw")
 
-``build_phase_table`` merges the core's rows with every mechanic's ``PhaseSpec`` once per variant.
+``phases.py`` merges the core's rows with every mechanic's ``PhaseSpec`` once per variant.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..actions import Action, Discard, Draw, Pass, Replace, Tick
 from ..errors import IllegalAction
 from ..events import Event
-from .mechanic import Guard, Handler, Lister, PhaseEntry, PhaseSpec
+from .seats import SEATS
 from .state import DRAW, HOLD, NO_CARD, OVER, Reason
 from .table import Table
 
 if TYPE_CHECKING:
-    from ..rules import Rulebook
     from ..views import Result
-
-
-class SeatActions:
-    """The plain action objects of one seat, made once per process and handed out again by every
-    game (actions are immutable values)."""
-
-    __slots__ = ("call", "discard", "draw_discard", "draw_stock", "pass_", "replace")
-
-    def __init__(self, p: int) -> None:
-        from ..actions import Call
-
-        self.draw_stock = Draw(p, "stock")
-        self.draw_discard = Draw(p, "discard")
-        self.discard = Discard(p)
-        self.pass_ = Pass(p)
-        self.call = Call(p)
-        self.replace: list[Replace] = []
-
-    def replace_at(self, s: int) -> Replace:
-        replace = self.replace
-        while len(replace) <= s:
-            replace.append(Replace(self.pass_.player, len(replace)))
-        return replace[s]
-
-
-#: Per seat, its plain action objects; a game makes sure its seats are here (``seat_actions``).
-SEATS: list[SeatActions] = []
-
-
-def seat_actions(p: int) -> SeatActions:
-    while len(SEATS) <= p:
-        SEATS.append(SeatActions(len(SEATS)))
-    return SEATS[p]
-
-
-class PhaseTable:
-    """Per variant: every phase's row, the out-of-turn listers and the any-phase handlers."""
-
-    __slots__ = ("any_handlers", "anytime", "dispatch", "fast", "open", "rows", "timers", "viewers")
-
-    def __init__(self, rb: Rulebook) -> None:
-        rows: dict[str, PhaseEntry] = {}
-        anytime: list[Lister] = []
-        any_handlers: dict[type, Handler] = {Tick: Flow.do_tick}
-        core = _core_phases()
-        for name, spec in core.items():
-            rows.setdefault(name, PhaseEntry()).add(spec, "core")
-        for m in rb.mechanics:
-            for name, spec in m.phases().items():
-                rows.setdefault(name, PhaseEntry()).add(spec, m.name)
-            lister, handlers = m.anytime()
-            if lister is not None:
-                anytime.append(lister)
-            for cls, handler in handlers.items():
-                if cls in any_handlers:
-                    raise ValueError(f"{m.name}: {cls.__name__} is already handled in every phase")
-                any_handlers[cls] = handler
-        rows.setdefault(OVER, PhaseEntry())
-        for row in rows.values():
-            row.out_of_turn = tuple(anytime) if row.open else ()
-            row.everyone = (*row.listers, *row.out_of_turn)
-        self.rows = rows
-        self.anytime = tuple(anytime)
-        self.any_handlers = any_handlers
-        self.timers = tuple(m for m in rb.mechanics if rb.overrides(m, "next_deadline"))
-        self.viewers = tuple(m for m in rb.mechanics if rb.overrides(m, "view"))
-        #: Per phase, the handler of each action type accepted there (the phase's own first; a phase's
-        #: own handlers checked against its guards first).
-        self.dispatch = {
-            name: {**any_handlers, **{cls: _guarded(h, row.guards) for cls, h in row.handlers.items()}}
-            for name, row in rows.items()
-        }
-        #: The phases where out-of-turn actions may come in.
-        self.open = frozenset(name for name, row in rows.items() if row.open)
-        #: Whether ``apply`` may skip its guards: no time in play, no third-party code to undo.
-        self.fast = not rb.guarded and not rb.presence
-
-
-def _guarded(handler: Handler, guards: list[Guard]) -> Handler:
-    """``handler``, refusing what a guard forbids (a player who must call may only call)."""
-    if not guards:
-        return handler
-
-    def checked(g: Any, a: Any) -> list[Event]:
-        if a.player == g.current_player:
-            for guard in guards:
-                forced = guard(g, a.player)
-                if forced is not None and _bare(a) not in forced[0]:
-                    raise IllegalAction(forced[1], a)
-        return handler(g, a)
-
-    return checked
-
-
-def _bare(a: Action) -> Action:
-    return a if a.at is None else dataclasses.replace(a, at=None)  # type: ignore[type-var]
-
-
-def _core_phases() -> dict[str, PhaseSpec]:
-    return {
-        DRAW: PhaseSpec(Flow.list_draw, {Draw: Flow.do_draw}, open=True, auto=Flow.auto_draw),
-        HOLD: PhaseSpec(
-            Flow.list_hold, {Replace: Flow.do_replace, Discard: Flow.do_discard}, open=True, auto=Flow.auto_hold
-        ),
-    }
 
 
 class Flow(Table):
@@ -289,7 +183,7 @@ class Flow(Table):
         """Time ran out in the draw phase: draw from the stock (the held card is thrown next), or, with
         nothing to draw or a draw already taken, decline."""
         p = self.current_player
-        acts = seat_actions(p)
+        acts = SEATS[p]
         if self.draws == 0 and self.can_draw_stock():
             events.extend(self.do_draw(acts.draw_stock))
             return
@@ -429,11 +323,3 @@ class Flow(Table):
                 },
             )
         )
-
-
-def phase_table(rb: Rulebook) -> PhaseTable:
-    """The phase table of a variant, built once."""
-    table: Any = rb.flow
-    if table is None:
-        table = rb.flow = PhaseTable(rb)
-    return table  # type: ignore[no-any-return]

@@ -8,24 +8,25 @@ nothing; ``view(p)`` is what ``p`` may see; ``result()`` asks the ranking hooks 
 from __future__ import annotations
 
 import dataclasses
-import math
-import secrets
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..actions import Action, Tick, parse_action
-from ..cards import Card, check_cards_in_deck, parse_card
+from ..actions import Action, parse_action
 from ..errors import GameStateError, IllegalAction, PluginError, SetupError
 from ..events import Event
 from ..hookspecs import Tally
-from ..rng import Rng
 from ..rules import rulebook
 from ..schema import Variant
-from ..views import PlayerView, Result, SlotView
+from ..views import PlayerView, Result
 from . import snapshot
-from .flow import Flow, phase_table, seat_actions
+from .clock import advance, apply_at, deadline
+from .deal import deal_round, opening
+from .flow import Flow
 from .mechanic import Mechanic
+from .phases import phase_table
+from .seats import seat_actions
 from .state import DRAW, HOLD, NO_CARD, OVER
+from .view import player_view
 
 
 class Game(Flow):
@@ -50,47 +51,7 @@ class Game(Flow):
         if first_player is not None and (type(first_player) is not int or not 0 <= first_player < players):
             raise SetupError(f"first_player must be a seat from 0 to {players - 1}, got {first_player!r}")
         self.init_runtime(variant, players)
-        self.deal_spec = deal
-        self.seed = secrets.randbits(63) if seed is None else seed
-        self.rng = Rng(self.seed)
-        self.actions = []
-        universe = self.rb.deck if deal is None else _stacked_universe(self.rb.deck, deal, players)
-        self.set_universe(universe)
-        n_cards = len(universe)
-        self.knowers = [0] * n_cards
-        self.held = NO_CARD
-        self.holder = -1
-        self.held_from = ""
-        self.draws = 0
-        self.stock_only = False
-        self.caller = None
-        self.turn = 0
-        self.reason = ""
-        self.left = 0
-        self.locked = 0
-        self.now = 0.0
-        self.phase = DRAW
-        if deal is None:
-            order = list(range(n_cards))
-            self.rng.shuffle(order)
-            k = r.deal.cards
-            if k * players > n_cards:
-                raise SetupError(f"not enough cards to deal {k} to {players} players ({n_cards} in the deck)")
-            # Deal one card at a time around the table, from the top (end) of the shuffled pile.
-            self.hands = [[order[-1 - (i * players + p)] for i in range(k)] for p in range(players)]
-            self.stock = order[: n_cards - k * players]
-            self.discard = [self.stock.pop() for _ in range(min(r.deal.discard, len(self.stock)))]
-            # The seat is drawn even when one is given, so a seeded game's shuffles never depend on it.
-            drawn = self.first_seat()
-            self.first_player = drawn if first_player is None else first_player
-        else:
-            self.hands, self.stock, self.discard = _stacked_piles(deal)
-            self.first_player = self.first_seat() if first_player is None else first_player
-        self.first_given = first_player is not None
-        self.current_player = self.first_player
-        for c in self.discard:
-            self.knowers[c] = self.all_mask
-        self.ms = [m.new_state(self) for m in self.rb.mechanics]
+        deal_round(self, seed, deal, first_player)
 
     def init_runtime(self, variant: Variant, players: int) -> None:
         self.variant = variant
@@ -102,43 +63,9 @@ class Game(Flow):
         self.deal_spec = None
         self._result = None
 
-    def first_seat(self) -> int:
-        fp = self.variant.rules.deal.first_player
-        return self.rng.below(self.players) if fp == "random" else int(fp) % self.players
-
-    def set_universe(self, universe: list[Card]) -> None:
-        rb = self.rb
-        if universe is rb.deck:  # the variant's own deck: its tables are made once per variant
-            self.cards, self.text, self.rank, self.value, self.power_of = rb.deck_tables()
-            return
-        self.cards = universe
-        self.text = [str(c) for c in universe]
-        self.rank = [c.rank for c in universe]
-        self.value = [rb.value(c) for c in universe]
-        self.power_of = [rb.power_name(c) for c in universe]
-
     def start(self) -> list[Event]:
         """Deal-time events and the opening (``new_game`` calls it once)."""
-        events = [
-            Event(
-                "dealt",
-                {
-                    "players": self.players,
-                    "slots": [len(h) for h in self.hands],
-                    "discard_top": self.text[self.discard[-1]] if self.discard else None,
-                    "stock_size": len(self.stock),
-                    "first_player": self.first_player,
-                },
-            )
-        ]
-        peek = self.variant.rules.peek
-        if peek.mode == "fixed":
-            for p, hand in enumerate(self.hands):
-                slots = [s for s in peek.slots if 0 <= s < len(hand) and hand[s] != NO_CARD]
-                if slots:
-                    self.peek(p, slots, events)
-        self.begin(events)
-        return events
+        return opening(self)
 
     # ----------------------------------------------------------------------------- reading
 
@@ -154,12 +81,7 @@ class Game(Flow):
     @property
     def deadline(self) -> float | None:
         """When the next timed thing happens (a turn's end, the opening's, the countdown's), if any."""
-        due: float | None = None
-        for m in self.flow.timers:
-            d = m.next_deadline(self)
-            if d is not None and (due is None or d < due):
-                due = d
-        return due
+        return deadline(self)
 
     def state_of(self, name: str) -> Any:
         """The state of the mechanic called ``name`` in this game (``None`` if it plays no part)."""
@@ -232,7 +154,7 @@ class Game(Flow):
             a = dataclasses.replace(a, at=float(at))
         backup = self.copy() if rb.guarded else None
         try:
-            events = self._apply_at(a, at) if at is not None and at != self.now else self._dispatch(a)
+            events = apply_at(self, a, at, self._dispatch) if at is not None and at != self.now else self._dispatch(a)
         except IllegalAction:
             raise
         except Exception as exc:
@@ -263,48 +185,9 @@ class Game(Flow):
                 undo(self, token)
             raise
 
-    def _apply_at(self, action: Action, at: float) -> list[Event]:
-        """Bring the game to the action's time, then apply it; all or nothing."""
-        if not isinstance(at, int | float) or not math.isfinite(at):
-            raise IllegalAction(f"'at' is a time in seconds, got {at!r}", action)
-        if at < self.now:
-            raise IllegalAction(f"time goes forward: it is {self.now:g} s, the action says {at:g} s", action)
-        due = self.deadline
-        if due is None or due > at:
-            # Nothing fires before ``at``: only the time moves, and the handlers are atomic.
-            before = self.now
-            self.now = float(at)
-            try:
-                return self._dispatch(action)
-            except IllegalAction:
-                self.now = before
-                raise
-        backup = self.copy()  # deadlines fire first: undo them too if the action is then refused
-        events: list[Event] = []
-        try:
-            self.advance(at, events)
-            if self.phase == OVER and type(action) is not Tick:
-                raise IllegalAction("the round ended before this action's time", action)
-            events.extend(self._dispatch(action))
-        except IllegalAction:
-            self._restore_from(backup)
-            raise
-        return events
-
     def advance(self, t: float, events: list[Event]) -> None:
         """Bring the game to time ``t``: fire, in order, every deadline due before it."""
-        while self.phase != OVER:
-            due: float | None = None
-            timer: Mechanic | None = None
-            for m in self.flow.timers:
-                d = m.next_deadline(self)
-                if d is not None and (due is None or d < due):
-                    due, timer = d, m
-            if timer is None or due is None or due > t:
-                break
-            self.now = due
-            timer.fire(self, events)
-        self.now = float(max(self.now, t))
+        advance(self, t, events)
 
     def auto_play(self, events: list[Event]) -> None:
         """Play the move the phase table says for a player who ran out of time (one step)."""
@@ -345,44 +228,7 @@ class Game(Flow):
 
     def view(self, player: int) -> PlayerView:
         """What ``player`` may see now, and nothing more."""
-        if not self.player_ok(player):
-            raise IllegalAction(f"no player {player!r} in a {self.players}-player game")
-        text, knowers = self.text, self.knowers
-        hands = [
-            [
-                SlotView(slot=s, card=text[c] if knowers[c] >> player & 1 else None)
-                for s, c in enumerate(hand)
-                if c != NO_CARD
-            ]
-            for hand in self.hands
-        ]
-        holding = self.holder if self.held != NO_CARD else None
-        held = text[self.held] if holding == player and knowers[self.held] >> player & 1 else None
-        over = self.phase == OVER
-        fields: dict[str, Any] = {
-            "player": player,
-            "players": self.players,
-            "phase": str(self.phase),
-            "current_player": self.current_player,
-            "turn": self.turn,
-            "hands": hands,
-            "held": held,
-            "holding": holding,
-            "discard_top": text[self.discard[-1]] if self.discard else None,
-            "discard": [text[c] for c in self.discard],
-            "stock_size": len(self.stock),
-            "caller": self.caller,
-            "power": None,
-            "now": self.now,
-            "deadline": self.deadline,
-            "left": [p for p in range(self.players) if self.left >> p & 1],
-            "to_act": self.to_act,
-            "is_over": over,
-            "result": self.result() if over else None,
-        }
-        for m in self.flow.viewers:
-            fields.update(m.view(self, player))
-        return PlayerView(**fields)
+        return player_view(self, player)
 
     def events_so_far(self, player: int | None = None) -> list[Event]:
         """Every event of the round so far, from the deal on, as ``player`` may see it (all of it with
@@ -421,50 +267,6 @@ class Game(Flow):
         game = cls.__new__(cls)
         snapshot.load(game, data, variant)
         return game
-
-
-def _stacked_universe(deck: list[Card], deal: dict[str, Any], players: int) -> list[Card]:
-    if not isinstance(deal, dict):
-        raise SetupError(f"a deal is a dict with 'hands', 'stock' and 'discard', got {deal!r}")
-    unknown = set(deal) - {"hands", "stock", "discard"}
-    if unknown:
-        raise SetupError(f"a deal has 'hands', 'stock' and 'discard', not {sorted(unknown)}")
-    hands = deal.get("hands")
-    if not isinstance(hands, list) or len(hands) != players or not all(isinstance(h, list) for h in hands):
-        raise SetupError(f"the deal needs 'hands': one list of cards per player ({players})")
-    out: list[Card] = []
-    try:
-        for hand in hands:
-            out.extend(parse_card(t) for t in hand)
-        for pile in ("stock", "discard"):
-            cards = deal.get(pile, [])
-            if not isinstance(cards, list):
-                raise SetupError(f"the deal's {pile!r} is a list of cards, got {cards!r}")
-            out.extend(parse_card(t) for t in cards)
-    except ValueError as exc:
-        if isinstance(exc, SetupError):
-            raise
-        raise SetupError(f"bad card in the deal: {exc}") from None
-    problem = check_cards_in_deck(deck, out)
-    if problem is not None:
-        raise SetupError(f"the deal does not fit the variant's deck: {problem}")
-    return out
-
-
-def _stacked_piles(deal: dict[str, Any]) -> tuple[list[list[int]], list[int], list[int]]:
-    i = 0
-    hands: list[list[int]] = []
-    for hand in deal["hands"]:
-        hands.append(list(range(i, i + len(hand))))
-        i += len(hand)
-    n_stock = len(deal.get("stock", []))
-    stock = list(range(i, i + n_stock))[::-1]  # given top first; the top is our list's end
-    i += n_stock
-    discard = list(range(i, i + len(deal.get("discard", []))))
-    return hands, stock, discard
-
-
-# ----------------------------------------------------------------------------- the public entry points
 
 
 def new_game(

@@ -18,6 +18,7 @@ from ..actions import ACTION_TYPES, Action
 from ..cards import parse_card
 from ..errors import SnapshotError, TamalouError
 from ..rng import Rng
+from .deal import set_universe
 from .state import NO_CARD, Phase
 
 if TYPE_CHECKING:
@@ -240,10 +241,10 @@ def _load(g: Game, state: Any, variant: Variant | None) -> None:
     g.init_runtime(variant, state["players"])
     cards = state["cards"]
     if cards is None:
-        g.set_universe(g.rb.deck)
+        set_universe(g, g.rb.deck)
     else:
         try:
-            g.set_universe([parse_card(t) for t in cards.split()])
+            set_universe(g, [parse_card(t) for t in cards.split()])
         except (ValueError, TamalouError) as exc:
             raise SnapshotError(f"the snapshot's cards do not fit its variant: {exc}") from None
     for key in g.STATE:

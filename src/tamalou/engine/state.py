@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from ..rules import Rulebook
     from ..schema import Variant
     from ..views import Result
-    from .flow import PhaseTable
+    from .phases import PhaseTable
 
 NO_CARD = -1
 

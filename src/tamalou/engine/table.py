@@ -206,6 +206,13 @@ class Table(State):
         ``p``'s layout (the discard reshuffled when needed). Returns how many were dealt: fewer when
         no card is left, which an event says."""
         hand = self.hands[p]
+        stock = self.stock
+        if count == 1 and stock and by is None:  # the usual penalty: one card, the stock not empty
+            c = stock.pop()
+            self.knowers[c] = 0
+            hand.append(c)
+            events.append(Event(kind, {"player": p, "slot": len(hand) - 1}))
+            return 1
         for i in range(count):
             if not self.stock and self.reshuffle_possible():
                 self.reshuffle(events)

@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..actions import Action, Call, Pass
-from ..engine.flow import SEATS
 from ..engine.mechanic import Mechanic, PhaseSpec
+from ..engine.seats import SEATS
 from ..engine.state import CALL, DRAW, NO_CARD, Reason
 from ..errors import IllegalAction
 from ..events import Event

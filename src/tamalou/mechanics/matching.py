@@ -24,8 +24,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..actions import Action, MatchAction, Pass
-from ..engine.flow import SEATS
 from ..engine.mechanic import Handler, Lister, Mechanic, PhaseSpec
+from ..engine.seats import SEATS
 from ..engine.state import CLOSING, HOLD, NO_CARD, POWER, SWAP, Reason
 from ..errors import IllegalAction
 from ..events import Event

@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, Pass, Power, Swap
-from ..engine.flow import SEATS
 from ..engine.mechanic import Mechanic, PhaseSpec
+from ..engine.seats import SEATS
 from ..engine.state import DRAW, POWER, SWAP
 from ..errors import IllegalAction
 from ..events import Event

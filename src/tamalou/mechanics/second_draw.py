@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..actions import Action, Pass
-from ..engine.flow import SEATS
 from ..engine.mechanic import Mechanic, PhaseSpec
+from ..engine.seats import SEATS
 from ..engine.state import DRAW
 from ..errors import IllegalAction
 from ..events import Event

@@ -1,0 +1,72 @@
+"""Time, as the core knows it: deadlines that mechanics keep (``next_deadline``) fire in order
+before an action carrying a later ``at`` is applied, all or nothing. The machine's clock is never read."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ..actions import Action, Tick
+from ..errors import IllegalAction
+from ..events import Event
+from .state import OVER
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .mechanic import Mechanic
+
+
+def deadline(g: Game) -> float | None:
+    """When the next timed thing happens, if anything is pending."""
+    due: float | None = None
+    for m in g.flow.timers:
+        d = m.next_deadline(g)
+        if d is not None and (due is None or d < due):
+            due = d
+    return due
+
+
+def apply_at(g: Game, action: Action, at: float, dispatch: Callable[[Action], list[Event]]) -> list[Event]:
+    """Bring the game to the action's time, then apply it; all or nothing."""
+    if not isinstance(at, int | float) or not math.isfinite(at):
+        raise IllegalAction(f"'at' is a time in seconds, got {at!r}", action)
+    if at < g.now:
+        raise IllegalAction(f"time goes forward: it is {g.now:g} s, the action says {at:g} s", action)
+    due = deadline(g)
+    if due is None or due > at:
+        # Nothing fires before ``at``: only the time moves, and the handlers are atomic.
+        before = g.now
+        g.now = float(at)
+        try:
+            return dispatch(action)
+        except IllegalAction:
+            g.now = before
+            raise
+    backup = g.copy()  # deadlines fire first: undo them too if the action is then refused
+    events: list[Event] = []
+    try:
+        advance(g, at, events)
+        if g.phase == OVER and type(action) is not Tick:
+            raise IllegalAction("the round ended before this action's time", action)
+        events.extend(dispatch(action))
+    except IllegalAction:
+        g._restore_from(backup)
+        raise
+    return events
+
+
+def advance(g: Game, t: float, events: list[Event]) -> None:
+    """Bring the game to time ``t``: fire, in order, every deadline due before it."""
+    while g.phase != OVER:
+        due: float | None = None
+        timer: Mechanic | None = None
+        for m in g.flow.timers:
+            d = m.next_deadline(g)
+            if d is not None and (due is None or d < due):
+                due, timer = d, m
+        if timer is None or due is None or due > t:
+            break
+        g.now = due
+        timer.fire(g, events)
+    g.now = float(max(g.now, t))

@@ -1,0 +1,98 @@
+"""The phase table: for each phase, what is listed, which handler takes each action type, whether
+out-of-turn actions come in, who the round waits for and what the clock plays. Built once per variant
+from the core's two rows (``draw`` and ``hold``, in ``flow.py``) and every mechanic's ``PhaseSpec``."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+from ..actions import Action, Discard, Draw, Replace, Tick
+from ..errors import IllegalAction
+from ..events import Event
+from .flow import Flow
+from .mechanic import Guard, Handler, Lister, PhaseEntry, PhaseSpec
+from .state import DRAW, HOLD, OVER
+
+if TYPE_CHECKING:
+    from ..rules import Rulebook
+
+
+class PhaseTable:
+    """Per variant: every phase's row, the out-of-turn listers and the any-phase handlers."""
+
+    __slots__ = ("any_handlers", "anytime", "dispatch", "fast", "open", "rows", "timers", "viewers")
+
+    def __init__(self, rb: Rulebook) -> None:
+        rows: dict[str, PhaseEntry] = {}
+        anytime: list[Lister] = []
+        any_handlers: dict[type, Handler] = {Tick: Flow.do_tick}
+        core = _core_phases()
+        for name, spec in core.items():
+            rows.setdefault(name, PhaseEntry()).add(spec, "core")
+        for m in rb.mechanics:
+            for name, spec in m.phases().items():
+                rows.setdefault(name, PhaseEntry()).add(spec, m.name)
+            lister, handlers = m.anytime()
+            if lister is not None:
+                anytime.append(lister)
+            for cls, handler in handlers.items():
+                if cls in any_handlers:
+                    raise ValueError(f"{m.name}: {cls.__name__} is already handled in every phase")
+                any_handlers[cls] = handler
+        rows.setdefault(OVER, PhaseEntry())
+        for row in rows.values():
+            row.out_of_turn = tuple(anytime) if row.open else ()
+            row.everyone = (*row.listers, *row.out_of_turn)
+        self.rows = rows
+        self.anytime = tuple(anytime)
+        self.any_handlers = any_handlers
+        self.timers = tuple(m for m in rb.mechanics if rb.overrides(m, "next_deadline"))
+        self.viewers = tuple(m for m in rb.mechanics if rb.overrides(m, "view"))
+        #: Per phase, the handler of each action type accepted there (the phase's own first; a phase's
+        #: own handlers checked against its guards first).
+        self.dispatch = {
+            name: {**any_handlers, **{cls: _guarded(h, row.guards) for cls, h in row.handlers.items()}}
+            for name, row in rows.items()
+        }
+        #: The phases where out-of-turn actions may come in.
+        self.open = frozenset(name for name, row in rows.items() if row.open)
+        #: Whether ``apply`` may skip its guards: no time in play, no third-party code to undo.
+        self.fast = not rb.guarded and not rb.presence
+
+
+def _guarded(handler: Handler, guards: list[Guard]) -> Handler:
+    """``handler``, refusing what a guard forbids (a player who must call may only call)."""
+    if not guards:
+        return handler
+
+    def checked(g: Any, a: Any) -> list[Event]:
+        if a.player == g.current_player:
+            for guard in guards:
+                forced = guard(g, a.player)
+                if forced is not None and _bare(a) not in forced[0]:
+                    raise IllegalAction(forced[1], a)
+        return handler(g, a)
+
+    return checked
+
+
+def _bare(a: Action) -> Action:
+    return a if a.at is None else dataclasses.replace(a, at=None)  # type: ignore[type-var]
+
+
+def _core_phases() -> dict[str, PhaseSpec]:
+    return {
+        DRAW: PhaseSpec(Flow.list_draw, {Draw: Flow.do_draw}, open=True, auto=Flow.auto_draw),
+        HOLD: PhaseSpec(
+            Flow.list_hold, {Replace: Flow.do_replace, Discard: Flow.do_discard}, open=True, auto=Flow.auto_hold
+        ),
+    }
+
+
+def phase_table(rb: Rulebook) -> PhaseTable:
+    """The phase table of a variant, built once."""
+    table: Any = rb.flow
+    if table is None:
+        table = rb.flow = PhaseTable(rb)
+    return table  # type: ignore[no-any-return]
