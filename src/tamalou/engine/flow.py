@@ -81,7 +81,7 @@ class Flow(Table):
     def has_play(self, p: int) -> bool:
         """Whether a turn of ``p`` starting now has something to play: a draw, a forced move, or
         what a mechanic offers instead of a draw. If not, nothing can be drawn at all."""
-        if self.can_draw_stock() or self.can_draw_discard(p):
+        if self.stock or self.can_draw_stock() or self.can_draw_discard(p):
             return True
         for guard in self.flow.rows[DRAW].guards:
             if guard(self, p) is not None:
@@ -128,9 +128,14 @@ class Flow(Table):
             raise IllegalAction(f"it is player {self.current_player}'s turn, not player {p}'s", a)
         events: list[Event] = []
         if a.source == "stock":
-            if not self.stock and not self.reshuffle_possible():
+            stock = self.stock
+            if stock:  # the usual case, as the table's draw_stock does it
+                c = stock.pop()
+                self.knowers[c] = 1 << p
+            elif self.reshuffle_possible():
+                c = self.draw_stock(p, events)
+            else:
                 raise IllegalAction("the stock is empty", a)
-            c = self.draw_stock(p, events)
             events.append(Event("drew", {"player": p, "source": "stock"}, {"card": self.text[c]}, 1 << p))
         elif a.source == "discard":
             if not self.can_draw_discard(p):

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from ..actions import Action, MatchAction, Pass
 from ..engine.mechanic import Handler, Lister, Mechanic, PhaseSpec
 from ..engine.seats import SEATS
-from ..engine.state import CLOSING, HOLD, NO_CARD, POWER, SWAP, Reason
+from ..engine.state import CLOSING, DRAW, HOLD, NO_CARD, POWER, SWAP, Reason
 from ..errors import IllegalAction
 from ..events import Event
 
@@ -98,6 +98,7 @@ class Matching(Mechanic):
         if not self.closing:
             self.idle.add("round_ending")
         self._more = type(self).list_more is not Matching.list_more
+        self._after = True  # known once the rulebook is: whether a mechanic reacts to layouts changing
 
     def _listeners(self, g: Game) -> list[Callable[[Game, int], str | None]]:
         """The other mechanics' ``match_blocked`` (and, kept aside, ``match_result``), found once."""
@@ -107,6 +108,7 @@ class Matching(Mechanic):
             self._blockers = [m.match_blocked for m in others if hasattr(m, "match_blocked")]
             self._plain = self.while_playing and not self._blockers
             self._rank_only = self.by == "rank" and g.rb.same_kind_hook is None
+            self._after = bool(g.rb.hooks.after_out_of_turn)
         return self._blockers
 
     @classmethod
@@ -255,7 +257,8 @@ class Matching(Mechanic):
                 hook(g, p, not wrong)
         if owner != p and self.took(g, a, owner, events):
             return events
-        g.after_out_of_turn(events)
+        if self._after or (g.phase == DRAW and not g.stock):  # (else nothing can follow from it)
+            g.after_out_of_turn(events)
         if g.phase == CLOSING:
             self.closing_moves_on(g, events)
         return events
