@@ -60,7 +60,7 @@ def deal_round(g: Game, seed: int | None, deal: dict[str, Any] | None, first_pla
     g.first_given = first_player is not None
     g.current_player = g.first_player
     for c in g.discard:
-        g.knowers[c] = g.all_mask
+        g.show(c)
     g.ms = [m.new_state(g) for m in g.rb.mechanics]
 
 

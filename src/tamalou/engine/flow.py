@@ -70,14 +70,6 @@ class Flow(Table):
             return True
         return self.empty(p)  # nowhere to put it: it goes back
 
-    def forced(self, p: int) -> tuple[list[Action], str] | None:
-        """What ``p`` must do now if a mechanic forces it, with why."""
-        for guard in self.flow.rows[self.phase].guards:
-            forced = guard(self, p)
-            if forced is not None:
-                return forced
-        return None
-
     def has_play(self, p: int) -> bool:
         """Whether a turn of ``p`` starting now has something to play: a draw, a forced move, or
         what a mechanic offers instead of a draw. If not, nothing can be drawn at all."""
@@ -98,13 +90,7 @@ class Flow(Table):
         discard = self.discard
         if self.stock or (rb.reshuffle and len(discard) > 1):
             out.append(acts.draw_stock)
-        if (
-            discard
-            and rb.from_discard
-            and not self.stock_only
-            and self.rank[discard[-1]] not in rb.discard_forbidden
-            and not (rb.must_replace and self.hands[p].count(NO_CARD) == len(self.hands[p]))
-        ):
+        if discard and self.can_draw_discard(p):
             out.append(acts.draw_discard)
 
     def list_hold(self, p: int, out: list[Action]) -> None:
@@ -128,14 +114,9 @@ class Flow(Table):
             raise IllegalAction(f"it is player {self.current_player}'s turn, not player {p}'s", a)
         events: list[Event] = []
         if a.source == "stock":
-            stock = self.stock
-            if stock:  # the usual case, as the table's draw_stock does it
-                c = stock.pop()
-                self.knowers[c] = 1 << p
-            elif self.reshuffle_possible():
-                c = self.draw_stock(p, events)
-            else:
+            if not self.stock and not self.reshuffle_possible():
                 raise IllegalAction("the stock is empty", a)
+            c = self.draw_stock(p, events)
             events.append(Event("drew", {"player": p, "source": "stock"}, {"card": self.text[c]}, 1 << p))
         elif a.source == "discard":
             if not self.can_draw_discard(p):
