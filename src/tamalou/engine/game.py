@@ -8,7 +8,7 @@ nothing; ``view(p)`` is what ``p`` may see; ``result()`` asks the ranking hooks 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ..actions import Action, parse_action
@@ -36,13 +36,15 @@ class Game(Flow):
 
     def __init__(
         self,
-        variant: Variant,
-        players: int,
+        variant: Variant | None,
+        players: int = 0,
         *,
         seed: int | None = None,
         deal: dict[str, Any] | None = None,
         first_player: int | None = None,
     ) -> None:
+        if variant is None:  # a blank game, for ``copy`` and ``from_json`` to fill
+            return
         r = variant.rules
         if type(players) is not int or not r.players.min <= players <= r.players.max:
             raise SetupError(f"{variant.name} is played by {r.players.min} to {r.players.max} players, got {players!r}")
@@ -177,12 +179,16 @@ class Game(Flow):
         presence = self.rb.presence
         if not presence:
             return handler(self, a)
-        tokens = [(undo, before(self, a)) for before, undo in presence]
+        undos: list[Callable[..., None]] = []
+        tokens: list[object] = []
+        for before, undo in presence:
+            undos.append(undo)
+            tokens.append(before(self, a))
         try:
             return handler(self, a)
         except IllegalAction:
-            for undo, token in reversed(tokens):
-                undo(self, token)
+            for i in range(len(tokens) - 1, -1, -1):  # put back in the reverse order
+                undos[i](self, tokens[i])
             raise
 
     def advance(self, t: float, events: list[Event]) -> None:
@@ -248,7 +254,7 @@ class Game(Flow):
 
     def copy(self) -> Game:
         """An independent copy of the game (same state, same RNG state, same history)."""
-        g = Game.__new__(Game)
+        g = Game(None)
         g._restore_from(self)
         return g
 
@@ -264,7 +270,7 @@ class Game(Flow):
         """Restore a game from ``to_json``. The variant is the one saved in the snapshot (by name for
         a registered ruleset, whole for one loaded from a file) unless given. Raises
         ``SnapshotError`` for anything that is not such a snapshot."""
-        game = cls.__new__(cls)
+        game = cls(None)
         snapshot.load(game, data, variant)
         return game
 

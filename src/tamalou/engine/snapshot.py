@@ -12,12 +12,13 @@ import json
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ValidationError
 
 from ..actions import ACTION_TYPES, Action
 from ..cards import parse_card
 from ..errors import SnapshotError, TamalouError
 from ..rng import Rng
+from ..snapshots import SnapshotShape
 from .deal import set_universe
 from .state import NO_CARD, Phase
 
@@ -159,7 +160,7 @@ def load(g: Game, data: str, variant: Variant | None) -> None:
     if state.get("v") != VERSION:
         raise SnapshotError(f"unknown snapshot version {state.get('v')!r} (this tamalou reads version {VERSION})")
     try:
-        _Shape.model_validate(state)
+        SnapshotShape.model_validate(state)
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(x) for x in err["loc"])
@@ -173,41 +174,6 @@ def load(g: Game, data: str, variant: Variant | None) -> None:
     problem = _inconsistency(g)
     if problem is not None:
         raise SnapshotError(f"damaged snapshot: {problem}")
-
-
-class _Shape(BaseModel):
-    """What a snapshot must hold, with its types (checked by pydantic before anything is restored)."""
-
-    model_config = ConfigDict(strict=True, extra="forbid")
-
-    v: int
-    variant: str | list[str] | dict[str, Any]
-    players: int
-    seed: int
-    first_player: int
-    first_given: bool
-    hands: list[list[int]]
-    stock: list[int]
-    discard: list[int]
-    knowers: list[int]
-    phase: str
-    current_player: int
-    turn: int
-    caller: int | None
-    held: int
-    holder: int
-    held_from: str
-    draws: int
-    stock_only: bool
-    reason: str
-    left: int
-    locked: int
-    now: float
-    rng: int
-    cards: str | None
-    deal: dict[str, Any] | None
-    m: dict[str, list[Any]]
-    actions: list[list[Any]]
 
 
 def _inconsistency(g: Game) -> str | None:

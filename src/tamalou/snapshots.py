@@ -1,0 +1,43 @@
+"""The JSON shape of a game's snapshot (pydantic, the boundary): ``Game.from_json`` checks a snapshot
+against it before restoring anything, so a damaged one is a ``SnapshotError`` that names the field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+
+class SnapshotShape(BaseModel):
+    """What a snapshot must hold, with its types (checked by pydantic before anything is restored)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    v: int
+    variant: str | list[str] | dict[str, Any]
+    players: int
+    seed: int
+    first_player: int
+    first_given: bool
+    hands: list[list[int]]
+    stock: list[int]
+    discard: list[int]
+    knowers: list[int]
+    phase: str
+    current_player: int
+    turn: int
+    caller: int | None
+    held: int
+    holder: int
+    held_from: str
+    draws: int
+    stock_only: bool
+    reason: str
+    left: int
+    locked: int
+    now: float
+    rng: int
+    cards: str | None
+    deal: dict[str, Any] | None
+    m: dict[str, list[Any]]
+    actions: list[list[Any]]
