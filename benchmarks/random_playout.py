@@ -6,8 +6,9 @@ otherwise left out of the pick). Prints actions/s and games/s.
 
     python benchmarks/random_playout.py [GAMES] [--variant NAME] [--players N] [--reference SCRIPT]
 
-With ``--reference ../shared/bench/ref_french.py`` the reference script is run right after, in its own
-process on the same machine, and the ratio of the two actions/s figures is printed.
+With ``--reference PATH/TO/ref_french.py`` (a hand-written floor kept outside this repository) the
+reference script is run right after, in its own process on the same machine, and the ratio of the two
+actions/s figures is printed.
 """
 
 from __future__ import annotations
