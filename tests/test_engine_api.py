@@ -409,3 +409,24 @@ def test_a_damaged_snapshot_is_a_snapshot_error(key: str, value: object) -> None
     state[key] = value
     with pytest.raises(tamalou.SnapshotError):
         tamalou.Game.from_json(json.dumps(state))
+
+
+def test_a_card_taken_from_the_discard_stays_face_up_wherever_it_moves() -> None:
+    """FAMILY cabo, 2nd edition: "a card taken from the discard stays face up in your layout for the rest
+    of the round (known to everyone, wherever it moves)". With exact knowledge this needs no rule of its
+    own: the card was face up, and it moves only in everyone's sight (a blind swap shows the places)."""
+    g = scenario.deal(
+        [["AS", "2S", "3S", "4S"], ["5C", "2C", "3C", "4C"], ["5H", "2H", "3H", "4H"]],
+        stock=["JD", "6C", "6H"],
+        discard=["6D"],
+        variant="french",
+    )
+    g.apply(tamalou.Draw(0, "discard"))
+    g.apply(tamalou.Replace(0, 0))  # the 6D goes into player 0's slot 0, the AS onto the discard
+    g.apply(tamalou.Pass(0))  # no call
+    assert all(scenario.seen(g, viewer, 0)[0] == "6D" for viewer in range(3))
+    g.apply(tamalou.Draw(1, "stock"))  # the JD: a blind swap
+    g.apply(tamalou.Discard(1))
+    g.apply(tamalou.Power(1, 0, 0, 0))  # player 1's slot 0 for player 0's slot 0 (the 6D), nobody looking
+    assert all(scenario.seen(g, viewer, 1)[0] == "6D" for viewer in range(3))
+    assert scenario.seen(g, 2, 0)[0] is None  # what came the other way stays unknown to player 2
