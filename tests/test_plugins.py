@@ -915,3 +915,8 @@ def test_a_new_mechanic_calls_for_a_player_whose_layout_is_emptied(tmp_path: Pat
     close(g)
     result = g.result()
     assert result.caller == 1 and result.winners == [1] and result.totals == [11, 0]
+
+
+def test_two_mechanics_handling_one_action_in_one_phase_are_an_error_at_load(tmp_path: Path) -> None:
+    with pytest.raises(VariantError, match=r"plugins: .*two mechanics handle Draw in the same phase"):
+        house(tmp_path, "clash")

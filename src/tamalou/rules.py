@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from .actions import register_action
 from .cards import Card, build_deck, parse_card
 from .engine.mechanic import Hooks, Mechanic
+from .engine.phases import PhaseTable
 from .errors import PluginError, VariantError
 from .hookspecs import Tally
 from .plugins import BUILTIN_PLUGINS, rules_manager
@@ -152,7 +153,10 @@ class Rulebook:
         )
         own_code = [*self.mechanics, *self.powers.values()]
         self.guarded = untrusted or any(not type(x).__module__.startswith("tamalou.") for x in own_code)
-        self.flow: object = None  # the phase table (tamalou.engine.flow), built on first use
+        try:  # the phase table, built now so that mechanics that clash are an error at load
+            self.flow = PhaseTable(self)
+        except ValueError as exc:
+            raise VariantError(str(exc), key="plugins") from None
         # The end-of-round hooks, in calling order, asked once per round.
         self._end_hooks = {
             name: list(reversed(getattr(hook, name).get_hookimpls()))

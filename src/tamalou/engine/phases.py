@@ -91,8 +91,5 @@ def _core_phases() -> dict[str, PhaseSpec]:
 
 
 def phase_table(rb: Rulebook) -> PhaseTable:
-    """The phase table of a variant, built once."""
-    table: Any = rb.flow
-    if table is None:
-        table = rb.flow = PhaseTable(rb)
-    return table  # type: ignore[no-any-return]
+    """The phase table of a variant (built by its rulebook)."""
+    return rb.flow

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 VERSION = 2
+_BUILTIN_PHASES = frozenset(p.value for p in Phase)
 
 _CODES = {
     "draw": "d",
@@ -215,7 +216,10 @@ def _load(g: Game, state: Any, variant: Variant | None) -> None:
             raise SnapshotError(f"the snapshot's cards do not fit its variant: {exc}") from None
     for key in g.STATE:
         setattr(g, key, state[key])
-    g.phase = Phase(g.phase)
+    phase = state["phase"]
+    if phase not in g.flow.rows:
+        raise SnapshotError(f"phase {phase!r} is not a phase of {variant.name}")
+    g.phase = Phase(phase) if phase in _BUILTIN_PHASES else phase
     g.deal_spec = state.get("deal")
     g.rng = Rng(0)
     g.rng.state = state["rng"]

@@ -144,7 +144,7 @@ class State:
     stock: list[int]  #: top last
     discard: list[int]  #: top last
     knowers: list[int]  #: card id -> bit mask of the players who know it
-    phase: Phase
+    phase: str  #: a ``Phase`` for the built-in phases; a plugin's phase is its own name
     current_player: int
     turn: int  #: turns played
     caller: int | None

@@ -13,7 +13,9 @@ from collections.abc import Sequence
 
 from ..cards import Card
 from ..events import Event
-from .state import NO_CARD, State
+from .state import NO_CARD, Phase, State
+
+_BUILTIN = frozenset(p.value for p in Phase)
 
 
 class Table(State):
@@ -62,6 +64,10 @@ class Table(State):
     @property
     def discard_top(self) -> Card | None:
         return self.cards[self.discard[-1]] if self.discard else None
+
+    def phase_named(self, name: str) -> str:
+        """The phase called ``name`` (a ``Phase`` for a built-in one), to go back to a saved phase."""
+        return Phase(name) if name in _BUILTIN else name
 
     def player_ok(self, p: object) -> bool:
         return type(p) is int and 0 <= p < self.players

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, Give, MatchAction
 from ..engine.mechanic import PhaseSpec
-from ..engine.state import CLOSING, GIVE, NO_CARD, Phase
+from ..engine.state import CLOSING, GIVE, NO_CARD
 from ..errors import IllegalAction
 from ..events import Event
 from .matching import Matching, MatchingState, match_action, own_matches
@@ -106,7 +106,7 @@ class OpponentMatching(Matching):
         g.move((p, a.slot), (q, t))  # unseen: only who already knew the card knows it now
         events = [Event("gave", {"player": p, "slot": a.slot, "target": q, "target_slot": t})]
         if not st.gives:
-            g.phase = Phase(st.resume)
+            g.phase = g.phase_named(st.resume)
             g.current_player = st.resume_player
             st.giver = -1
             st.resume = ""
