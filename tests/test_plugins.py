@@ -920,3 +920,17 @@ def test_a_new_mechanic_calls_for_a_player_whose_layout_is_emptied(tmp_path: Pat
 def test_two_mechanics_handling_one_action_in_one_phase_are_an_error_at_load(tmp_path: Path) -> None:
     with pytest.raises(VariantError, match=r"plugins: .*two mechanics handle Draw in the same phase"):
         house(tmp_path, "clash")
+
+
+def test_a_mechanic_with_a_phase_of_its_own_lists_applies_and_survives_a_snapshot(tmp_path: Path) -> None:
+    v = house(tmp_path, "pause")
+    g = game(v, ["AS", "2S", "3S", "5S"], ["2H", "3H", "4H", "5H"], stock=["6C", "2C", "3C", "4C"])
+    g.apply(Draw(0, "stock"))
+    g.apply(Discard(0))  # the 6C: the new phase
+    assert g.phase == "pause" and g.to_act == [0]
+    assert Pass(0) in g.legal_actions(0)
+    assert any(isinstance(a, MatchAction) for a in g.legal_actions(1))  # the phase is open to matches
+    restored = tamalou.Game.from_json(g.to_json())
+    assert restored.phase == "pause" and restored.to_json() == g.to_json()
+    events = restored.apply(Pass(0))
+    assert events[0].type == "paused" and restored.phase == "call"
