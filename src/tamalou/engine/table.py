@@ -82,7 +82,7 @@ class Table(State):
         return bool(self.left >> p & 1)
 
     def targets(self, p: int, exchanging: bool = False) -> list[int]:
-        """The opponents ``p`` may aim at: those with a card, still in the round, and, when cards are
+        """The other players ``p`` may aim at: those with a card, still in the round, and, when cards are
         exchanged with them (``exchanging``), whose layout is not locked (a protected caller)."""
         blocked = self.left | (self.locked if exchanging else 0)
         hands = self.hands
