@@ -157,6 +157,8 @@ class Rulebook:
             self.flow = PhaseTable(self)
         except ValueError as exc:
             raise VariantError(str(exc), key="plugins") from None
+        for m in self.mechanics:
+            m.bind(self)
         # The end-of-round hooks, in calling order, asked once per round.
         self._end_hooks = {
             name: list(reversed(getattr(hook, name).get_hookimpls()))

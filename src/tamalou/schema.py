@@ -391,7 +391,9 @@ class End(_Section):
     max_turns: int = Field(
         400,
         ge=1,
-        description="Safety bound: after this many turns without an end the round ends as if nobody called.",
+        le=10000,
+        description="Safety bound: after this many turns without an end the round ends as if nobody called "
+        "(at most 10000, so a round cannot be made endless).",
     )
 
 
@@ -539,6 +541,14 @@ class Variant(BaseModel):
         return self.model_dump() == other.model_dump()
 
     __hash__ = None  # type: ignore[assignment]
+
+    def __getstate__(self) -> dict[Any, Any]:
+        """Pickled without its rulebook (made again where it is unpickled, from the same plugins)."""
+        state = super().__getstate__()
+        private = dict(state.get("__pydantic_private__") or {})
+        private["_rulebook"] = None
+        state["__pydantic_private__"] = private
+        return state
 
     @property
     def spec(self) -> object:

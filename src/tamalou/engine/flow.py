@@ -97,10 +97,10 @@ class Flow(Table):
         if p != self.current_player:
             return
         acts = SEATS[p]
-        replace = acts.replace
         hand = self.hands[p]
-        while len(replace) < len(hand):
-            replace.append(Replace(p, len(replace)))
+        replace = acts.replace
+        if len(replace) < len(hand):
+            replace = acts.replaces(len(hand))
         if NO_CARD in hand:
             out.extend([replace[s] for s, c in enumerate(hand) if c != NO_CARD])
         else:
@@ -184,8 +184,8 @@ class Flow(Table):
         """Time ran out holding a card: throw it (Decided: a card taken from the discard goes back)."""
         events.extend(self.throw_held(self.current_player))
 
-    def result(self) -> Result:
-        """The round's result (``Game.result``)."""
+    def final_result(self) -> Result:
+        """The round's result as the game keeps it (``Game.final_result``)."""
         raise NotImplementedError
 
     # ----------------------------------------------------------------------------- transitions
@@ -295,15 +295,15 @@ class Flow(Table):
             self.show_layout(p)
         if self.held != NO_CARD:
             self.show(self.held)
-        result = self.result()
+        result = self.final_result()
         events.append(
             Event(
                 "round_over",
                 {
                     "reason": self.reason,
-                    "totals": result.totals,
-                    "winners": result.winners,
-                    "ranking": result.ranking,
+                    "totals": list(result.totals),
+                    "winners": list(result.winners),
+                    "ranking": [list(place) for place in result.ranking],
                     "caller": result.caller,
                     "hands": [self.layout(p) for p in range(self.players)],
                 },

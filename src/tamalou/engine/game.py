@@ -205,9 +205,14 @@ class Game(Flow):
     # ----------------------------------------------------------------------------- results and views
 
     def result(self) -> Result:
-        """The round's result. Raises ``GameStateError`` before the round is over."""
+        """The round's result (a copy: changing it changes nothing in the game). Raises
+        ``GameStateError`` before the round is over."""
         if self.phase != OVER:
             raise GameStateError("the round is not over: result() is known once game.is_over")
+        return self.final_result().model_copy(deep=True)
+
+    def final_result(self) -> Result:
+        """The round's result as the game keeps it (computed once; not to be changed)."""
         if self._result is None:
             players = self.players
             value = self.value
@@ -261,6 +266,10 @@ class Game(Flow):
     def _restore_from(self, other: Game) -> None:
         snapshot.copy_into(self, other)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A game pickles as its snapshot and its variant (for worker processes)."""
+        return (_unpickle, (self.to_json(), self.variant))
+
     def to_json(self) -> str:
         """The whole state as compact JSON; ``Game.from_json`` restores it exactly (RNG included)."""
         return snapshot.dump(self)
@@ -273,6 +282,10 @@ class Game(Flow):
         game = cls(None)
         snapshot.load(game, data, variant)
         return game
+
+
+def _unpickle(snapshot: str, variant: Variant) -> Game:
+    return Game.from_json(snapshot, variant)
 
 
 def new_game(

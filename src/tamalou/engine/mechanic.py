@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 if TYPE_CHECKING:
     from ..actions import Action
     from ..events import Event
+    from ..rules import Rulebook
     from ..schema import Variant
     from .game import Game
 
@@ -115,6 +116,11 @@ class Mechanic:
     def wanted(cls, variant: Variant) -> bool:
         """Whether this mechanic plays a part in ``variant`` (asked once, when the variant is loaded)."""
         return True
+
+    def bind(self, rb: Rulebook) -> None:
+        """The variant's rulebook is complete (every mechanic, hook and power is known): prepare what
+        depends on the others, once. The mechanic is shared by every game of the variant, on any
+        thread: after this it must not change."""
 
     # ---------------------------------------------------------------- state and phases
 

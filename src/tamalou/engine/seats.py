@@ -1,9 +1,18 @@
 """The plain action objects of each seat, made once per process and handed out again by every game
-(actions are immutable values): listing actions allocates nothing per step."""
+(actions are immutable values): listing actions allocates nothing per step.
+
+The lists only grow, one lock serialising the growth, so games on several threads share them safely
+(readers see only items already in place: an item is appended whole, at its own index).
+"""
 
 from __future__ import annotations
 
+import threading
+
 from ..actions import Call, Discard, Draw, Pass, Replace
+
+#: Serialises the growth of the process-wide action lists (seats, their replace and match lists).
+GROWTH = threading.Lock()
 
 
 class SeatActions:
@@ -20,11 +29,14 @@ class SeatActions:
         self.call = Call(p)
         self.replace: list[Replace] = []
 
-    def replace_at(self, s: int) -> Replace:
+    def replaces(self, slots: int) -> list[Replace]:
+        """The replace actions of slots ``0..slots-1`` (and maybe more)."""
         replace = self.replace
-        while len(replace) <= s:
-            replace.append(Replace(self.pass_.player, len(replace)))
-        return replace[s]
+        if len(replace) < slots:
+            with GROWTH:
+                while len(replace) < slots:
+                    replace.append(Replace(self.pass_.player, len(replace)))
+        return replace
 
 
 #: Per seat, its plain action objects; a game makes sure its seats are here (``seat_actions``).
@@ -32,6 +44,12 @@ SEATS: list[SeatActions] = []
 
 
 def seat_actions(p: int) -> SeatActions:
-    while len(SEATS) <= p:
-        SEATS.append(SeatActions(len(SEATS)))
+    """Seat ``p``'s actions (the seats before it made too)."""
+    if len(SEATS) <= p:
+        with GROWTH:
+            while len(SEATS) <= p:
+                SEATS.append(SeatActions(len(SEATS)))
     return SEATS[p]
+
+
+seat_actions(11)  # every seat a variant may have (12 players at most)

@@ -25,13 +25,14 @@ from typing import TYPE_CHECKING
 
 from ..actions import Action, MatchAction, Pass
 from ..engine.mechanic import Handler, Lister, Mechanic, PhaseSpec
-from ..engine.seats import SEATS
+from ..engine.seats import GROWTH, SEATS
 from ..engine.state import CLOSING, DRAW, HOLD, NO_CARD, POWER, SWAP, Reason
 from ..errors import IllegalAction
 from ..events import Event
 
 if TYPE_CHECKING:
     from ..engine.game import Game
+    from ..rules import Rulebook
     from ..schema import Variant
 
 _OWN: list[list[MatchAction]] = []  # per seat, per slot: the one-card match of one's own card
@@ -40,13 +41,16 @@ _OTHERS: dict[tuple[int, int, int], MatchAction] = {}
 
 def own_matches(p: int, slots: int) -> list[MatchAction]:
     """The one-card matches of seat ``p`` on its slots ``0..slots-1``, made once per process (and, for
-    the seats before ``p``, the list that will hold theirs)."""
-    while len(_OWN) <= p:
-        _OWN.append([])
-    own = _OWN[p]
-    while len(own) < slots:
-        own.append(MatchAction(p, (len(own),)))
-    return own
+    the seats before ``p``, the list that will hold theirs). Grows under the seats' lock: games on
+    several threads share these lists."""
+    if len(_OWN) <= p or len(_OWN[p]) < slots:
+        with GROWTH:
+            while len(_OWN) <= p:
+                _OWN.append([])
+            own = _OWN[p]
+            while len(own) < slots:
+                own.append(MatchAction(p, (len(own),)))
+    return _OWN[p]
 
 
 def match_action(p: int, s: int, owner: int | None = None) -> MatchAction:
@@ -90,26 +94,25 @@ class Matching(Mechanic):
         self.while_playing = m.while_playing
         self.first_matchable = r.deal.first_card_matchable
         self.closing = m.closing_window and r.timing.turn_seconds == 0
-        self._blockers: list[Callable[[Game, int], str | None]] | None = None
+        # Known once the rulebook is (``bind``): the other mechanics' blockers and listeners; whether
+        # nothing but leaving the round blocks a match; whether matching compares ranks only.
+        self._blockers: list[Callable[[Game, int], str | None]] = []
         self._results: list[Callable[[Game, int, bool], None]] = []
-        self._plain = False  # known once the blockers are: nothing but leaving the round blocks a match
-        self._rank_only = False  # known once the rulebook is: same rank, no tamalou_same_kind hook
+        self._plain = False
+        self._rank_only = False
         self.idle.add("after_out_of_turn")  # the closing window moves on in do_match / do_pass itself
         if not self.closing:
             self.idle.add("round_ending")
         self._more = type(self).list_more is not Matching.list_more
-        self._after = True  # known once the rulebook is: whether a mechanic reacts to layouts changing
+        self._after = True  # whether a mechanic reacts to layouts changing (``bind``)
 
-    def _listeners(self, g: Game) -> list[Callable[[Game, int], str | None]]:
-        """The other mechanics' ``match_blocked`` (and, kept aside, ``match_result``), found once."""
-        if self._blockers is None:
-            others = [m for m in g.rb.mechanics if m is not self]
-            self._results = [m.match_result for m in others if hasattr(m, "match_result")]
-            self._blockers = [m.match_blocked for m in others if hasattr(m, "match_blocked")]
-            self._plain = self.while_playing and not self._blockers
-            self._rank_only = self.by == "rank" and g.rb.same_kind_hook is None
-            self._after = bool(g.rb.hooks.after_out_of_turn)
-        return self._blockers
+    def bind(self, rb: Rulebook) -> None:
+        others = [m for m in rb.mechanics if m is not self]
+        self._results = [m.match_result for m in others if hasattr(m, "match_result")]
+        self._blockers = [m.match_blocked for m in others if hasattr(m, "match_blocked")]
+        self._plain = self.while_playing and not self._blockers
+        self._rank_only = self.by == "rank" and rb.same_kind_hook is None
+        self._after = bool(rb.hooks.after_out_of_turn)
 
     @classmethod
     def wanted(cls, variant: Variant) -> bool:
@@ -139,7 +142,7 @@ class Matching(Mechanic):
             return None
         if not self.while_playing and p == g.current_player and g.phase in (HOLD, POWER, SWAP):
             return "no matching while you hold a drawn card or choose a power target"
-        for hook in self._listeners(g):
+        for hook in self._blockers:
             why = hook(g, p)
             if why is not None:
                 return why
