@@ -252,40 +252,55 @@ def _is_int(v: object) -> bool:
 
 
 def _is_time(v: object) -> bool:
-    return (type(v) is float or type(v) is int) and math.isfinite(v)
+    return (type(v) is float or type(v) is int) and math.isfinite(v) and v >= 0
+
+
+#: The largest integer an action field may hold (JSON's safe integers): anything larger is no seat or slot.
+_BIG = 2**53
+
+
+def _fits(kind: int, v: object) -> bool:
+    """Whether ``v`` is of the field's kind, strictly (no bool for an int, no text for a number)."""
+    if kind == _INT:
+        return _is_int(v) and -_BIG < v < _BIG  # type: ignore[operator]
+    if kind == _OPT_INT:
+        return v is None or (_is_int(v) and -_BIG < v < _BIG)  # type: ignore[operator]
+    if kind == _INTS:
+        return isinstance(v, list | tuple) and len(v) <= 64 and all(_is_int(x) and -_BIG < x < _BIG for x in v)
+    if kind == _TIME:
+        return _is_time(v)
+    if kind == _OPT_TIME:
+        return v is None or _is_time(v)
+    if kind == _SOURCE:
+        return v == "stock" or v == "discard"
+    return True  # a plugin's own field type: checked by pydantic
+
+
+_EXPECTED = {
+    _INT: "an integer",
+    _OPT_INT: "an integer or null",
+    _INTS: "a list of at most 64 integers",
+    _TIME: "a finite number of seconds, 0 or more",
+    _OPT_TIME: "a finite number of seconds, 0 or more, or null",
+    _SOURCE: "'stock' or 'discard'",
+}
+
+
+def short(value: object, limit: int = 100) -> str:
+    """``repr(value)`` cut to about ``limit`` characters (an error never echoes a huge input whole)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _check(action: Action) -> None:
     """Check the fields of an action made in Python as ``parse_action`` checks a dict's."""
     for name, kind in _kinds(type(action)):
         v = getattr(action, name)
-        if kind == _INT:
-            ok = _is_int(v)
-        elif kind == _OPT_INT:
-            ok = v is None or _is_int(v)
-        elif kind == _INTS:
-            if isinstance(v, list):
-                v = tuple(v)
-                object.__setattr__(action, name, v)
-            ok = isinstance(v, tuple) and all(_is_int(x) for x in v)
-        elif kind == _TIME:
-            ok = _is_time(v)
-        elif kind == _OPT_TIME:
-            ok = v is None or _is_time(v)
-        elif kind == _SOURCE:
-            ok = v in ("stock", "discard")
-        else:
-            continue  # a plugin's own field type: checked by pydantic when parsed from JSON
-        if not ok:
-            expected = {
-                _INT: "an integer",
-                _OPT_INT: "an integer or None",
-                _INTS: "a list of integers",
-                _TIME: "a finite number of seconds",
-                _OPT_TIME: "a finite number of seconds or None",
-                _SOURCE: "'stock' or 'discard'",
-            }[kind]
-            raise IllegalAction(f"bad {action.type} action: {name}: expected {expected}, got {v!r}")
+        if kind == _INTS and isinstance(v, list):
+            v = tuple(v)
+            object.__setattr__(action, name, v)
+        if not _fits(kind, v) or (kind == _INTS and not isinstance(v, tuple)):
+            raise IllegalAction(f"bad {action.type} action: {name}: expected {_EXPECTED[kind]}, got {short(v)}")
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:
@@ -303,12 +318,14 @@ def _adapter(cls: type) -> TypeAdapter[Any]:
     return adapter
 
 
-def _no_bools(kind: str, body: dict[str, Any]) -> None:
-    """JSON ``true`` is not a number: pydantic's lax mode would read it as 1."""
+def _strict(cls: type[Action], body: dict[str, Any]) -> None:
+    """The JSON values checked strictly before pydantic (whose lax mode would read ``true`` as 1 and
+    ``"5"`` as 5)."""
+    kinds = dict(_kinds(cls))
     for key, v in body.items():
-        items = v if isinstance(v, list | tuple) else (v,)
-        if any(type(x) is bool for x in items):
-            raise IllegalAction(f"bad {kind} action: {key}: expected a number, got {v!r}")
+        kind = kinds.get(key)
+        if kind is not None and not _fits(kind, v):
+            raise IllegalAction(f"bad {cls.type} action: {key}: expected {_EXPECTED[kind]}, got {short(v)}")
 
 
 def parse_action(data: Action | dict[str, Any]) -> Action:
@@ -316,19 +333,19 @@ def parse_action(data: Action | dict[str, Any]) -> Action:
     if isinstance(data, Action):
         return data
     if not isinstance(data, dict):
-        raise IllegalAction(f"an action is an object with a 'type', got {data!r}")
+        raise IllegalAction(f"an action is an object with a 'type', got {short(data)}")
     kind = data.get("type")
     cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise IllegalAction(f"unknown action type {kind!r} (types: {', '.join(ACTION_TYPES)})")
+        raise IllegalAction(f"unknown action type {short(kind)} (types: {', '.join(ACTION_TYPES)})")
     body = {k: v for k, v in data.items() if k != "type"}
-    _no_bools(cls.type, body)
+    _strict(cls, body)
     try:
         return _adapter(cls).validate_python(body)  # type: ignore[no-any-return]
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(x) for x in err["loc"]) or kind
-        raise IllegalAction(f"bad {kind} action: {where}: {err['msg']}") from None
+        raise IllegalAction(f"bad {kind} action: {short(where, 60)}: {short(err['msg'], 200)}") from None
 
 
 def action_json_schema() -> dict[str, Any]:
