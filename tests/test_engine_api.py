@@ -430,3 +430,52 @@ def test_a_card_taken_from_the_discard_stays_face_up_wherever_it_moves() -> None
     g.apply(tamalou.Power(1, 0, 0, 0))  # player 1's slot 0 for player 0's slot 0 (the 6D), nobody looking
     assert all(scenario.seen(g, viewer, 1)[0] == "6D" for viewer in range(3))
     assert scenario.seen(g, 2, 0)[0] is None  # what came the other way stays unknown to player 2
+
+
+def test_time_never_goes_back_and_a_server_can_bound_its_steps() -> None:
+    """A server stamps ``at`` from its own clock: an earlier time is refused, and ``max_step`` refuses a
+    jump that would fast-forward the clock (and auto-play every other seat's turns)."""
+    g = tamalou.new_game("tamalou-fun", players=3, seed=2)
+    g.apply(tamalou.Tick(at=6.0))
+    before = g.to_json()
+    for action, step in ((tamalou.Tick(at=5.0), None), (tamalou.Tick(at=500.0), 60.0)):
+        with pytest.raises(tamalou.IllegalAction):
+            g.apply(action, max_step=step)
+        assert g.to_json() == before
+    g.apply(tamalou.Tick(at=50.0), max_step=60.0)
+    assert g.now == 50.0
+
+
+def test_restoring_a_snapshot_imports_no_module_the_caller_did_not_load_or_allow(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    toml = tmp_path / "house.toml"
+    toml.write_text('extends = "french"\nplugins = ["plugins_for_tests.card_values"]\n', encoding="utf-8")
+    g = tamalou.new_game(tamalou.load_variant(toml), players=2, seed=3)
+    text = g.to_json()
+    assert tamalou.Game.from_json(text).to_json() == text  # the module is loaded in this process
+    monkeypatch.delitem(sys.modules, "plugins_for_tests.card_values")
+    with pytest.raises(tamalou.SnapshotError, match=r"plugins_for_tests\.card_values"):
+        tamalou.Game.from_json(text)
+    assert "plugins_for_tests.card_values" not in sys.modules
+    allowed = tamalou.Game.from_json(text, allow_plugins=["plugins_for_tests.card_values"])
+    assert allowed.to_json() == text
+
+
+def test_a_snapshot_can_be_checked_against_its_own_replay() -> None:
+    g = tamalou.new_game("french", players=3, seed=8)
+    for _ in range(10):
+        g.apply(g.legal_actions(g.current_player)[0])
+    text = g.to_json()
+    assert tamalou.Game.from_json(text, replay_check=True).to_json() == text
+    state = json.loads(text)
+    state["stock"], state["discard"] = (
+        state["stock"][:-1],
+        [*state["discard"][:-1], state["stock"][-1], state["discard"][-1]],
+    )
+    forged = json.dumps(state)  # every card still in one place, but not the game its actions make
+    tamalou.Game.from_json(forged)
+    with pytest.raises(tamalou.SnapshotError, match="not the game"):
+        tamalou.Game.from_json(forged, replay_check=True)

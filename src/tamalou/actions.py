@@ -252,7 +252,9 @@ def _is_int(v: object) -> bool:
 
 
 def _is_time(v: object) -> bool:
-    return (type(v) is float or type(v) is int) and math.isfinite(v) and v >= 0
+    if type(v) is int:
+        return 0 <= v < 2**53
+    return type(v) is float and math.isfinite(v) and v >= 0
 
 
 #: The largest integer an action field may hold (JSON's safe integers): anything larger is no seat or slot.

@@ -14,15 +14,33 @@ import secrets
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .actions import Action
+from .actions import Action, short
 from .engine.game import Game, new_game
-from .errors import GameStateError, SetupError
+from .errors import GameStateError, SetupError, SnapshotError
 from .rng import Rng
 from .schema import Variant
 
 MATCH_SNAPSHOT_VERSION = 1
+
+
+class MatchShape(BaseModel):
+    """What a match snapshot must hold, with its types (checked before anything is restored)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    v: int
+    variant: str | list[str] | dict[str, Any]
+    players: int
+    seed: int
+    rng: int
+    first_player: int
+    scores: list[list[int]]
+    won: list[list[int]]
+    round_seeds: list[int]
+    history: list[list[list[Any]]]
+    game: dict[str, Any]
 
 
 class MatchResult(BaseModel):
@@ -144,9 +162,9 @@ class Match:
 
     def to_json(self) -> str:
         """The whole match (scores, generator, the round in play) as JSON."""
-        variant: Any = self.variant.spec
-        if variant is None:
-            variant = self.variant.model_dump(mode="json")
+        from .engine.snapshot import variant_ref
+
+        variant = variant_ref(self.variant)
         state = {
             "v": MATCH_SNAPSHOT_VERSION,
             "variant": variant,
@@ -163,17 +181,56 @@ class Match:
         return json.dumps(state, separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, data: str, variant: Variant | None = None) -> Match:
-        """Restore a match from ``to_json``."""
-        from .engine.snapshot import uncompact
-        from .variant import load_variant, variant_from_dict
+    def from_json(
+        cls, data: str, variant: Variant | None = None, *, allow_plugins: bool | Iterable[str] | None = None
+    ) -> Match:
+        """Restore a match from ``to_json`` (checked whole, as ``Game.from_json`` checks a game's;
+        ``allow_plugins`` as there). Raises ``SnapshotError`` for anything that is not such a snapshot."""
+        from .engine.snapshot import MAX_TEXT, resolve_variant
 
-        state = json.loads(data)
+        if not isinstance(data, str | bytes) or len(data) > MAX_TEXT:
+            raise SnapshotError(f"a match snapshot is the JSON text of Match.to_json() ({MAX_TEXT} characters at most)")
+        try:
+            state = json.loads(data)
+        except RecursionError:
+            raise SnapshotError(
+                "a match snapshot is the JSON text of Match.to_json(), not something nested so deep"
+            ) from None
+        except ValueError as exc:
+            raise SnapshotError(f"a match snapshot is the JSON text of Match.to_json(), got: {exc}") from None
+        if not isinstance(state, dict):
+            raise SnapshotError("a match snapshot is a JSON object")
         if state.get("v") != MATCH_SNAPSHOT_VERSION:
-            raise ValueError(f"unknown match snapshot version {state.get('v')!r}")
+            raise SnapshotError(f"unknown match snapshot version {short(state.get('v'))}")
+        try:
+            MatchShape.model_validate(state)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(str(x) for x in err["loc"])
+            raise SnapshotError(f"damaged match snapshot: {where}: {short(err['msg'], 200)}") from None
         if variant is None:
-            spec = state["variant"]
-            variant = variant_from_dict(spec) if isinstance(spec, dict) else load_variant(spec)
+            variant = resolve_variant(state["variant"], allow_plugins)
+        try:
+            return cls._restore(state, variant)
+        except (KeyError, TypeError, ValueError, IndexError, OverflowError) as exc:
+            if isinstance(exc, SnapshotError):
+                raise
+            raise SnapshotError(f"damaged match snapshot: {type(exc).__name__}: {short(str(exc), 200)}") from None
+
+    @classmethod
+    def _restore(cls, state: dict[str, Any], variant: Variant) -> Match:
+        from .engine.snapshot import uncompact
+
+        players = state["players"]
+        if not variant.rules.players.min <= players <= variant.rules.players.max:
+            raise SnapshotError(f"{players} players: {variant.name} is played by other counts")
+        rounds = len(state["round_seeds"])
+        if not 1 <= rounds <= variant.rules.rounds.max_rounds or not (
+            len(state["scores"]) == len(state["won"]) == len(state["history"]) <= rounds
+        ):
+            raise SnapshotError("damaged match snapshot: the rounds do not add up")
+        if any(len(r) != players for r in state["scores"]) or not 0 <= state["first_player"] < players:
+            raise SnapshotError("damaged match snapshot: scores or first player do not fit the players")
         m = cls.__new__(cls)
         m.variant = variant
         m.players = state["players"]
@@ -186,6 +243,8 @@ class Match:
         m.round_seeds = state["round_seeds"]
         m.history = [[uncompact(a) for a in r] for r in state["history"]]
         m.game = Game.from_json(json.dumps(state["game"]), variant)
+        if m.game.players != players:
+            raise SnapshotError("damaged match snapshot: the round in play has another number of players")
         return m
 
 

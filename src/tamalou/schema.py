@@ -9,6 +9,7 @@ errors. ``tamalou.variant_json_schema()`` returns this schema as JSON Schema for
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -203,7 +204,7 @@ class Deck(_Section):
     def _consistent(self) -> Deck:
         errors: list[InitErrorDetails] = []
         for key, items in (("ranks", self.ranks), ("suits", self.suits)):
-            twice = sorted({x for x in items if items.count(x) > 1})
+            twice = sorted(x for x, k in Counter(items).items() if k > 1)
             if twice:
                 errors.append(_error("deck", (key,), f"{', '.join(map(repr, twice))} listed more than once", items))
         # Which ranks fit depends on the suits, which another file may set: checked on the merged variant.

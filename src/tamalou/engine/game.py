@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ..actions import Action, parse_action
-from ..errors import GameStateError, IllegalAction, PluginError, SetupError
+from ..errors import GameStateError, IllegalAction, PluginError, SetupError, SnapshotError, TamalouError
 from ..events import Event
 from ..hookspecs import Tally
 from ..rules import rulebook
@@ -133,16 +133,20 @@ class Game(Flow):
 
     # ----------------------------------------------------------------------------- applying
 
-    def apply(self, action: Action | dict[str, Any]) -> list[Event]:
+    def apply(self, action: Action | dict[str, Any], *, max_step: float | None = None) -> list[Event]:
         """Apply one action (an action object or its JSON dict); return the events.
 
         Raises ``IllegalAction`` (and changes nothing) if the rules forbid it now. A legal action
-        that fails on hidden information (a wrong match) is played and penalised.
+        that fails on hidden information (a wrong match) is played and penalised. An action's ``at``
+        may not be earlier than the game's time, nor (with ``max_step``) more than ``max_step``
+        seconds later: a server stamps ``at`` from its own clock and never trusts a client's.
         """
         a = action if isinstance(action, Action) else parse_action(action)
         if self.phase == OVER:
             raise IllegalAction("the round is over", a)
         at = a.at
+        if max_step is not None and at is not None and at - self.now > max_step:
+            raise IllegalAction(f"time may move {max_step:g} s at most at once: it is {self.now:g} s, not {at:g} s", a)
         flow = self.flow
         if at is None and flow.fast:
             # The common case: no time to move, no third-party code to guard against.
@@ -275,12 +279,37 @@ class Game(Flow):
         return snapshot.dump(self)
 
     @classmethod
-    def from_json(cls, data: str, variant: Variant | None = None) -> Game:
+    def from_json(
+        cls,
+        data: str,
+        variant: Variant | None = None,
+        *,
+        allow_plugins: bool | Iterable[str] | None = None,
+        replay_check: bool = False,
+    ) -> Game:
         """Restore a game from ``to_json``. The variant is the one saved in the snapshot (by name for
-        a registered ruleset, whole for one loaded from a file) unless given. Raises
-        ``SnapshotError`` for anything that is not such a snapshot."""
+        a registered ruleset, whole for one loaded from a file) unless given; its plugins must be
+        modules this process already imported or that ``allow_plugins`` names (``True``: any).
+        Everything is checked (types, sizes, each card in one place, seats that exist); with
+        ``replay_check`` the game is also rebuilt from its seed and action log and must be the same.
+        Raises ``SnapshotError`` for anything that is not such a snapshot."""
         game = cls(None)
-        snapshot.load(game, data, variant)
+        snapshot.load(game, data, variant, allow_plugins)
+        if replay_check:
+            first = game.first_player if game.first_given else None
+            try:
+                again = replay(
+                    game.variant,
+                    game.players,
+                    seed=game.seed,
+                    actions=game.actions,
+                    deal=game.deal_spec,
+                    first_player=first,
+                )
+            except TamalouError as exc:
+                raise SnapshotError(f"the snapshot's actions do not replay: {exc}") from None
+            if again.to_json() != game.to_json():
+                raise SnapshotError("the snapshot is not the game its seed and actions make")
         return game
 
 

@@ -128,6 +128,11 @@ class Mechanic:
         """A fresh per-game state object for this mechanic (``None``: it keeps none)."""
         return None
 
+    def check_state(self, g: Game, st: Any) -> str | None:
+        """What is wrong with a restored state ``st`` of this mechanic in ``g`` (a snapshot from storage
+        may be damaged or forged), or ``None``: values in range, and what its phases need."""
+        return None
+
     def phases(self) -> dict[str, PhaseSpec]:
         """The phases this mechanic owns or adds actions to (a phase name -> ``PhaseSpec``)."""
         return {}

@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from ..actions import ACTION_TYPES, Action
+from ..actions import ACTION_TYPES, Action, short
 from ..cards import parse_card
 from ..errors import SnapshotError, TamalouError
 from ..rng import Rng
 from ..snapshots import SnapshotShape
 from .deal import set_universe
-from .state import NO_CARD, Phase
+from .state import GIVE, HOLD, NO_CARD, Phase
 
 if TYPE_CHECKING:
     from ..schema import Variant
@@ -80,13 +80,29 @@ def variant_ref(variant: Variant) -> Any:
     return variant.model_dump(mode="json")
 
 
-def resolve_variant(ref: Any) -> Variant:
+def resolve_variant(ref: Any, allow_plugins: Any = None) -> Variant:
+    """The variant a snapshot names. Plugins: only modules already imported in this process, plus
+    ``allow_plugins`` (a restore never imports a module its caller did not load or allow)."""
+    import sys
+
     from ..variant import load_variant, variant_from_dict
 
+    allowed = {name for name in sys.modules if not name.startswith("_")}
+    if allow_plugins is True:
+        allow: Any = True
+    else:
+        allow = allowed | set(allow_plugins or ())
+    from ..variant import is_registered
+
+    names = [ref] if isinstance(ref, str) else ref
+    if not isinstance(ref, dict) and not all(isinstance(n, str) and is_registered(n) for n in names):
+        raise SnapshotError("the snapshot's variant: registered ruleset names, or the whole variant (never a path)")
     try:
-        return variant_from_dict(ref) if isinstance(ref, dict) else load_variant(ref)
+        if isinstance(ref, dict):
+            return variant_from_dict(ref, allow_plugins=allow)
+        return load_variant(ref, allow_plugins=allow)
     except TamalouError as exc:
-        raise SnapshotError(f"the snapshot's variant cannot be loaded: {exc}") from None
+        raise SnapshotError(f"the snapshot's variant cannot be loaded: {short(str(exc), 300)}") from None
 
 
 def _copy_value(v: Any) -> Any:
@@ -151,9 +167,22 @@ def dump(g: Game) -> str:
     return json.dumps(state, separators=(",", ":"))
 
 
-def load(g: Game, data: str, variant: Variant | None) -> None:
+#: The largest snapshot text read (a real one is a few kilobytes; a long game's log some hundreds).
+MAX_TEXT = 4_000_000
+#: The most names a snapshot's variant may be composed of.
+MAX_PARTS = 16
+
+
+def load(g: Game, data: str, variant: Variant | None, allow_plugins: Any = None) -> None:
+    if not isinstance(data, str | bytes) or len(data) > MAX_TEXT:
+        size = len(data) if isinstance(data, str | bytes) else None
+        raise SnapshotError(
+            f"a snapshot is the JSON text of Game.to_json() ({MAX_TEXT} characters at most), got {size}"
+        )
     try:
         state = json.loads(data)
+    except RecursionError:
+        raise SnapshotError("a snapshot is the JSON text of Game.to_json(), not something nested so deep") from None
     except (TypeError, ValueError) as exc:
         raise SnapshotError(f"a snapshot is the JSON text of Game.to_json(), got: {exc}") from None
     if not isinstance(state, dict):
@@ -166,9 +195,12 @@ def load(g: Game, data: str, variant: Variant | None) -> None:
         err = exc.errors()[0]
         where = ".".join(str(x) for x in err["loc"])
         raise SnapshotError(f"damaged snapshot: {where}: {err['msg']}") from None
+    ref = state["variant"]
+    if (isinstance(ref, list) and len(ref) > MAX_PARTS) or (isinstance(ref, str) and len(ref) > 1000):
+        raise SnapshotError(f"damaged snapshot: variant: a name or at most {MAX_PARTS} names")
     try:
-        _load(g, state, variant)
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        _load(g, state, variant, allow_plugins)
+    except (KeyError, TypeError, ValueError, IndexError, OverflowError) as exc:
         if isinstance(exc, SnapshotError):
             raise
         raise SnapshotError(f"incomplete or damaged snapshot: {type(exc).__name__}: {exc}") from None
@@ -197,12 +229,49 @@ def _inconsistency(g: Game) -> str | None:
         return f"caller {g.caller} is not a seat"
     if (g.held == NO_CARD) != (g.holder == -1) or not -1 <= g.holder < players:
         return "the held card and its holder do not agree"
+    allmask = g.all_mask
+    if any(not 0 <= k <= allmask for k in g.knowers) or not 0 <= g.left <= allmask or not 0 <= g.locked <= allmask:
+        return "knowledge or masks name players who are not at the table"
+    if g.held_from not in ("", "stock", "discard") or g.draws < 0 or g.turn < 0 or not 0 <= g.now < 1e12:
+        return "the turn's state is out of bounds"
+    if (g.phase == HOLD) != (g.held != NO_CARD) and not (g.phase == GIVE and g.held != NO_CARD):
+        return f"phase {g.phase!r} and the held card do not agree"
+    for m, st in zip(g.rb.mechanics, g.ms, strict=True):
+        if st is not None:
+            fresh = m.new_state(g)
+            for name in _slots(st):
+                if not _same_shape(getattr(fresh, name), getattr(st, name)):
+                    return f"{m.name}.{name}: {short(getattr(st, name))} is not of its kind"
+            problem = m.check_state(g, st)
+            if problem is not None:
+                return f"{m.name}: {problem}"
     return None
 
 
-def _load(g: Game, state: Any, variant: Variant | None) -> None:
+def _same_shape(default: Any, value: Any) -> bool:
+    """Whether a restored mechanic-state value has the shape of a fresh state's default."""
+    if default is None:
+        return value is None or (isinstance(value, str | int | float | list) and not isinstance(value, bool))
+    if isinstance(default, bool):
+        return isinstance(value, bool)
+    if isinstance(default, float):
+        return type(value) in (int, float) and -1e301 < value < 1e301
+    if isinstance(default, int):
+        return type(value) is int and -(2**62) < value < 2**62
+    if isinstance(default, str):
+        return isinstance(value, str) and len(value) <= 100
+    if isinstance(default, list):
+        if not isinstance(value, list) or len(value) > 64:
+            return False
+        if default:
+            return len(value) == len(default) and all(_same_shape(default[0], x) for x in value)
+        return all(isinstance(x, list) and all(type(y) is int for y in x) for x in value)
+    return True
+
+
+def _load(g: Game, state: Any, variant: Variant | None, allow_plugins: Any) -> None:
     if variant is None:
-        variant = resolve_variant(state["variant"])
+        variant = resolve_variant(state["variant"], allow_plugins)
     if not variant.rules.players.min <= state["players"] <= variant.rules.players.max:
         raise SnapshotError(f"{state['players']} players: {variant.name} is played by other counts")
     g.init_runtime(variant, state["players"])

@@ -124,6 +124,16 @@ class Matching(Mechanic):
         first = g.discard[-1] if g.discard and self.first_matchable else NO_CARD
         return MatchingState(g, first)
 
+    def check_state(self, g: Game, st: MatchingState) -> str | None:
+        n = len(g.cards)
+        if not -1 <= st.win < n or not -1 <= st.win_by < g.players or not 0 <= st.waiting <= g.all_mask:
+            return "the window names a card or a player that is not there"
+        if len(st.tried) != g.players or any(not 0 <= t <= self.max_cards for t in st.tried):
+            return "the cards thrown on the window are out of bounds"
+        if g.phase == CLOSING and not st.waiting >> g.current_player & 1:
+            return "the closing window waits for nobody it names"
+        return None
+
     def anytime(self) -> tuple[Lister | None, dict[type, Handler]]:
         return self.list_matches, {MatchAction: self.do_match}
 

@@ -44,6 +44,11 @@ class ChosenPeek(Mechanic):
     def phases(self) -> dict[str, PhaseSpec]:
         return {PEEK: PhaseSpec(self.list_peeks, {PeekAction: self.do_peek}, open=False, waiting=self.waiting)}
 
+    def check_state(self, g: Game, st: OpeningState) -> str | None:
+        if not 0 <= st.peeked <= g.all_mask or (g.phase == PEEK and st.peeked >> g.current_player & 1):
+            return "the opening peek names players who are not there"
+        return None
+
     def waiting(self, g: Game) -> list[int]:
         peeked = g.ms[self.index].peeked
         return [p for p in range(g.players) if not peeked >> p & 1]

@@ -51,6 +51,23 @@ class OpponentMatching(Matching):
         first = g.discard[-1] if g.discard and self.first_matchable else NO_CARD
         return OpponentMatchingState(g, first)
 
+    def check_state(self, g: Game, st: OpponentMatchingState) -> str | None:  # type: ignore[override]
+        problem = super().check_state(g, st)
+        if problem is not None:
+            return problem
+        if g.phase != GIVE:
+            return "a give owed outside its phase" if st.gives or st.giver != -1 else None
+        if not (0 <= st.giver < g.players and g.current_player == st.giver and 0 <= st.resume_player < g.players):
+            return "the give names a player who is not there"
+        if not st.gives or st.resume not in g.flow.rows or st.resume == GIVE:
+            return "the give has nothing to give or nowhere to go back to"
+        for pair in st.gives:
+            if len(pair) != 2 or not 0 <= pair[0] < g.players or not 0 <= pair[1] < len(g.hands[pair[0]]):
+                return "a give names a place that is not there"
+            if g.hands[pair[0]][pair[1]] != NO_CARD:
+                return "a give goes into a place that holds a card"
+        return None
+
     def phases(self) -> dict[str, PhaseSpec]:
         table = super().phases()
         table[GIVE] = PhaseSpec(

@@ -55,6 +55,34 @@ class Powers(Mechanic):
     def new_state(self, g: Game) -> PowersState:
         return PowersState()
 
+    def check_state(self, g: Game, st: PowersState) -> str | None:
+        powers = g.rb.powers
+        for name in (st.power, st.passing):
+            if name is not None and (not isinstance(name, str) or name not in powers):
+                return "it names a power that is not registered"
+        if g.phase == POWER and st.power is None:
+            return "the power phase has no power on offer"
+        if g.phase == SWAP:
+            step = st.step
+            if not (
+                isinstance(step, list)
+                and len(step) == 3
+                and isinstance(step[0], str)
+                and step[0] in powers
+                and isinstance(step[2], bool)
+            ):
+                return "the second step of a power is missing"
+        elif st.step is not None:
+            return "a power's second step outside its phase"
+        try:  # what the power would list must make sense on this table
+            if g.phase == POWER and st.power is not None:
+                self.kind(g, st.power).uses(g, g.current_player)
+            if g.phase == SWAP and st.step is not None:
+                self.kind(g, st.step[0]).next_uses(g, g.current_player, st.step[1])
+        except (LookupError, TypeError, ValueError):
+            return "the power on offer does not fit the table"
+        return None
+
     def kind(self, g: Game, name: str) -> CardPower:
         return g.rb.powers[name]
 

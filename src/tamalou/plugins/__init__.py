@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import pkgutil
 from functools import lru_cache
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -52,12 +53,31 @@ def discovery_manager() -> pluggy.PluginManager:
     return pm
 
 
+@lru_cache(maxsize=1)
+def _builtin_modules() -> frozenset[str]:
+    """The modules of this package (``tamalou.plugins.*``), found without importing any of them."""
+    return frozenset(f"{__name__}.{m.name}" for m in pkgutil.iter_modules(__path__))
+
+
+def is_builtin_plugin(name: str) -> bool:
+    """Whether ``name`` is one of tamalou's own plugin modules (``tamalou.plugins.*``, e.g. the
+    ``tamalou.plugins.french`` that the built-in French ruleset names): safe for an untrusted variant."""
+    return name in BUILTIN_PLUGINS or name in _builtin_modules()
+
+
 def import_plugin(name: str, *, file: str | None = None) -> ModuleType:
-    """Import a plugin module named in a variant, with an error that says which and why."""
+    """Import a plugin module named in a variant, with an error that says which and why.
+
+    Whatever the import raises (``SystemExit`` included; only ``KeyboardInterrupt`` goes through) is a
+    ``VariantError`` naming the module, the original exception chained."""
     try:
         return importlib.import_module(name)
     except ImportError as exc:
         raise VariantError(f"cannot import plugin module {name!r}: {exc}", file=file, key="plugins") from None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # SystemExit too: a module that exits at import is a bad variant
+        raise VariantError(f"plugin module {name!r} failed when imported: {exc!r}", file=file, key="plugins") from exc
 
 
 def rules_manager(variant: Variant) -> pluggy.PluginManager:

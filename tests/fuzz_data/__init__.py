@@ -1,0 +1,1 @@
+"""Fixture modules of tests/test_fuzz.py."""
