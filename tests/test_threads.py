@@ -90,28 +90,54 @@ def test_games_on_eight_threads_list_what_a_single_thread_lists(fresh_caches: No
             g.apply(played)
 
 
-def test_a_returned_event_result_or_view_is_a_value() -> None:
-    g = tamalou.new_game("french", players=2, seed=3)
+def finished(seed: int = 3) -> tuple[tamalou.Game, list[tamalou.Event]]:
+    g = tamalou.new_game("french", players=2, seed=seed)
+    events: list[tamalou.Event] = []
     while not g.is_over:
         events = g.apply(g.legal_actions(g.current_player)[0])
+    return g, events
+
+
+def test_a_returned_event_is_a_value() -> None:
+    g, events = finished()
     before = g.to_json()
     over = events[-1]
     assert over.type == "round_over"
     over.data["totals"].append(99)
     over.data["ranking"][0].append(7)
+    over.data["hands"][0].clear()
     over.to_dict()["winners"].append(5)
+    assert g.to_json() == before
+    assert g.result().totals == finished()[0].result().totals
+    assert 99 not in g.events_so_far()[-1]["totals"]
+
+
+def test_a_returned_result_is_a_value() -> None:
+    g, _ = finished()
+    before = g.to_json()
     result = g.result()
     result.totals.append(1)
     result.ranking.clear()
+    result.winners.append(9)
+    assert g.to_json() == before
+    assert len(g.result().totals) == 2 and g.result().ranking and 9 not in g.result().winners
+
+
+def test_a_returned_view_is_a_value() -> None:
+    g = tamalou.new_game("french", players=2, seed=3)
+    g.apply(g.legal_actions(g.current_player)[0])
+    before = g.to_json()
     view = g.view(0)
     view.discard.clear()
     view.hands[0].clear()
-    assert view.result is not None
-    view.result.winners.append(3)
+    view.to_act.append(1)
     assert g.to_json() == before
-    assert g.result().totals == g.result().totals and len(g.result().totals) == 2
-    assert g.result().ranking and 99 not in g.events_so_far()[-1]["totals"]
-    assert g.view(0).discard and g.view(0).hands[0]
+    assert g.view(0).discard and g.view(0).hands[0] and g.view(0).to_act == g.to_act
+    done, _ = finished()
+    final = done.view(0)
+    assert final.result is not None
+    final.result.winners.append(3)
+    assert 3 not in done.result().winners
 
 
 def test_games_and_variants_pickle() -> None:
