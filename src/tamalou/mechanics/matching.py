@@ -164,7 +164,7 @@ class Matching(Mechanic):
         if (
             st.win == NO_CARD
             or st.tried[p] >= self.max_cards
-            or st.win_by not in (-1, p)
+            or (st.win_by >= 0 and st.win_by != p)
             or (p == g.caller and not self.caller_may_match)
         ):
             return
@@ -240,12 +240,14 @@ class Matching(Mechanic):
         if phase == CLOSING and not st.waiting >> p & 1:
             raise IllegalAction("you have had your last chance to match in this round", a)
         st.tried[p] += n
-        st.waiting &= ~(1 << p)
+        if phase == CLOSING:
+            st.waiting &= ~(1 << p)
         events: list[Event] = []
         text = g.text
         rank = g.rank
         rank_only = self._rank_only
-        late = st.win_by >= 0 and st.win_by != p
+        win_by = st.win_by
+        late = win_by >= 0 and win_by != p
         wrong = 0
         for s in slots:
             c = hand[s]
