@@ -14,33 +14,16 @@ import secrets
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from .actions import Action, short
 from .engine.game import Game, new_game
 from .errors import GameStateError, SetupError, SnapshotError
 from .rng import Rng
 from .schema import Variant
+from .snapshots import MatchShape
 
 MATCH_SNAPSHOT_VERSION = 1
-
-
-class MatchShape(BaseModel):
-    """What a match snapshot must hold, with its types (checked before anything is restored)."""
-
-    model_config = ConfigDict(strict=True, extra="forbid")
-
-    v: int
-    variant: str | list[str] | dict[str, Any]
-    players: int
-    seed: int
-    rng: int
-    first_player: int
-    scores: list[list[int]]
-    won: list[list[int]]
-    round_seeds: list[int]
-    history: list[list[list[Any]]]
-    game: dict[str, Any]
 
 
 class MatchResult(BaseModel):
@@ -186,28 +169,9 @@ class Match:
     ) -> Match:
         """Restore a match from ``to_json`` (checked whole, as ``Game.from_json`` checks a game's;
         ``allow_plugins`` as there). Raises ``SnapshotError`` for anything that is not such a snapshot."""
-        from .engine.snapshot import MAX_TEXT, resolve_variant
+        from .engine.snapshot import read, resolve_variant
 
-        if not isinstance(data, str | bytes) or len(data) > MAX_TEXT:
-            raise SnapshotError(f"a match snapshot is the JSON text of Match.to_json() ({MAX_TEXT} characters at most)")
-        try:
-            state = json.loads(data)
-        except RecursionError:
-            raise SnapshotError(
-                "a match snapshot is the JSON text of Match.to_json(), not something nested so deep"
-            ) from None
-        except ValueError as exc:
-            raise SnapshotError(f"a match snapshot is the JSON text of Match.to_json(), got: {exc}") from None
-        if not isinstance(state, dict):
-            raise SnapshotError("a match snapshot is a JSON object")
-        if state.get("v") != MATCH_SNAPSHOT_VERSION:
-            raise SnapshotError(f"unknown match snapshot version {short(state.get('v'))}")
-        try:
-            MatchShape.model_validate(state)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            where = ".".join(str(x) for x in err["loc"])
-            raise SnapshotError(f"damaged match snapshot: {where}: {short(err['msg'], 200)}") from None
+        state = read(data, MatchShape, MATCH_SNAPSHOT_VERSION, "match snapshot")
         if variant is None:
             variant = resolve_variant(state["variant"], allow_plugins)
         try:

@@ -1,5 +1,6 @@
-"""The JSON shape of a game's snapshot (pydantic, the boundary): ``Game.from_json`` checks a snapshot
-against it before restoring anything, so a damaged one is a ``SnapshotError`` that names the field."""
+"""The JSON shapes of snapshots (pydantic, the boundary): ``Game.from_json`` and ``Match.from_json``
+check a snapshot against its shape before restoring anything, so a damaged one is a ``SnapshotError``
+that names the field."""
 
 from __future__ import annotations
 
@@ -41,3 +42,21 @@ class SnapshotShape(BaseModel):
     deal: dict[str, Any] | None
     m: dict[str, list[Any]]
     actions: list[list[Any]]
+
+
+class MatchShape(BaseModel):
+    """What a match snapshot must hold, with its types (checked before anything is restored)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    v: int
+    variant: str | list[str] | dict[str, Any]
+    players: int
+    seed: int
+    rng: int
+    first_player: int
+    scores: list[list[int]]
+    won: list[list[int]]
+    round_seeds: list[int]
+    history: list[list[list[Any]]]
+    game: dict[str, Any]

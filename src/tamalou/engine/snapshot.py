@@ -12,7 +12,7 @@ import json
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from ..actions import ACTION_TYPES, Action, short
 from ..cards import parse_card
@@ -173,31 +173,36 @@ MAX_TEXT = 4_000_000
 MAX_PARTS = 16
 
 
-def load(g: Game, data: str, variant: Variant | None, allow_plugins: Any = None) -> None:
+def read(data: object, shape: type[BaseModel], version: int, what: str) -> dict[str, Any]:
+    """The JSON object of a snapshot (``what``: "snapshot", "match snapshot"), checked against its
+    ``shape`` (strict types), its ``version`` and the size caps; anything else is a ``SnapshotError``."""
     if not isinstance(data, str | bytes) or len(data) > MAX_TEXT:
         size = len(data) if isinstance(data, str | bytes) else None
-        raise SnapshotError(
-            f"a snapshot is the JSON text of Game.to_json() ({MAX_TEXT} characters at most), got {size}"
-        )
+        raise SnapshotError(f"a {what} is the JSON text of to_json() ({MAX_TEXT} characters at most), got {size}")
     try:
         state = json.loads(data)
     except RecursionError:
-        raise SnapshotError("a snapshot is the JSON text of Game.to_json(), not something nested so deep") from None
+        raise SnapshotError(f"a {what} is the JSON text of to_json(), not something nested so deep") from None
     except (TypeError, ValueError) as exc:
-        raise SnapshotError(f"a snapshot is the JSON text of Game.to_json(), got: {exc}") from None
+        raise SnapshotError(f"a {what} is the JSON text of to_json(), got: {exc}") from None
     if not isinstance(state, dict):
-        raise SnapshotError("a snapshot is a JSON object")
-    if state.get("v") != VERSION:
-        raise SnapshotError(f"unknown snapshot version {state.get('v')!r} (this tamalou reads version {VERSION})")
+        raise SnapshotError(f"a {what} is a JSON object")
+    if state.get("v") != version:
+        raise SnapshotError(f"unknown {what} version {short(state.get('v'))} (this tamalou reads version {version})")
     try:
-        SnapshotShape.model_validate(state)
+        shape.model_validate(state)
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(x) for x in err["loc"])
-        raise SnapshotError(f"damaged snapshot: {where}: {err['msg']}") from None
+        raise SnapshotError(f"damaged {what}: {short(where, 60)}: {short(err['msg'], 200)}") from None
     ref = state["variant"]
     if (isinstance(ref, list) and len(ref) > MAX_PARTS) or (isinstance(ref, str) and len(ref) > 1000):
-        raise SnapshotError(f"damaged snapshot: variant: a name or at most {MAX_PARTS} names")
+        raise SnapshotError(f"damaged {what}: variant: a name or at most {MAX_PARTS} names")
+    return state
+
+
+def load(g: Game, data: str, variant: Variant | None, allow_plugins: Any = None) -> None:
+    state = read(data, SnapshotShape, VERSION, "snapshot")
     try:
         _load(g, state, variant, allow_plugins)
     except (KeyError, TypeError, ValueError, IndexError, OverflowError) as exc:
