@@ -4,10 +4,9 @@ from the core's two rows (``draw`` and ``hold``, in ``flow.py``) and every mecha
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from ..actions import Action, Discard, Draw, Replace, Tick
+from ..actions import Discard, Draw, Replace, Tick, untimed
 from ..errors import IllegalAction
 from ..events import Event
 from .flow import Flow
@@ -19,9 +18,10 @@ if TYPE_CHECKING:
 
 
 class PhaseTable:
-    """Per variant: every phase's row, the out-of-turn listers and the any-phase handlers."""
+    """Per variant: every phase's row (its listers, out-of-turn ones included) and, per phase, the
+    handler of each action type accepted there."""
 
-    __slots__ = ("any_handlers", "anytime", "dispatch", "fast", "open", "rows", "timers", "viewers")
+    __slots__ = ("dispatch", "fast", "open", "rows", "timers", "viewers")
 
     def __init__(self, rb: Rulebook) -> None:
         rows: dict[str, PhaseEntry] = {}
@@ -45,8 +45,6 @@ class PhaseTable:
             row.out_of_turn = tuple(anytime) if row.open else ()
             row.everyone = (*row.listers, *row.out_of_turn)
         self.rows = rows
-        self.anytime = tuple(anytime)
-        self.any_handlers = any_handlers
         self.timers = tuple(m for m in rb.mechanics if rb.overrides(m, "next_deadline"))
         self.viewers = tuple(m for m in rb.mechanics if rb.overrides(m, "view"))
         #: Per phase, the handler of each action type accepted there (the phase's own first; a phase's
@@ -70,15 +68,11 @@ def _guarded(handler: Handler, guards: list[Guard]) -> Handler:
         if a.player == g.current_player:
             for guard in guards:
                 forced = guard(g, a.player)
-                if forced is not None and _bare(a) not in forced[0]:
+                if forced is not None and untimed(a) not in forced[0]:
                     raise IllegalAction(forced[1], a)
         return handler(g, a)
 
     return checked
-
-
-def _bare(a: Action) -> Action:
-    return a if a.at is None else dataclasses.replace(a, at=None)  # type: ignore[type-var]
 
 
 def _core_phases() -> dict[str, PhaseSpec]:
