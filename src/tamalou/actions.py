@@ -28,6 +28,7 @@ described in the JSON Schema like the built-in ones.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import typing
 from dataclasses import dataclass, fields
@@ -303,6 +304,11 @@ def _check(action: Action) -> None:
             object.__setattr__(action, name, v)
         if not _fits(kind, v) or (kind == _INTS and not isinstance(v, tuple)):
             raise IllegalAction(f"bad {action.type} action: {name}: expected {_EXPECTED[kind]}, got {short(v)}")
+
+
+def untimed(action: Action) -> Action:
+    """``action`` without its ``at`` (to compare it with the listed actions, which carry none)."""
+    return action if action.at is None else dataclasses.replace(action, at=None)  # type: ignore[type-var]
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .actions import Action, Power
+from .actions import Action, Power, untimed
 
 if TYPE_CHECKING:
     from .engine.game import Game
@@ -45,12 +45,6 @@ if TYPE_CHECKING:
 TURN_TAKEN = "turn-taken"
 
 _ACTIONS: dict[tuple[int, int | None, int | None, int | None, int | None], Power] = {}
-
-
-def _bare(a: Action) -> Action:
-    import dataclasses
-
-    return a if a.at is None else dataclasses.replace(a, at=None)  # type: ignore[type-var]
 
 
 class CardPower:
@@ -97,7 +91,7 @@ class CardPower:
     def refusal(self, g: Game, a: Power) -> str | None:
         """Why ``a`` is not a use of this power now, or ``None``. The default: it must be one of
         ``uses``. Override for clearer reasons; never accept what ``uses`` does not list."""
-        if _bare(a) in self.uses(g, a.player):
+        if untimed(a) in self.uses(g, a.player):
             return None
         return f"that is not a use of {self.name} now (see legal_actions)"
 
@@ -114,7 +108,7 @@ class CardPower:
 
     def next_refusal(self, g: Game, a: Action, memo: Any) -> str | None:
         """Why ``a`` is not a second step now, or ``None``. Default: it must be one of ``next_uses``."""
-        if _bare(a) in self.next_uses(g, a.player, memo):
+        if untimed(a) in self.next_uses(g, a.player, memo):
             return None
         return f"that is not a second step of {self.name} now (see legal_actions)"
 
