@@ -48,6 +48,8 @@ Variantish = str | tuple[str, ...]
 COMPOSITIONS = [
     ("cartalogue", "jokers", "opponent-matching"),
     ("french", "gabo", "jokers", "multi-round"),
+    ("cambia", "multi-round"),
+    ("dutch", "jokers"),
 ]
 VARIANTS: list[Variantish] = [*tamalou.variant_names(), *COMPOSITIONS]
 PROPERTY = settings(

@@ -18,6 +18,9 @@ COMPOSITIONS = [
     ["tamalou-fun", "opponent-matching"],
     ["tamalou-fun", "jokers", "gabo"],
     ["french", "opponent-matching", "multi-round"],
+    ["cambia", "multi-round"],
+    ["dutch", "jokers"],
+    ["kaboo", "gabo"],
 ]
 
 

@@ -111,8 +111,10 @@ class Power(Action):
     """Use the power on offer, with the targets it needs (each power says which; see its ``uses``).
 
     The built-in powers: peek_own: ``slot``; peek_opponent and the look of look_and_swap: ``target``,
-    ``target_slot``; blind_swap: ``slot``, ``target``, ``target_slot``. ``owner`` is the owner of
-    ``slot`` for powers that pick any card on the table (default: the player).
+    ``target_slot``; blind_swap, swap_then_look, look_both_and_swap: ``slot``, ``target``,
+    ``target_slot``; swap_any_blind, look_any_two_and_swap: ``owner``, ``slot``, ``target``,
+    ``target_slot`` (two cards of two layouts, ``owner < target``); give_stock_card: ``target``.
+    ``owner`` is the owner of ``slot`` for powers that pick any card on the table (default: the player).
     """
 
     player: int

@@ -59,10 +59,12 @@ class Event:
     def describe(self, seat: Callable[[int], str] = "player {}".format) -> str:
         """One line of English for a log (hidden fields read as "a card"); ``seat`` names a player."""
         d = {**self.data, **(self.secret or {})}
-        for key in ("player", "owner", "target"):
+        for key in ("player", "owner", "target", "by"):
             if isinstance(d.get(key), int):
                 d[key] = seat(d[key])
         template = _TEXT.get(self.type)
+        if self.type == "swapped" and "owner" in d:  # two cards of which neither need be the player's
+            template = "{player} swaps {owner}'s slot {slot} with {target}'s slot {target_slot}"
         if template is None:
             facts = ", ".join(f"{k}={v}" for k, v in d.items())
             return f"{self.type}: {facts}" if facts else self.type
@@ -113,6 +115,10 @@ _TEXT = {
     "timeout": "{player} ran out of time ({phase}, {at} s)",
     "left": "{player} ran out of clock and leaves the round",
     "closing": "last chance to match the last card thrown: players {players}",
+    "window": "the window on {card} is open: players {players} match or pass",
+    "window_closed": "the window is closed",
+    "penalty_capped": "{player} is spared {spared} penalty card(s): at most {cap} cards in a layout",
     "no_card": "no card left to deal to {player}",
+    "given": "{by} gives {player} the stock's top card, unseen, into slot {slot}",
     "round_over": "round over ({reason}): totals {totals}, winners {winners}",
 }

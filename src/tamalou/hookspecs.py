@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from .engine.mechanic import Mechanic
     from .powers import CardPower
     from .schema import Variant
-    from .views import PlayerView
+    from .views import PlayerView, Result
 
 PROJECT = "tamalou"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -56,6 +56,37 @@ class Tally:
     caller: int | None
     threshold: int
     left: tuple[int, ...] = ()
+    #: Each player's cards at the end of the round, as text (``"12"``, ``"KS"``), in slot order (emptied
+    #: slots left out). Empty only in a ``Tally`` built by hand (a test), never in one the engine builds.
+    hands: tuple[tuple[str, ...], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class MatchTally:
+    """A match of rounds as the match hooks see it (``tamalou.Match``), after a round was scored.
+
+    Per scored round, oldest first: ``scores`` (the round's ``Result.scores``), ``winners`` (its
+    ``Result.winners``) and ``adjustments`` (what ``tamalou_match_adjust`` added to each cumulative
+    total after it; zeros when nothing). ``first_players`` is the first player of every round dealt
+    so far. ``form`` and ``limit`` are ``rules.rounds``'s.
+    """
+
+    players: int
+    scores: tuple[tuple[int, ...], ...]
+    winners: tuple[tuple[int, ...], ...]
+    adjustments: tuple[tuple[int, ...], ...]
+    first_players: tuple[int, ...]
+    form: str = "fixed"
+    limit: int = 100
+
+    def raw_totals(self) -> list[int]:
+        """Cumulative round scores, adjustments left out."""
+        return [sum(r[p] for r in self.scores) for p in range(self.players)]
+
+    def totals(self) -> list[int]:
+        """Cumulative totals: round scores plus adjustments."""
+        raw = self.raw_totals()
+        return [raw[p] + sum(a[p] for a in self.adjustments) for p in range(self.players)]
 
 
 # --- discovery -----------------------------------------------------------------------------
@@ -167,4 +198,38 @@ def tamalou_round_scores(variant: Variant, tally: Tally, winners: list[int]) -> 
     """Return what each player scores for the round in a match of rounds. First result wins.
 
     The default: each player's card total.
+    """
+
+
+# --- a match of rounds ---------------------------------------------------------------------
+# Asked by ``tamalou.Match`` between rounds (never during a round's play).
+
+
+@hookspec(firstresult=True)
+def tamalou_match_adjust(variant: Variant, match: MatchTally, result: Result) -> list[int] | None:
+    """Return what to add to each player's cumulative total after the round whose ``result`` was just
+    scored (negative: subtracted), e.g. a placement bonus or a reset of an exact total.
+
+    ``match`` already holds that round (its scores and winners; its own adjustments are still missing
+    from ``match.adjustments``, so ``match.totals()`` is the total before this adjustment). The answer
+    is kept in the match (and its snapshot), so earlier adjustments are never asked again.
+    First result wins; ``None``: no opinion (nothing is added). The default adds nothing.
+    """
+
+
+@hookspec(firstresult=True)
+def tamalou_match_rank(variant: Variant, match: MatchTally) -> list[list[int]] | None:
+    """Return the ranking of a decided match: places, best first, each a list of tied players (the
+    first place wins). First result wins; ``None``: no opinion.
+
+    The default: by cumulative total (``match.totals()``), lowest first ('wins' form: most rounds won
+    first); equal totals share a place.
+    """
+
+
+@hookspec(firstresult=True)
+def tamalou_round_first_player(variant: Variant, match: MatchTally) -> int | None:
+    """Return the seat that plays first in the next round (asked for every round after the first;
+    ``match.first_players`` holds those of the rounds dealt so far). First result wins; ``None``: no
+    opinion. The default: the seat after the previous round's first player.
     """

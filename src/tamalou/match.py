@@ -5,6 +5,11 @@ card total, the caller scoring 0 when they won and their total + ``scoring.calle
 they lost) are added up. ``rules.rounds.form`` says how long the match lasts and who wins it. The first
 player moves one seat each round. Chance is explicit: each round's seed is drawn from the match's own
 generator, so a match seed and the actions of every round replay the whole match.
+
+Rules of a match that need code are hooks (``tamalou.hookspecs``), asked between rounds with a
+``MatchTally``: ``tamalou_match_adjust`` (what to add to the cumulative totals after a round: a
+placement bonus, a reset of an exact total; kept per round in ``adjustments``), ``tamalou_match_rank``
+(the final ranking and its tie-breaks) and ``tamalou_round_first_player`` (who starts each round).
 """
 
 from __future__ import annotations
@@ -18,8 +23,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .actions import Action, short
 from .engine.game import Game, new_game
-from .errors import GameStateError, SetupError, SnapshotError
+from .errors import GameStateError, PluginError, SetupError, SnapshotError
+from .hookspecs import MatchTally
 from .rng import Rng
+from .rules import first_result, rulebook
 from .schema import Variant
 from .snapshots import MatchShape
 
@@ -37,6 +44,12 @@ class MatchResult(BaseModel):
     winners: list[int] = Field(description="Who won the match (ties share the win).")
     ranking: list[list[int]] = Field(description="Places, best first; tied players share a place.")
     form: str = Field(description="The form of the match: 'single', 'fixed', 'points' or 'wins'.")
+    adjustments: list[list[int]] = Field(
+        default_factory=list,
+        description="Per round, what the match's rules added to each cumulative total after it (bonuses, "
+        "resets; zeros when nothing). 'totals' includes them.",
+    )
+    first_players: list[int] = Field(default_factory=list, description="Per round, who played first.")
 
 
 class Match:
@@ -51,6 +64,8 @@ class Match:
         self.first_player = self.rng.below(players) if fp == "random" else int(fp) % players
         self.scores: list[list[int]] = []
         self.won: list[list[int]] = []
+        self.adjust: list[list[int]] = []
+        self.firsts: list[int] = []
         self.history: list[list[Action]] = []
         self.round_seeds: list[int] = []
         self.game = self._deal()
@@ -58,11 +73,51 @@ class Match:
     # ---------------------------------------------------------------- rounds
 
     def _deal(self) -> Game:
-        k = len(self.round_seeds)
         round_seed = self.rng.next64() >> 1
+        first = self.first_player if not self.firsts else self._next_first()
         self.round_seeds.append(round_seed)
-        first = (self.first_player + k) % self.players
+        self.firsts.append(first)
         return new_game(self.variant, self.players, seed=round_seed, first_player=first)
+
+    def tally(self) -> MatchTally:
+        """The match so far as the match hooks see it."""
+        rules = self.variant.rules.rounds
+        return MatchTally(
+            players=self.players,
+            scores=tuple(tuple(r) for r in self.scores),
+            winners=tuple(tuple(w) for w in self.won),
+            adjustments=tuple(tuple(a) for a in self.adjust),
+            first_players=tuple(self.firsts),
+            form=rules.form,
+            limit=rules.limit,
+        )
+
+    def _ask(self, name: str, **kwargs: Any) -> tuple[Any, str]:
+        hook = getattr(rulebook(self.variant).pm.hook, name)
+        return first_result(hook, variant=self.variant, **kwargs)
+
+    def _next_first(self) -> int:
+        answer, plugin = self._ask("tamalou_round_first_player", match=self.tally())
+        if answer is None:
+            return (self.firsts[-1] + 1) % self.players
+        if type(answer) is not int or not 0 <= answer < self.players:
+            raise PluginError(
+                f"returned {answer!r}, expected a seat from 0 to {self.players - 1}",
+                plugin=plugin,
+                hook="tamalou_round_first_player",
+            )
+        return answer
+
+    def _adjustment(self, result: Any) -> list[int]:
+        """What the match's rules add to each cumulative total after the round just scored."""
+        answer, plugin = self._ask("tamalou_match_adjust", match=self.tally(), result=result)
+        if answer is None:
+            return [0] * self.players
+        if not isinstance(answer, Sequence) or len(answer) != self.players or not all(type(x) is int for x in answer):
+            raise PluginError(
+                f"returned {answer!r}, expected one integer per player", plugin=plugin, hook="tamalou_match_adjust"
+            )
+        return list(answer)
 
     @property
     def round(self) -> int:
@@ -90,15 +145,19 @@ class Match:
         """Whether scoring the finished round in play would end the match."""
         probe = Match.__new__(Match)
         probe.variant, probe.players = self.variant, self.players
-        probe.scores = [*self.scores, list(self.game.result().scores)]
-        probe.won = [*self.won, list(self.game.result().winners)]
+        result = self.game.result()
+        probe.scores = [*self.scores, list(result.scores)]
+        probe.won = [*self.won, list(result.winners)]
+        probe.adjust = list(self.adjust)
+        probe.firsts = list(self.firsts)
+        probe.adjust.append(probe._adjustment(result))
         return probe._decided()
 
     def totals(self) -> list[int]:
-        """Cumulative scores so far ('wins' form: rounds won so far)."""
+        """Cumulative scores so far, adjustments included ('wins' form: rounds won so far)."""
         if self.variant.rules.rounds.form == "wins":
             return self.wins()
-        return [sum(r[p] for r in self.scores) for p in range(self.players)]
+        return [sum(r[p] for r in self.scores) + sum(a[p] for a in self.adjust) for p in range(self.players)]
 
     def wins(self) -> list[int]:
         return [sum(1 for w in self.won if p in w) for p in range(self.players)]
@@ -112,6 +171,12 @@ class Match:
         result = self.game.result()
         self.scores.append(list(result.scores))
         self.won.append(list(result.winners))
+        try:
+            self.adjust.append(self._adjustment(result))
+        except PluginError:
+            self.scores.pop()
+            self.won.pop()
+            raise
         self.history.append(list(self.game.actions))
         if not self._decided():
             self.game = self._deal()
@@ -122,8 +187,7 @@ class Match:
             raise GameStateError("the match is not over")
         form = self.variant.rules.rounds.form
         totals = self.totals()
-        best_first = sorted(set(totals), reverse=form == "wins")
-        ranking = [[p for p in range(self.players) if totals[p] == t] for t in best_first]
+        ranking = self._ranking(totals)
         return MatchResult(
             rounds=[list(r) for r in self.scores],
             totals=totals,
@@ -131,7 +195,29 @@ class Match:
             winners=ranking[0],
             ranking=ranking,
             form=form,
+            adjustments=[list(a) for a in self.adjust],
+            first_players=list(self.firsts),
         )
+
+    def _ranking(self, totals: list[int]) -> list[list[int]]:
+        answer, plugin = self._ask("tamalou_match_rank", match=self.tally())
+        if answer is None:
+            best_first = sorted(set(totals), reverse=self.variant.rules.rounds.form == "wins")
+            return [[p for p in range(self.players) if totals[p] == t] for t in best_first]
+        flat = [p for place in answer for p in place] if isinstance(answer, Sequence) else None
+        if (
+            flat is None
+            or not all(isinstance(place, Sequence) and place for place in answer)
+            or not all(type(p) is int for p in flat)
+            or sorted(flat) != list(range(self.players))
+        ):
+            raise PluginError(
+                f"returned {answer!r}: expected places (lists of players), every player "
+                f"0..{self.players - 1} exactly once",
+                plugin=plugin,
+                hook="tamalou_match_rank",
+            )
+        return [list(place) for place in answer]
 
     @property
     def actions(self) -> list[list[Action]]:
@@ -157,6 +243,8 @@ class Match:
             "first_player": self.first_player,
             "scores": self.scores,
             "won": self.won,
+            "adjust": self.adjust,
+            "firsts": self.firsts,
             "round_seeds": self.round_seeds,
             "history": [json.loads(_log_json(r)) for r in self.history],
             "game": json.loads(self.game.to_json()),
@@ -195,6 +283,18 @@ class Match:
             raise SnapshotError("damaged match snapshot: the rounds do not add up")
         if any(len(r) != players for r in state["scores"]) or not 0 <= state["first_player"] < players:
             raise SnapshotError("damaged match snapshot: scores or first player do not fit the players")
+        # Added after version 1 began: an older snapshot has no adjustments (zeros) and its first
+        # players moved one seat each round.
+        adjust = state.get("adjust")
+        if adjust is None:
+            adjust = [[0] * players for _ in state["scores"]]
+        firsts = state.get("firsts")
+        if firsts is None:
+            firsts = [(state["first_player"] + k) % players for k in range(rounds)]
+        if len(adjust) != len(state["scores"]) or any(len(a) != players for a in adjust):
+            raise SnapshotError("damaged match snapshot: adjustments do not fit the rounds and players")
+        if len(firsts) != rounds or not all(0 <= f < players for f in firsts) or firsts[0] != state["first_player"]:
+            raise SnapshotError("damaged match snapshot: first players do not fit the rounds and players")
         m = cls.__new__(cls)
         m.variant = variant
         m.players = state["players"]
@@ -204,11 +304,15 @@ class Match:
         m.first_player = state["first_player"]
         m.scores = state["scores"]
         m.won = state["won"]
+        m.adjust = adjust
+        m.firsts = firsts
         m.round_seeds = state["round_seeds"]
         m.history = [[uncompact(a) for a in r] for r in state["history"]]
         m.game = Game.from_json(json.dumps(state["game"]), variant)
         if m.game.players != players:
             raise SnapshotError("damaged match snapshot: the round in play has another number of players")
+        if m.game.first_player != firsts[-1]:
+            raise SnapshotError("damaged match snapshot: the round in play has another first player")
         return m
 
 

@@ -320,6 +320,11 @@ class Powers(_Section):
     passed_on: bool = Field(
         False, description="After a swap or peek power, the next player may use it once instead of drawing."
     )
+    replaced: bool = Field(
+        False,
+        description="After a stock draw, the card replaced out of the layout also gives its power, resolved as "
+        "part of the replace: it cannot be declined ('pass' is offered only when it has no use) (cambia house rule).",
+    )
     ranks: Table[RankName, PowerName] = Field(default_factory=dict, description="Power by rank.")
     cards: Table[str, PowerName] = Field(default_factory=dict, description="Power of single cards, e.g. KS.")
 
@@ -356,6 +361,31 @@ class Matching(_Section):
         "last chance ('match' or 'pass') on the card that turn threw before the round ends (000: the round ends "
         "'après un échange ou un appariement'). Timed rulesets have their countdown instead.",
     )
+    give: Literal["must", "may"] = Field(
+        "must",
+        description="With opponents: after taking another player's card, the thrower 'must' fill the emptied "
+        "slot with one of their own cards, chosen without looking (000), or 'may' do so or decline with 'pass' "
+        "(kaboo; then a player with no card may take one too).",
+    )
+    race: bool = Field(
+        True,
+        description="Only the first right match of a thrown card counts (a later one is 'late'); false: every "
+        "right match of the window counts, several players may each throw (cambia).",
+    )
+    penalty_cap: int = Field(
+        0,
+        ge=0,
+        le=64,
+        description="A matching penalty never takes the layout of the player who missed past this many cards "
+        "(a miss one card under the cap costs one card, at the cap none); 0: no cap (cambia: 6).",
+    )
+    window: Literal["at_throw", "after_power"] = Field(
+        "at_throw",
+        description="'at_throw': a thrown card may be matched as soon as it lands, until the next card is thrown "
+        "or it is taken; 'after_power': its window opens only once its power is resolved or declined, as a phase "
+        "('window') in which each player who may match does so or passes, and closes before the turn passes "
+        "(cambia).",
+    )
 
 
 class Call(_Section):
@@ -373,11 +403,26 @@ class Call(_Section):
     )
     wrong_penalty_cards: int = Field(1, ge=0, le=3, description="Penalty cards for a wrong verified call.")
     protect_caller: bool = Field(False, description="The caller's cards are face up and cannot be swapped with (003).")
-    empty_layout: Literal["must_call", "may_call", "ends_round"] = Field(
+    protect_from: Literal["exchanges", "everything"] = Field(
+        "exchanges",
+        description="With protect_caller: what the caller's layout is protected from. 'exchanges': nobody "
+        "exchanges cards with it (003); 'everything': it is sealed: no power looks at it or swaps with it, "
+        "nobody matches from it or gives into it, and the caller matches no more (kaboo).",
+    )
+    empty_layout: Literal["must_call", "may_call", "ends_round", "auto_call"] = Field(
         "must_call",
         description="A player with no card at their turn: must call without playing (000), may call (001), "
-        "or the round ends as soon as a layout is emptied (003).",
+        "or the round ends as soon as a layout is emptied (003); 'auto_call': they call automatically at the "
+        "start of their turn, if nobody has called yet, with no action of theirs (an event says so; kaboo).",
     )
+
+    @model_validator(mode="after")
+    def _protect_from_needs_protect_caller(self) -> Call:
+        if self.protect_from != "exchanges" and not self.protect_caller:
+            raise PydanticCustomError(
+                "cross_field", "protect_from = {value!r} needs protect_caller = true", {"value": self.protect_from}
+            )
+        return self
 
 
 class End(_Section):
@@ -445,10 +490,33 @@ class Rounds(_Section):
         "each round's winners score 1, most wins wins (000, Variantes 3).",
     )
     count: int = Field(5, ge=1, le=1000, description="Rounds played in the 'fixed' and 'wins' forms.")
+    count_multiple: int = Field(
+        1,
+        ge=1,
+        le=100,
+        description="`count` must be a multiple of this (e.g. 4: each seat starts as many rounds; "
+        "cambia-circuit). 1: any count.",
+    )
     limit: int = Field(100, ge=1, description="'points' form: the match ends when a cumulative score passes it.")
     max_rounds: int = Field(
         100, ge=1, le=10000, description="Safety bound on the rounds of a 'points' match that never reaches its limit."
     )
+
+    @model_validator(mode="after")
+    def _count_fits(self) -> Rounds:
+        if self.count % self.count_multiple:
+            raise ValidationError.from_exception_data(
+                "Rounds",
+                [
+                    _error(
+                        "cross_field",
+                        ("count",),
+                        f"expected a multiple of {self.count_multiple} (rounds.count_multiple), got {self.count}",
+                        self.count,
+                    )
+                ],
+            )
+        return self
 
 
 class Rules(_Section):

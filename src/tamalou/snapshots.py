@@ -37,6 +37,7 @@ class SnapshotShape(BaseModel):
     left: int
     locked: int
     now: float
+    sealed: int = 0  # added after version 2 began: older snapshots restore with no sealed layout
     rng: int
     cards: str | None
     deal: dict[str, Any] | None
@@ -57,6 +58,9 @@ class MatchShape(BaseModel):
     first_player: int
     scores: list[list[int]]
     won: list[list[int]]
+    # added after version 1 began: older match snapshots restore with no adjustments, first player + k
+    adjust: list[list[int]] | None = None
+    firsts: list[int] | None = None
     round_seeds: list[int]
     history: list[list[list[Any]]]
     game: dict[str, Any]

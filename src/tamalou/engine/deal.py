@@ -39,6 +39,7 @@ def deal_round(g: Game, seed: int | None, deal: dict[str, Any] | None, first_pla
     g.reason = ""
     g.left = 0
     g.locked = 0
+    g.sealed = 0
     g.now = 0.0
     g.phase = DRAW
     if deal is None:

@@ -219,7 +219,7 @@ class Game(Flow):
         """The round's result as the game keeps it (computed once; not to be changed)."""
         if self._result is None:
             players = self.players
-            value = self.value
+            value, text = self.value, self.text
             held = [[c for c in hand if c != NO_CARD] for hand in self.hands]
             tally = Tally(
                 totals=tuple([sum([value[c] for c in cards]) for cards in held]),
@@ -227,6 +227,7 @@ class Game(Flow):
                 caller=self.caller,
                 threshold=self.rb.threshold,
                 left=tuple([p for p in range(players) if self.left >> p & 1]),
+                hands=tuple([tuple([text[c] for c in cards]) for cards in held]),
             )
             ranking, winners, scores = self.rb.judge(tally)
             # Every field is made here from checked answers: no validation to run again.

@@ -235,7 +235,8 @@ def _inconsistency(g: Game) -> str | None:
     if (g.held == NO_CARD) != (g.holder == -1) or not -1 <= g.holder < players:
         return "the held card and its holder do not agree"
     allmask = g.all_mask
-    if any(not 0 <= k <= allmask for k in g.knowers) or not 0 <= g.left <= allmask or not 0 <= g.locked <= allmask:
+    masks = (g.left, g.locked, g.sealed)
+    if any(not 0 <= k <= allmask for k in g.knowers) or any(not 0 <= k <= allmask for k in masks):
         return "knowledge or masks name players who are not at the table"
     if g.held_from not in ("", "stock", "discard") or g.draws < 0 or g.turn < 0 or not 0 <= g.now < 1e12:
         return "the turn's state is out of bounds"
@@ -288,8 +289,9 @@ def _load(g: Game, state: Any, variant: Variant | None, allow_plugins: Any) -> N
             set_universe(g, [parse_card(t) for t in cards.split()])
         except (ValueError, TamalouError) as exc:
             raise SnapshotError(f"the snapshot's cards do not fit its variant: {exc}") from None
+    added = g.ADDED
     for key in g.STATE:
-        setattr(g, key, state[key])
+        setattr(g, key, state[key] if key in state or key not in added else added[key])
     phase = state["phase"]
     if phase not in g.flow.rows:
         raise SnapshotError(f"phase {phase!r} is not a phase of {variant.name}")

@@ -8,8 +8,10 @@ universe ``cards``); ``NO_CARD`` marks an emptied slot or an empty hand.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..cards import Card
 from ..rng import Rng
@@ -82,7 +84,11 @@ class State:
         "left",
         "locked",
         "now",
+        "sealed",
     )
+
+    #: Saved fields added after snapshot version 2 began, with the value an older snapshot restores to.
+    ADDED: ClassVar[Mapping[str, Any]] = MappingProxyType({"sealed": 0})
 
     __slots__ = (
         "_result",
@@ -113,6 +119,7 @@ class State:
         "rb",
         "reason",
         "rng",
+        "sealed",
         "seed",
         "stock",
         "stock_only",
@@ -156,6 +163,7 @@ class State:
     reason: str  #: why the round ended ("" while it goes on)
     left: int  #: bit mask of the players out of the round (ranked last, never targeted)
     locked: int  #: bit mask of the layouts nobody may exchange cards with
+    sealed: int  #: bit mask of the layouts nobody may aim at at all (no look, exchange, match or give)
     now: float  #: the game's time in seconds (timed rulesets; time is an input)
     actions: list[Action]
     _result: Result | None

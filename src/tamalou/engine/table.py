@@ -82,9 +82,10 @@ class Table(State):
         return bool(self.left >> p & 1)
 
     def targets(self, p: int, exchanging: bool = False) -> list[int]:
-        """The other players ``p`` may aim at: those with a card, still in the round, and, when cards are
-        exchanged with them (``exchanging``), whose layout is not locked (a protected caller)."""
-        blocked = self.left | (self.locked if exchanging else 0)
+        """The other players ``p`` may aim at: those with a card, still in the round, whose layout is not
+        sealed (nobody looks at it, exchanges with it, matches from it or gives into it), and, when cards
+        are exchanged with them (``exchanging``), whose layout is not locked (a protected caller)."""
+        blocked = self.left | self.sealed | (self.locked if exchanging else 0)
         hands = self.hands
         return [
             q

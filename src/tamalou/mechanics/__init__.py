@@ -9,6 +9,7 @@
 | ``second_draw.py`` | ``SecondDraw``: a second draw in a turn | ``draw.per_turn = 2`` |
 | ``calling.py`` | ``Calling``: the call, verified calls, the empty layout | always |
 | ``timing.py`` | ``Timing``: the clock, auto-play, absence, lockouts, countdown | ``timing.turn_seconds > 0`` |
+| ``stock_out.py`` | ``StockOut``: the round ends when the stock runs out | ``draw.stock_empty = "end_round"`` |
 
 They are registered by the built-in plugin ``tamalou.plugins.mechanics`` through the hook
 ``tamalou_mechanics()``, as a third party's are. The base class is ``tamalou.Mechanic``
@@ -24,6 +25,7 @@ from .opening import ChosenPeek
 from .opponents import OpponentMatching
 from .powers import Powers
 from .second_draw import SecondDraw
+from .stock_out import StockOut
 from .timing import Timing
 
 BUILTIN_MECHANICS: tuple[type[Mechanic], ...] = (
@@ -33,6 +35,7 @@ BUILTIN_MECHANICS: tuple[type[Mechanic], ...] = (
     Powers,
     SecondDraw,
     Calling,
+    StockOut,
     Timing,
 )
 
@@ -46,5 +49,6 @@ __all__ = [
     "PhaseSpec",
     "Powers",
     "SecondDraw",
+    "StockOut",
     "Timing",
 ]

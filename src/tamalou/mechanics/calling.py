@@ -4,8 +4,12 @@ Keys (``rules.call``): ``when`` — "end_of_turn", after playing, before the nex
 "pendant le tour, après avoir joué"), or "start_of_turn", instead of drawing (003: "the call takes
 your turn"); ``verified`` — a wrong call is found out at once: the caller's cards are shown to all, a
 penalty, play goes on (003); ``protect_caller`` — the caller's layout is locked: nobody exchanges
-cards with it (003); ``empty_layout`` — a player with no card at their turn "must_call" without
-playing (000), "may_call" (001), or the round "ends_round" as soon as a layout is emptied (003).
+cards with it (003), and with ``protect_from = "everything"`` it is sealed (``g.sealed``: no power
+looks at it or swaps with it, nobody matches from it or gives into it, the caller matches no more;
+kaboo); ``empty_layout`` — a player with no card at their turn "must_call" without playing (000),
+"may_call" (001), the round "ends_round" as soon as a layout is emptied (003), or they "auto_call":
+the call is made for them at the start of their turn, if nobody called yet (the turn is skipped with
+reason "called"; kaboo).
 Whether a call is allowed at all now is also the hook ``tamalou_call_allowed`` (asked when listing and
 when applying). After a call the others play once more; the round ends when the turn comes back.
 """
@@ -37,6 +41,12 @@ class Calling(Mechanic):
         self.verified = c.verified
         self.wrong_penalty = c.wrong_penalty_cards
         self.protect = c.protect_caller
+        self.seal = c.protect_caller and c.protect_from == "everything"
+        self.auto_call = c.empty_layout == "auto_call"
+        if self.seal:
+            # Matching asks other mechanics' ``match_blocked`` (found by name): only a sealing variant
+            # has one, so the others keep matching's plain path.
+            self.match_blocked = self.sealed_match
         self.must_call = c.empty_layout == "must_call"
         self.ends_round = c.empty_layout == "ends_round"
         if not self.ends_round:
@@ -107,6 +117,14 @@ class Calling(Mechanic):
         g.caller = p
         if self.protect:
             g.locked |= 1 << p
+            if self.seal:
+                g.sealed |= 1 << p
+
+    @staticmethod
+    def sealed_match(g: Game, p: int) -> str | None:
+        """A sealed caller matches no more: neither from their own layout (nobody matches from it) nor
+        from another's (a give would come out of it, a miss would add a penalty card to it)."""
+        return "your cards are sealed: you may not match" if g.sealed >> p & 1 else None
 
     def do_pass(self, g: Game, a: Pass) -> list[Event]:
         p = g.turn_check(a)
@@ -125,7 +143,14 @@ class Calling(Mechanic):
 
     def skip_turn(self, g: Game, p: int) -> str | None:
         # 000: "s'il n'a plus de cartes ... il doit annoncer le Tamalou" — unless someone already called.
-        return "no card" if g.caller is not None and g.empty(p) else None
+        if g.caller is not None:
+            return "no card" if g.empty(p) else None
+        if self.auto_call and g.empty(p):
+            # kaboo: "A player whose layout is emptied calls automatically at the start of their next
+            # turn." The call is their turn; the event ``skipped`` (reason "called") says so.
+            self._caller(g, p)
+            return "called"
+        return None
 
     def after_out_of_turn(self, g: Game, events: list[Event]) -> None:
         if self.ends_round and any(g.empty(p) for p in range(g.players)):

@@ -8,7 +8,13 @@ carte") or is a miss ("miss", 003); a *wrong* card is always a miss, whenever it
 ``penalty_cards`` per wrong card; ``caller_may_match``; ``while_playing`` (003: not while you hold a
 drawn card or choose a power target); ``closing_window`` — when a called round's last turn ends, each
 player who may match gets one last chance on that turn's card (``match`` or ``pass``) before the end
-(untimed rulesets; timed ones have their countdown).
+(untimed rulesets; timed ones have their countdown); ``race`` — only the first right match of a card
+counts (false: every right match counts: the winner of the window is never recorded, so nothing is
+ever late); ``penalty_cap`` — a penalty never takes the layout of the player who missed past that many
+cards; ``window`` — "at_throw" (a thrown card may be matched at once, until the next one is thrown) or
+"after_power": the thrown card's window opens only when its power is resolved or declined (the
+``play_resolved`` moment), as the phase ``window``, where each player who may match does so or passes
+(``to_act``: those yet to pass), and closes before the turn passes (cambia).
 
 Other mechanics take part through two methods of their own, found by name: ``match_blocked(g, p)``
 (why ``p`` may not match now, or ``None``: a clock's lockout) and ``match_result(g, p, right)`` (``p``
@@ -26,7 +32,7 @@ from typing import TYPE_CHECKING
 from ..actions import Action, MatchAction, Pass
 from ..engine.mechanic import Handler, Lister, Mechanic, PhaseSpec
 from ..engine.seats import GROWTH, SEATS
-from ..engine.state import CLOSING, DRAW, HOLD, NO_CARD, POWER, SWAP, Reason
+from ..engine.state import CLOSING, DRAW, GIVE, HOLD, NO_CARD, OVER, POWER, SWAP, Reason
 from ..errors import IllegalAction
 from ..events import Event
 
@@ -34,6 +40,13 @@ if TYPE_CHECKING:
     from ..engine.game import Game
     from ..rules import Rulebook
     from ..schema import Variant
+
+#: The phase of a window that opens after the card's power (``window = "after_power"``): a mechanic's
+#: phase, named by its string.
+WINDOW = "window"
+#: The phases where matches come in although they are not open to out-of-turn actions: each waits for
+#: the players who may still match or pass.
+_WINDOWS = frozenset((CLOSING, WINDOW))
 
 _OWN: list[list[MatchAction]] = []  # per seat, per slot: the one-card match of one's own card
 _OTHERS: dict[tuple[int, int, int], MatchAction] = {}
@@ -78,6 +91,18 @@ class MatchingState:
         self.waiting = 0
 
 
+class WindowState(MatchingState):
+    """A window after the power (``window = "after_power"``): besides, ``turn_player``: in the phase
+    ``window``, whose turn it is (``current_player`` is then the seat the window waits for); -2 while a
+    card the turn threw waits for its window (its power is being resolved); -1 otherwise."""
+
+    __slots__ = ("turn_player",)
+
+    def __init__(self, g: Game, first: int) -> None:
+        super().__init__(g, first)
+        self.turn_player = -1
+
+
 class Matching(Mechanic):
     name = "matching"
     order = 10
@@ -94,6 +119,11 @@ class Matching(Mechanic):
         self.while_playing = m.while_playing
         self.first_matchable = r.deal.first_card_matchable
         self.closing = m.closing_window and r.timing.turn_seconds == 0
+        self.race = m.race
+        self.cap = m.penalty_cap
+        self.after_power = m.window == "after_power"
+        # With an optional give, a player with no card of their own may still take an opponent's.
+        self.bare = m.opponents and m.give == "may"
         # Known once the rulebook is (``bind``): the other mechanics' blockers and listeners; whether
         # nothing but leaving the round blocks a match; whether matching compares ranks only.
         self._blockers: list[Callable[[Game, int], str | None]] = []
@@ -103,8 +133,11 @@ class Matching(Mechanic):
         self.idle.add("after_out_of_turn")  # the closing window moves on in do_match / do_pass itself
         if not self.closing:
             self.idle.add("round_ending")
+        if not self.after_power:
+            self.idle.add("play_resolved")
         self._more = type(self).list_more is not Matching.list_more
         self._after = True  # whether a mechanic reacts to layouts changing (``bind``)
+        self._then: tuple[Callable[[Game, list[Event]], bool], ...] = ()  # play_resolved after this one
 
     def bind(self, rb: Rulebook) -> None:
         others = [m for m in rb.mechanics if m is not self]
@@ -113,6 +146,9 @@ class Matching(Mechanic):
         self._plain = self.while_playing and not self._blockers
         self._rank_only = self.by == "rank" and rb.same_kind_hook is None
         self._after = bool(rb.hooks.after_out_of_turn)
+        hooks = rb.hooks.play_resolved
+        mine = [i for i, h in enumerate(hooks) if getattr(h, "__self__", None) is self]
+        self._then = hooks[mine[0] + 1 :] if mine else ()
 
     @classmethod
     def wanted(cls, variant: Variant) -> bool:
@@ -122,7 +158,7 @@ class Matching(Mechanic):
     def new_state(self, g: Game) -> MatchingState:
         own_matches(g.players - 1, 16)  # every seat's one-card matches are made
         first = g.discard[-1] if g.discard and self.first_matchable else NO_CARD
-        return MatchingState(g, first)
+        return (WindowState if self.after_power else MatchingState)(g, first)
 
     def check_state(self, g: Game, st: MatchingState) -> str | None:
         n = len(g.cards)
@@ -130,17 +166,29 @@ class Matching(Mechanic):
             return "the window names a card or a player that is not there"
         if len(st.tried) != g.players or any(not 0 <= t <= self.max_cards for t in st.tried):
             return "the cards thrown on the window are out of bounds"
-        if g.phase == CLOSING and not st.waiting >> g.current_player & 1:
-            return "the closing window waits for nobody it names"
+        if g.phase in _WINDOWS and not st.waiting >> g.current_player & 1:
+            return "the window waits for nobody it names"
+        if self.after_power and g.phase != OVER:  # (a match may end the round in its window)
+            turn = getattr(st, "turn_player", -1)
+            in_window = g.phase == WINDOW or (g.phase == GIVE and getattr(st, "resume", "") == WINDOW)
+            if not -2 <= turn < g.players or in_window != (turn >= 0):
+                return "the window's turn player does not fit the phase"
+            if g.phase == WINDOW and st.win == NO_CARD:
+                return "the window has no card to match on"
         return None
 
     def anytime(self) -> tuple[Lister | None, dict[type, Handler]]:
         return self.list_matches, {MatchAction: self.do_match}
 
     def phases(self) -> dict[str, PhaseSpec]:
-        if not self.closing:
-            return {}
-        return {CLOSING: PhaseSpec(self.list_closing, {Pass: self.do_pass}, open=False, waiting=self.waiting)}
+        table: dict[str, PhaseSpec] = {}
+        if self.closing:
+            table[CLOSING] = PhaseSpec(self.list_closing, {Pass: self.do_pass}, open=False, waiting=self.waiting)
+        if self.after_power:
+            table[WINDOW] = PhaseSpec(
+                self.list_closing, {Pass: self.do_pass}, open=False, waiting=self.waiting, auto=self.auto_pass
+            )
+        return table
 
     # ---------------------------------------------------------------- listing
 
@@ -179,12 +227,12 @@ class Matching(Mechanic):
             own = own_matches(p, len(hand))
         if NO_CARD in hand:
             mine = [own[s] for s, c in enumerate(hand) if c != NO_CARD]
-            if not mine:
+            if not mine and not self.bare:
                 return
             out.extend(mine)
         elif hand:  # no emptied slot: every slot, at C speed
             out.extend(own[: len(hand)])
-        else:
+        elif not self.bare:
             return
         if self._more:
             self.list_more(g, p, out)
@@ -212,7 +260,7 @@ class Matching(Mechanic):
         if not 0 <= p < g.players:
             raise IllegalAction(f"no player {p}", a)
         phase = g.phase
-        if phase not in g.flow.open and phase != CLOSING:
+        if phase not in g.flow.open and phase not in _WINDOWS:
             raise IllegalAction(f"no matching now (phase {str(phase)!r})", a)
         st: MatchingState = g.ms[self.index]
         owner = p if a.owner is None else a.owner
@@ -237,8 +285,13 @@ class Matching(Mechanic):
         why = ("you have left the round" if g.left >> p & 1 else None) if self._plain else self.blocked(g, p)
         if why is not None:
             raise IllegalAction(why, a)
-        if phase == CLOSING and not st.waiting >> p & 1:
-            raise IllegalAction("you have had your last chance to match in this round", a)
+        if phase in _WINDOWS and not st.waiting >> p & 1:
+            raise IllegalAction(
+                "you have had your last chance to match in this round"
+                if phase == CLOSING
+                else "you have passed on this card's window",
+                a,
+            )
         st.tried[p] += n
         if phase == CLOSING:
             st.waiting &= ~(1 << p)
@@ -263,10 +316,18 @@ class Matching(Mechanic):
                 events.append(Event("late", facts))
             else:
                 g.throw_from(owner, s)
-                st.win_by = p
+                if self.race:  # (not a race: nobody wins the window, nothing is ever late)
+                    st.win_by = p
                 events.append(Event("matched", facts))
         if wrong:
-            g.deal_unseen(p, events, self.penalty * wrong)
+            count = self.penalty * wrong
+            if self.cap:
+                room = max(0, self.cap - g.card_count(p))
+                if room < count:
+                    events.append(Event("penalty_capped", {"player": p, "cap": self.cap, "spared": count - room}))
+                    count = room
+            if count:
+                g.deal_unseen(p, events, count)
         if (wrong or not late) and self._results:
             for hook in self._results:
                 hook(g, p, not wrong)
@@ -274,7 +335,7 @@ class Matching(Mechanic):
             return events
         if self._after or (g.phase == DRAW and not g.stock):  # (else nothing can follow from it)
             g.after_out_of_turn(events)
-        if g.phase == CLOSING:
+        if g.phase in _WINDOWS:
             self.closing_moves_on(g, events)
         return events
 
@@ -286,10 +347,60 @@ class Matching(Mechanic):
 
     def thrown(self, g: Game, card: int, how: str, events: list[Event]) -> bool:
         st: MatchingState = g.ms[self.index]
-        st.win = card
         st.win_by = -1
         st.tried = [0] * g.players
+        if self.after_power:  # opened at ``play_resolved``, once the power is done
+            st.win = NO_CARD
+            pending: WindowState = st  # type: ignore[assignment]  # (or opponents' twin of it)
+            pending.turn_player = -2
+        else:
+            st.win = card
         return False
+
+    def play_resolved(self, g: Game, events: list[Event]) -> bool:
+        """``window = "after_power"``: the card the turn threw (the discard's top: nothing else lands on it
+        meanwhile) is resolved, power and all: its window opens, as the phase ``window``, for every player
+        who may match (whatever their cards: who is asked says nothing of them)."""
+        st: WindowState = g.ms[self.index]  # (or opponents' twin of it)
+        if st.turn_player != -2 or not g.discard:  # no card of this play waits for its window
+            return False
+        st.win = g.discard[-1]
+        st.win_by = -1
+        st.tried = [0] * g.players
+        st.waiting = self._able(g)
+        if not st.waiting:
+            st.win = NO_CARD
+            st.turn_player = -1
+            return False
+        st.turn_player = g.current_player
+        g.phase = WINDOW
+        g.current_player = self._first(g)
+        events.append(Event("window", {"players": self.waiting(g), "card": g.text[st.win]}))
+        return True
+
+    def _first(self, g: Game) -> int:
+        """The first seat the window waits for, from the turn's player on."""
+        waiting = g.ms[self.index].waiting
+        for i in range(g.players):
+            p = (g.current_player + i) % g.players
+            if waiting >> p & 1:
+                return p
+        return g.current_player  # pragma: no cover - only called with somebody waiting
+
+    def close_window(self, g: Game, events: list[Event]) -> None:
+        """Everyone has matched or passed: the window closes, the turn goes on (the other mechanics'
+        ``play_resolved``, then the end of the turn)."""
+        st: WindowState = g.ms[self.index]  # (or opponents' twin of it)
+        st.win = NO_CARD
+        st.waiting = 0
+        g.current_player = st.turn_player
+        st.turn_player = -1
+        g.phase = DRAW  # between phases: the turn's end below sets the next one
+        events.append(Event("window_closed", {}))
+        for hook in self._then:
+            if hook(g, events):
+                return
+        g.turn_over(events)
 
     def discard_taken(self, g: Game, card: int) -> None:
         st: MatchingState = g.ms[self.index]
@@ -321,7 +432,7 @@ class Matching(Mechanic):
                 st.tried[p] < self.max_cards
                 and not (p == g.caller and not self.caller_may_match)
                 and st.win_by in (-1, p)
-                and not g.empty(p)
+                and (not g.empty(p) or (self.bare and bool(g.targets(p, True))))
                 and self.blocked(g, p) is None
             ):
                 mask |= 1 << p
@@ -350,21 +461,35 @@ class Matching(Mechanic):
         if not g.player_ok(p) or not st.waiting >> p & 1:
             raise IllegalAction("you are not asked to match or pass now", a)
         st.waiting &= ~(1 << p)
-        events = [Event("passed", {"player": p, "phase": "closing"})]
+        events = [Event("passed", {"player": p, "phase": str(g.phase)})]
         self.closing_moves_on(g, events)
         return events
 
+    def auto_pass(self, g: Game, events: list[Event]) -> None:
+        """Time ran out in a window: the seat it waits for passes."""
+        events.extend(self.do_pass(g, SEATS[g.current_player].pass_))
+
     def closing_moves_on(self, g: Game, events: list[Event]) -> None:
-        """After a match, a give or a pass in the closing window: the next seat to wait for, or the end."""
+        """After a match, a give or a pass in a window (the closing one, or one after a power): the next
+        seat to wait for, or the end of the window (the end of the round, or the turn going on)."""
+        if g.phase == OVER:  # an emptied layout ended the round meanwhile
+            return
         st: MatchingState = g.ms[self.index]
-        if st.win_by >= 0:  # the card was matched: nobody else may match it any more
+        if st.win_by >= 0 and g.phase == CLOSING:  # the card was matched: nobody else may match it any more
             st.waiting &= 1 << st.win_by
+        # (A window after the power stays open to the others: a later right card is taken back, 000/§1.)
         waiting = st.waiting
-        for q in range(g.players):  # a layout emptied, or a player blocked meanwhile
-            if waiting >> q & 1 and (g.empty(q) or (not self._plain and self.blocked(g, q) is not None)):
+        for q in range(g.players):  # a layout emptied, a player blocked or out of tries meanwhile
+            if waiting >> q & 1 and (
+                st.tried[q] >= self.max_cards
+                or (g.empty(q) and not self.bare)
+                or (not self._plain and self.blocked(g, q) is not None)
+            ):
                 waiting &= ~(1 << q)
         st.waiting = waiting
         if waiting:
             self._next(g)
+        elif g.phase == WINDOW:
+            self.close_window(g, events)
         else:
             g.finish(Reason.CALLED, events)

@@ -5,18 +5,25 @@ done; ``current_player`` is the giver meanwhile). A miss: the card returns to it
 it, the thrower takes the penalty (Élodie). A player with no card to give cannot match an opponent's
 card. In a timed game a give owed runs on the turn's clock: when it runs out the engine gives the
 lowest-numbered occupied slot.
+
+With ``give = "may"`` (kaboo) the give is optional: the giver is offered each ``give`` and ``pass``,
+which declines (the slot stays empty; the event ``passed`` names it); a player with no card may then
+take an opponent's card too, and time running out declines. The window's keys (``race``,
+``penalty_cap``, ``window``) are ``Matching``'s. A locked or sealed layout is never matched from (nor
+given into): the owners are ``g.targets(p, True)``.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..actions import Action, Give, MatchAction
+from ..actions import Action, Give, MatchAction, Pass
 from ..engine.mechanic import PhaseSpec
-from ..engine.state import CLOSING, GIVE, NO_CARD
+from ..engine.seats import SEATS
+from ..engine.state import GIVE, NO_CARD
 from ..errors import IllegalAction
 from ..events import Event
-from .matching import Matching, MatchingState, match_action, own_matches
+from .matching import _WINDOWS, Matching, MatchingState, match_action, own_matches
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -37,6 +44,16 @@ class OpponentMatchingState(MatchingState):
         self.resume_player = -1
 
 
+class OpponentWindowState(OpponentMatchingState):
+    """With a window after the power: ``turn_player`` as in ``matching.WindowState``."""
+
+    __slots__ = ("turn_player",)
+
+    def __init__(self, g: Game, first: int) -> None:
+        super().__init__(g, first)
+        self.turn_player = -1
+
+
 class OpponentMatching(Matching):
     name = "matching"
     order = 10
@@ -49,7 +66,7 @@ class OpponentMatching(Matching):
     def new_state(self, g: Game) -> OpponentMatchingState:
         own_matches(g.players - 1, 16)
         first = g.discard[-1] if g.discard and self.first_matchable else NO_CARD
-        return OpponentMatchingState(g, first)
+        return (OpponentWindowState if self.after_power else OpponentMatchingState)(g, first)
 
     def check_state(self, g: Game, st: OpponentMatchingState) -> str | None:  # type: ignore[override]
         problem = super().check_state(g, st)
@@ -70,9 +87,10 @@ class OpponentMatching(Matching):
 
     def phases(self) -> dict[str, PhaseSpec]:
         table = super().phases()
-        table[GIVE] = PhaseSpec(
-            self.list_gives, {Give: self.do_give}, open=False, waiting=self.giver, auto=self.auto_give
-        )
+        handlers: dict[type, Any] = {Give: self.do_give}
+        if self.bare:
+            handlers[Pass] = self.do_decline
+        table[GIVE] = PhaseSpec(self.list_gives, handlers, open=False, waiting=self.giver, auto=self.auto_give)
         return table
 
     def list_more(self, g: Game, p: int, out: list[Action]) -> None:
@@ -85,7 +103,7 @@ class OpponentMatching(Matching):
             return
         if not g.player_ok(owner) or owner not in g.targets(p, True):
             raise IllegalAction(f"player {owner}'s cards cannot be matched now", a)
-        if g.card_count(p) < len(a.slots):
+        if not self.bare and g.card_count(p) < len(a.slots):
             raise IllegalAction("you need a card of your own to give for each card you take", a)
 
     def took(self, g: Game, a: MatchAction, owner: int, events: list[Event]) -> bool:
@@ -111,6 +129,8 @@ class OpponentMatching(Matching):
     def list_gives(self, g: Game, p: int, out: list[Action]) -> None:
         if p == g.ms[self.index].giver:
             out.extend(Give(p, s) for s in g.occupied(p))
+            if self.bare:
+                out.append(SEATS[p].pass_)
 
     def do_give(self, g: Game, a: Give) -> list[Event]:
         p = a.player
@@ -123,20 +143,40 @@ class OpponentMatching(Matching):
         g.move((p, a.slot), (q, t))  # unseen: only who already knew the card knows it now
         events = [Event("gave", {"player": p, "slot": a.slot, "target": q, "target_slot": t})]
         if not st.gives:
-            g.phase = g.phase_named(st.resume)
-            g.current_player = st.resume_player
-            st.giver = -1
-            st.resume = ""
-            st.resume_player = -1
-            g.after_out_of_turn(events)
-            if g.phase == CLOSING:
-                self.closing_moves_on(g, events)
+            self._given(g, st, events)
         return events
 
+    def do_decline(self, g: Game, a: Pass) -> list[Event]:
+        """``give = "may"``: the giver keeps their cards; the emptied slot stays empty."""
+        p = a.player
+        st: OpponentMatchingState = g.ms[self.index]
+        if p != st.giver:
+            raise IllegalAction("nothing to give now", a)
+        q, t = st.gives.pop(0)
+        events = [Event("passed", {"player": p, "phase": "give", "target": q, "target_slot": t})]
+        if not st.gives:
+            self._given(g, st, events)
+        return events
+
+    def _given(self, g: Game, st: OpponentMatchingState, events: list[Event]) -> None:
+        """Every give owed is done: back to the phase and player the match came in."""
+        g.phase = g.phase_named(st.resume)
+        g.current_player = st.resume_player
+        st.giver = -1
+        st.resume = ""
+        st.resume_player = -1
+        g.after_out_of_turn(events)
+        if g.phase in _WINDOWS:
+            self.closing_moves_on(g, events)
+
     def auto_give(self, g: Game, events: list[Event]) -> None:
-        """Time ran out while a card is owed: give the lowest-numbered occupied slot."""
+        """Time ran out while a card is owed: give the lowest-numbered occupied slot (an optional give,
+        or a giver with no card left, declines)."""
         p = g.ms[self.index].giver
-        events.extend(self.do_give(g, Give(p, g.occupied(p)[0])))
+        if self.bare or g.empty(p):
+            events.extend(self.do_decline(g, SEATS[p].pass_))
+        else:
+            events.extend(self.do_give(g, Give(p, g.occupied(p)[0])))
 
     def view(self, g: Game, p: int) -> dict[str, Any]:
         giver = g.ms[self.index].giver

@@ -5,6 +5,9 @@ does is its ``CardPower`` class (``tamalou.powers``). This mechanic decides when
 (``rules.powers.trigger``: "drawn_thrown", a card drawn from the stock and thrown at once (000);
 "landing", any card landing on the discard in your turn (003)), whether it may be declined
 (``optional``) and whether the next player may use it once instead of drawing (``passed_on``, 003).
+With ``replaced`` (a cambia house rule), after a stock draw the card replaced out of the layout gives
+its power too, as part of the replace: that power cannot be declined (``pass`` is listed only when it
+has no use; a timed turn that runs out uses its first use).
 
 Phases: ``power`` (the power's uses, and ``pass``), ``swap`` (a two-step power's second step, and
 ``pass``), and, in ``draw``, a power passed on.
@@ -39,6 +42,16 @@ class PowersState:
         self.passing: str | None = None
 
 
+class ReplacedPowersState(PowersState):
+    """With ``replaced``: besides, ``forced``: the power on offer came with a replace (no ``pass``)."""
+
+    __slots__ = ("forced",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.forced = False
+
+
 class Powers(Mechanic):
     name = "powers"
     order = 20
@@ -49,11 +62,19 @@ class Powers(Mechanic):
         self.landing = p.trigger == "landing"
         self.optional = p.optional
         self.passed_on = p.passed_on
+        self.replaced = p.replaced
+        self.declinable = self.optional and not self.replaced  # every power on offer may be declined
         if not self.passed_on:  # nothing is ever passed on: the turn's start has nothing to do here
             self.idle.update(("prepare_turn", "can_open_turn", "turn_began"))
 
     def new_state(self, g: Game) -> PowersState:
-        return PowersState()
+        return ReplacedPowersState() if self.replaced else PowersState()
+
+    def forced(self, g: Game) -> bool:
+        """Whether the power on offer may not be declined."""
+        if not self.optional:
+            return True
+        return self.replaced and bool(g.ms[self.index].forced)
 
     def check_state(self, g: Game, st: PowersState) -> str | None:
         powers = g.rb.powers
@@ -62,6 +83,8 @@ class Powers(Mechanic):
                 return "it names a power that is not registered"
         if g.phase == POWER and st.power is None:
             return "the power phase has no power on offer"
+        if self.replaced and g.phase != POWER and getattr(st, "forced", False):
+            return "a power that must be used outside its phase"
         if g.phase == SWAP:
             step = st.step
             if not (
@@ -116,7 +139,7 @@ class Powers(Mechanic):
         assert st.power is not None
         uses = self.kind(g, st.power).uses(g, p)
         out.extend(uses)
-        if self.optional or not uses:
+        if self.declinable or not uses or not self.forced(g):
             out.append(SEATS[p].pass_)
 
     def list_step(self, g: Game, p: int, out: list[Action]) -> None:
@@ -144,6 +167,8 @@ class Powers(Mechanic):
             raise IllegalAction(why, a)
         events: list[Event] = []
         st.power = None
+        if self.replaced:
+            g.ms[self.index].forced = False
         memo = kind.resolve(g, a, events)
         if memo == TURN_TAKEN:
             return events
@@ -178,7 +203,7 @@ class Powers(Mechanic):
         p = g.turn_check(a)
         st: PowersState = g.ms[self.index]
         phase = g.phase
-        if phase == POWER and not self.optional:
+        if phase == POWER and self.forced(g):
             assert st.power is not None
             if self.kind(g, st.power).usable(g, p):
                 raise IllegalAction("this power must be used", a)
@@ -186,11 +211,21 @@ class Powers(Mechanic):
         instead = bool(st.step[2]) if st.step is not None else False
         st.power = None
         st.step = None
+        if self.replaced:
+            g.ms[self.index].forced = False
         self._done(g, instead, events)
         return events
 
     def auto_pass(self, g: Game, events: list[Event]) -> None:
-        events.extend(self.do_pass(g, SEATS[g.current_player].pass_))
+        p = g.current_player
+        st: PowersState = g.ms[self.index]
+        if g.phase == POWER and st.power is not None and self.forced(g):  # no pass: its first use
+            uses = self.kind(g, st.power).uses(g, p)
+            if uses:
+                assert isinstance(uses[0], Power)
+                events.extend(self.do_power(g, uses[0]))
+                return
+        events.extend(self.do_pass(g, SEATS[p].pass_))
 
     @staticmethod
     def _done(g: Game, instead_of_draw: bool, events: list[Event]) -> None:
@@ -204,7 +239,8 @@ class Powers(Mechanic):
     def thrown(self, g: Game, card: int, how: str, events: list[Event]) -> bool:
         st: PowersState = g.ms[self.index]
         st.power = None
-        if not (self.landing or (how == "discarded" and g.held_from == "stock")):
+        replace = self.replaced and how == "replaced" and g.held_from == "stock" and not self.landing
+        if not (self.landing or replace or (how == "discarded" and g.held_from == "stock")):
             return False
         name = g.power_of[card]
         if name == "none":
@@ -214,7 +250,11 @@ class Powers(Mechanic):
             return False
         st.power = name
         g.phase = POWER
-        events.append(Event("power_offered", {"player": p, "power": name}))
+        if replace:
+            g.ms[self.index].forced = True
+            events.append(Event("power_offered", {"player": p, "power": name, "must": True}))
+        else:
+            events.append(Event("power_offered", {"player": p, "power": name}))
         return True
 
     def prepare_turn(self, g: Game, p: int) -> None:
@@ -236,6 +276,8 @@ class Powers(Mechanic):
         st: PowersState = g.ms[self.index]
         st.power = None
         st.step = None
+        if self.replaced:
+            g.ms[self.index].forced = False
 
     def view(self, g: Game, p: int) -> dict[str, Any]:
         st: PowersState = g.ms[self.index]

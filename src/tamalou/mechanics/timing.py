@@ -21,6 +21,7 @@ from ..actions import Action, Give, MatchAction, PeekAction, Tick
 from ..engine.mechanic import Mechanic, PhaseSpec
 from ..engine.state import CALL, COUNTDOWN, DRAW, GIVE, HOLD, OPENING, OVER, POWER, SWAP, Reason
 from ..events import Event
+from .matching import WINDOW
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
 FOREVER = 1e300  # "locked for the rest of the round" (a finite number keeps snapshots plain JSON)
 TURN_PHASES = frozenset({DRAW, HOLD, POWER, SWAP, CALL})
-_CLOCKED = TURN_PHASES | {GIVE, OPENING, COUNTDOWN}
+_CLOCKED = TURN_PHASES | {GIVE, OPENING, COUNTDOWN, WINDOW}  # (WINDOW: a window after a power)
 _OUT_OF_TURN = frozenset({MatchAction, Give, Tick, PeekAction})
 
 

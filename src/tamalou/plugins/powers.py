@@ -5,13 +5,33 @@ une carte du jeu d'un adversaire" (``peek_opponent``); J, Q "échanger à l'aveu
 jeu avec une carte du jeu d'un adversaire" (``blind_swap``); black K "échanger ... avec une carte du
 jeu d'un adversaire qu'il a la possibilité de regarder" (``look_and_swap``). tamalou.fun (003): Jack
 "play again" (``play_again``).
+
+The family beyond the sources (cambia, kaboo, dutch): ``look_both_and_swap`` (cambia K),
+``swap_any_blind`` (kaboo and dutch J), ``swap_then_look`` (kaboo Q), ``look_any_two_and_swap``
+(kaboo K) and ``give_stock_card`` (dutch A).
+
+How the uses are written (each listed whole, and accepted exactly as listed):
+
+- own card and an opponent's (``blind_swap``, ``swap_then_look``, ``look_both_and_swap``):
+  ``slot`` (yours), ``target``, ``target_slot``;
+- two cards of two different layouts anywhere on the table (``swap_any_blind``,
+  ``look_any_two_and_swap``): ``owner``/``slot`` and ``target``/``target_slot``, always with
+  ``owner < target`` (one action per pair of cards) and ``owner`` given even when it is you; the
+  layouts are yours and those of ``g.targets(p, exchanging=True)`` (never a player out of the round,
+  a locked or a sealed layout; your own neither when it is locked or sealed);
+- ``give_stock_card``: ``target`` only.
+
+Second steps ("swap them or not", ``pass`` declines): ``look_and_swap`` and ``look_both_and_swap``
+answer with ``swap`` naming your slot (for ``look_both_and_swap``, only the slot you looked at);
+``look_any_two_and_swap`` answers with the same ``power`` action again (the two places it names,
+which ``swap`` cannot say when neither card is yours).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..actions import Action, Power, Swap
+from ..actions import Action, Power, Swap, untimed
 from ..events import Event
 from ..hookspecs import hookimpl
 from ..powers import TURN_TAKEN, CardPower
@@ -78,7 +98,7 @@ class BlindSwap(CardPower):
     def refusal(self, g: Game, a: Power) -> str | None:
         why = self.target_refusal(g, a, exchanging=True)
         if why is None and (a.owner is not None or not g.slot_ok(a.player, a.slot)):
-            why = "blind_swap needs one of your own occupied slots: 'slot'"
+            why = f"{self.name} needs one of your own occupied slots: 'slot'"
         return why
 
     def resolve(self, g: Game, a: Power, events: list[Event]) -> Any:
@@ -152,6 +172,183 @@ class PlayAgain(CardPower):
         return TURN_TAKEN
 
 
+class SwapThenLook(BlindSwap):
+    """Swap one of your cards with another player's card, then look at the card you received (kaboo Q).
+    Everyone sees the swap; the card received is shown to you alone."""
+
+    name = "swap_then_look"
+
+    def resolve(self, g: Game, a: Power, events: list[Event]) -> Any:
+        super().resolve(g, a, events)
+        assert a.slot is not None
+        g.look(a.player, a.player, a.slot, events)
+
+
+class LookBothAndSwap(BlindSwap):
+    """Look at one of your cards and one of an opponent's, then swap those two, or not (cambia K).
+
+    First step: ``power`` with ``slot``, ``target``, ``target_slot`` (the uses of ``blind_swap``);
+    everyone sees which two cards were looked at (two ``looked`` events, the cards secret to you).
+    Second step: ``swap`` with the slot you looked at, or ``pass``."""
+
+    name = "look_both_and_swap"
+
+    def resolve(self, g: Game, a: Power, events: list[Event]) -> Any:
+        assert a.slot is not None and a.target is not None and a.target_slot is not None
+        mine = g.look(a.player, a.player, a.slot, events)
+        theirs = g.look(a.player, a.target, a.target_slot, events)
+        return [a.slot, a.target, a.target_slot, mine, theirs]
+
+    def _why_not(self, g: Game, p: int, memo: Any) -> str | None:
+        m, q, s, mine, theirs = memo
+        if g.hands[p][m] != mine or g.hands[q][s] != theirs:
+            return "the cards you looked at are no longer both in place"
+        if q not in g.targets(p, True):
+            return f"player {q} cannot be swapped with now"
+        return None
+
+    def next_uses(self, g: Game, p: int, memo: Any) -> list[Action]:
+        return [] if self._why_not(g, p, memo) is not None else [Swap(p, memo[0])]
+
+    def next_refusal(self, g: Game, a: Action, memo: Any) -> str | None:
+        if not isinstance(a, Swap):
+            return f"{self.name}'s second step is 'swap' with the slot you looked at (or 'pass')"
+        if a.slot != memo[0]:
+            return f"only the card you looked at (your slot {memo[0]}) may be swapped"
+        return self._why_not(g, a.player, memo)
+
+    def resolve_next(self, g: Game, a: Action, memo: Any, events: list[Event]) -> Any:
+        m, q, s, _, _ = memo
+        g.swap(a.player, (a.player, m), (q, s), events)
+
+
+def table_layouts(g: Game, p: int) -> list[int]:
+    """The layouts a power of ``p`` that picks "any two cards on the table" picks from, in seat order:
+    ``p``'s own (unless empty, locked or sealed) and those of ``g.targets(p, exchanging=True)``."""
+    mine = not g.empty(p) and not (g.locked | g.sealed) >> p & 1
+    return sorted([p, *g.targets(p, True)]) if mine else g.targets(p, True)
+
+
+class SwapAnyBlind(CardPower):
+    """Swap any two cards on the table, of two different layouts (yours included or not), nobody
+    looking (kaboo and dutch J). Everyone sees which two places were swapped."""
+
+    name = "swap_any_blind"
+    exchanges = True
+
+    def uses(self, g: Game, p: int) -> list[Action]:
+        places = [(q, g.occupied(q)) for q in table_layouts(g, p)]
+        return [
+            self.action(p, s1, o2, s2, o1)
+            for i, (o1, slots1) in enumerate(places)
+            for o2, slots2 in places[i + 1 :]
+            for s1 in slots1
+            for s2 in slots2
+        ]
+
+    def usable(self, g: Game, p: int) -> bool:
+        return len(table_layouts(g, p)) >= 2
+
+    def refusal(self, g: Game, a: Power) -> str | None:
+        o1, s1, o2, s2 = a.owner, a.slot, a.target, a.target_slot
+        if o1 is None or o2 is None or s1 is None or s2 is None:
+            return f"{self.name} picks two cards: 'owner' and 'slot', 'target' and 'target_slot'"
+        if not (g.player_ok(o1) and g.player_ok(o2)) or o1 >= o2:
+            return f"{self.name} picks two different layouts, the lower seat as 'owner' ('owner' < 'target')"
+        layouts = table_layouts(g, a.player)
+        for q, s in ((o1, s1), (o2, s2)):
+            if q not in layouts:
+                return f"the cards of player {q} cannot be picked now"
+            if not g.slot_ok(q, s):
+                return f"slot {s} of player {q} holds no card"
+        return None
+
+    def resolve(self, g: Game, a: Power, events: list[Event]) -> Any:
+        assert a.owner is not None and a.slot is not None and a.target is not None and a.target_slot is not None
+        g.swap(a.player, (a.owner, a.slot), (a.target, a.target_slot), events)
+
+
+class LookAnyTwoAndSwap(SwapAnyBlind):
+    """Pick any two cards on the table, of two different layouts, look at both, then swap them, or not
+    (kaboo K). Everyone sees which two were picked (two ``looked`` events, the cards secret to you) and
+    whether they were swapped (``swapped``, or ``passed``).
+
+    First step: the uses of ``swap_any_blind``. Second step: the same ``power`` action again (swap
+    them), or ``pass``."""
+
+    name = "look_any_two_and_swap"
+
+    def resolve(self, g: Game, a: Power, events: list[Event]) -> Any:
+        assert a.owner is not None and a.slot is not None and a.target is not None and a.target_slot is not None
+        first = g.look(a.player, a.owner, a.slot, events)
+        second = g.look(a.player, a.target, a.target_slot, events)
+        return [a.owner, a.slot, a.target, a.target_slot, first, second]
+
+    def next_uses(self, g: Game, p: int, memo: Any) -> list[Action]:
+        o1, s1, o2, s2, first, second = memo
+        if g.hands[o1][s1] != first or g.hands[o2][s2] != second:
+            return []
+        layouts = table_layouts(g, p)
+        if o1 not in layouts or o2 not in layouts:
+            return []
+        return [self.action(p, s1, o2, s2, o1)]
+
+    def next_refusal(self, g: Game, a: Action, memo: Any) -> str | None:
+        if not isinstance(a, Power):
+            return f"{self.name}'s second step is the same 'power' action again (or 'pass')"
+        uses = self.next_uses(g, a.player, memo)
+        if not uses:
+            return "the two cards you looked at can no longer be swapped"
+        if untimed(a) != uses[0]:
+            return "only the two cards you looked at may be swapped: repeat the same 'power' action"
+        return None
+
+    def resolve_next(self, g: Game, a: Action, memo: Any, events: list[Event]) -> Any:
+        o1, s1, o2, s2, _, _ = memo
+        g.swap(a.player, (o1, s1), (o2, s2), events)
+
+
+class GiveStockCard(CardPower):
+    """Give the stock's top card, face down and seen by nobody, to another player: it joins their
+    layout in a new slot (dutch A). Everyone sees who got it and where (event ``given``: ``player``
+    the receiver, ``slot``, ``by``); nobody sees the card. A locked or sealed layout gets nothing."""
+
+    name = "give_stock_card"
+    exchanges = True
+
+    def uses(self, g: Game, p: int) -> list[Action]:
+        return [self.action(p, None, q) for q in g.targets(p, True)] if g.can_draw_stock() else []
+
+    def usable(self, g: Game, p: int) -> bool:
+        return g.can_draw_stock() and bool(g.targets(p, True))
+
+    def refusal(self, g: Game, a: Power) -> str | None:
+        if a.slot is not None or a.target_slot is not None or a.owner is not None:
+            return f"{self.name} takes only 'target' (the player who gets the card)"
+        if not g.player_ok(a.target) or a.target == a.player:
+            return "'target' must be another player"
+        if a.target not in g.targets(a.player, True):
+            return f"player {a.target} cannot be given a card now"
+        if not g.can_draw_stock():
+            return "the stock is empty"
+        return None
+
+    def resolve(self, g: Game, a: Power, events: list[Event]) -> Any:
+        assert a.target is not None
+        g.deal_unseen(a.target, events, 1, kind="given", by=a.player)
+
+
 @hookimpl
 def tamalou_powers() -> list[type[CardPower]]:
-    return [PeekOwn, PeekOpponent, BlindSwap, LookAndSwap, PlayAgain]
+    return [
+        PeekOwn,
+        PeekOpponent,
+        BlindSwap,
+        LookAndSwap,
+        PlayAgain,
+        SwapThenLook,
+        LookBothAndSwap,
+        SwapAnyBlind,
+        LookAnyTwoAndSwap,
+        GiveStockCard,
+    ]

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Install the two example plugin packages into a Python environment and check them end to end:
+# `tamalou variants` lists their rulesets, `tamalou verify` passes on each, and each package's own
+# tests pass. Exits non-zero on the first failure.
+#
+#   examples/test_examples.sh [PYTHON]              # into PYTHON's environment (default: `python` on PATH)
+#   examples/test_examples.sh --isolated [PYTHON]   # into a throwaway venv made with PYTHON, removed after
+#
+# PYTHON's environment should have tamalou installed already (e.g. CI's venv); if it has not (or with
+# --isolated), this repository's tamalou is installed first. The packages are installed with their
+# test extra (pytest, hypothesis). Installed packages add their rulesets to `tamalou.variant_names()`:
+# use --isolated, or run this after the main test suite, to keep them out of another suite's run.
+# TAMALOU_EXAMPLES_GAMES sets the number of games of `tamalou verify` (default 200).
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+isolated=0
+if [ "${1:-}" = "--isolated" ]; then
+    isolated=1
+    shift
+fi
+py="${1:-python}"
+games="${TAMALOU_EXAMPLES_GAMES:-200}"
+packages=(tamalou-sum-matching tamalou-spy-powers)
+rulesets=(french-sum-matching french-spy)
+
+command -v "$py" >/dev/null 2>&1 || { echo "test_examples: no python interpreter '$py'" >&2; exit 2; }
+if [ "$isolated" = 1 ]; then
+    venv="$(mktemp -d)"
+    trap 'rm -rf "$venv"' EXIT
+    "$py" -m venv "$venv"
+    py="$venv/bin/python"
+fi
+bin="$("$py" -c 'import os, sys; print(os.path.dirname(sys.executable))')"
+# The `tamalou` command of that environment (its console script, else the same entry point).
+tamalou_cli() {
+    if [ -x "$bin/tamalou" ]; then
+        "$bin/tamalou" "$@"
+    else
+        "$py" -c 'import sys; from tamalou.cli import main; sys.argv[0] = "tamalou"; main()' "$@"
+    fi
+}
+
+step() { printf '\n== %s\n' "$*"; }
+
+if ! "$py" -c 'import tamalou' >/dev/null 2>&1; then
+    step "tamalou is not installed in $bin: installing $root"
+    "$py" -m pip install -q "$root"
+fi
+
+step "installing ${packages[*]}"
+specs=()
+for p in "${packages[@]}"; do specs+=("$here/$p[test]"); done
+"$py" -m pip install -q "${specs[@]}"
+
+step "tamalou variants lists ${rulesets[*]}"
+listing="$(COLUMNS=200 tamalou_cli variants)"
+for r in "${rulesets[@]}"; do
+    if ! grep -q -- "$r" <<<"$listing"; then
+        echo "$listing"
+        echo "test_examples: 'tamalou variants' does not list $r" >&2
+        exit 1
+    fi
+    echo "listed: $r"
+done
+
+for r in "${rulesets[@]}"; do
+    step "tamalou verify $r --games $games"
+    tamalou_cli verify "$r" --games "$games"
+done
+
+for p in "${packages[@]}"; do
+    step "tests of $p"
+    (cd "$here/$p" && "$py" -m pytest -p no:cacheprovider)
+done
+
+step "examples: all checks passed"
