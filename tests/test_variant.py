@@ -1001,7 +1001,7 @@ def test_power_names_are_checked_by_the_loader_against_the_registered_powers(
     with pytest.raises(VariantError) as info:
         load_variant(write(tmp_path / "bad.toml", text))
     assert (
-        "bad.toml: rules.powers.ranks.7: unknown power 'fly' (powers: none, blind_swap, give_stock_card, look_and_swap, "
+        "bad.toml: rules.powers.ranks.7: unknown power 'fly' (powers: none, blind_swap, give_stock_card, "
         in str(info.value)
     )
     assert validator.errors(tomllib.loads(text)) == []  # a plugin might register "fly"
