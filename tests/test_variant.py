@@ -1000,9 +1000,8 @@ def test_power_names_are_checked_by_the_loader_against_the_registered_powers(
     text = 'name = "x"\n[rules.powers.ranks]\n"7" = "fly"\n'
     with pytest.raises(VariantError) as info:
         load_variant(write(tmp_path / "bad.toml", text))
-    assert (
-        "bad.toml: rules.powers.ranks.7: unknown power 'fly' (powers: none, blind_swap, give_stock_card, "
-        in str(info.value)
+    assert "bad.toml: rules.powers.ranks.7: unknown power 'fly' (powers: none, blind_swap, give_stock_card, " in str(
+        info.value
     )
     assert validator.errors(tomllib.loads(text)) == []  # a plugin might register "fly"
     assert validator.errors({"name": "x", "rules": {"powers": {"ranks": {"7": 7}}}}) != []  # not a name
