@@ -18,6 +18,7 @@ from __future__ import annotations
 from ..hookspecs import MatchTally, hookimpl
 from ..schema import Variant
 from ..views import Result
+from .defaults import places_by_key
 
 
 def bonuses(players: int) -> tuple[int, ...]:
@@ -55,11 +56,4 @@ def tamalou_match_rank(variant: Variant, match: MatchTally) -> list[list[int]] |
     """Lowest cumulative total; then lowest total before bonuses; then lowest single-round total."""
     totals, raw = match.totals(), match.raw_totals()
     best = [min((r[p] for r in match.scores), default=0) for p in range(match.players)]
-    keys = {p: (totals[p], raw[p], best[p]) for p in range(match.players)}
-    places: list[list[int]] = []
-    for p in sorted(keys, key=keys.__getitem__):
-        if places and keys[p] == keys[places[-1][0]]:
-            places[-1].append(p)
-        else:
-            places.append([p])
-    return places
+    return places_by_key({p: (totals[p], raw[p], best[p]) for p in range(match.players)})

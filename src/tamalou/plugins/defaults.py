@@ -5,7 +5,9 @@ Registered ``trylast``, so any other plugin's answer wins over these.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from ..cards import Card
 from ..hookspecs import Tally, hookimpl
@@ -67,7 +69,11 @@ def rank_by_total(tally: Tally, ties: tuple[str, ...]) -> list[list[int]]:
                 k.append(1 if p == tally.caller else 0)
         return tuple(k)
 
-    keys = {p: key(p) for p in range(len(tally.totals))}
+    return places_by_key({p: key(p) for p in range(len(tally.totals))})
+
+
+def places_by_key(keys: Mapping[int, Any]) -> list[list[int]]:
+    """Players sorted by ``keys[p]`` (lowest first), equal keys sharing a place."""
     places: list[list[int]] = []
     for p in sorted(keys, key=keys.__getitem__):
         if places and keys[p] == keys[places[-1][0]]:

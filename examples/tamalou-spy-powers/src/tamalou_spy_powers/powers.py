@@ -66,12 +66,6 @@ class SpySwapLook(BlindSwap):
 
     name = "spy_swap_look"
 
-    def refusal(self, g: Game, a: Power) -> str | None:
-        why = self.target_refusal(g, a, exchanging=True)
-        if why is None and (a.owner is not None or not g.slot_ok(a.player, a.slot)):
-            why = f"{self.name} needs one of your own occupied slots: 'slot'"
-        return why
-
     def resolve(self, g: Game, a: Power, events: list[Event]) -> Any:
         super().resolve(g, a, events)  # the blind swap: everyone sees which two places changed
         assert a.slot is not None
