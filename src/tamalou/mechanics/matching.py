@@ -320,14 +320,7 @@ class Matching(Mechanic):
                     st.win_by = p
                 events.append(Event("matched", facts))
         if wrong:
-            count = self.penalty * wrong
-            if self.cap:
-                room = max(0, self.cap - g.card_count(p))
-                if room < count:
-                    events.append(Event("penalty_capped", {"player": p, "cap": self.cap, "spared": count - room}))
-                    count = room
-            if count:
-                g.deal_unseen(p, events, count)
+            self.penalise(g, p, self.penalty * wrong, events)
         if (wrong or not late) and self._results:
             for hook in self._results:
                 hook(g, p, not wrong)
@@ -338,6 +331,17 @@ class Matching(Mechanic):
         if g.phase in _WINDOWS:
             self.closing_moves_on(g, events)
         return events
+
+    def penalise(self, g: Game, p: int, count: int, events: list[Event]) -> None:
+        """``count`` penalty cards for a miss of ``p``, within ``penalty_cap`` (an event says what the cap
+        spared). A move of another mechanic that misses on the window penalises through this too."""
+        if self.cap:
+            room = max(0, self.cap - g.card_count(p))
+            if room < count:
+                events.append(Event("penalty_capped", {"player": p, "cap": self.cap, "spared": count - room}))
+                count = room
+        if count:
+            g.deal_unseen(p, events, count)
 
     def took(self, g: Game, a: MatchAction, owner: int, events: list[Event]) -> bool:
         """After a match: ``True`` if the round now waits for something (opponent matching's give)."""

@@ -23,9 +23,10 @@ défausse. J'ai un 6 et 4 dans mon jeu => Je peux poser les deux cartes".
 What this uses of the built-in matching (``tamalou.mechanics.matching``), read through
 ``MatchingLike`` below: its listing (``list_matches``, and ``list_closing`` in the closing window), its
 state (``g.state_of("matching")``: ``win``, the thrown card; ``win_by``, who took it; ``tried``, the
-cards each player threw on it; ``waiting``, who a window phase still waits for) and ``closing_moves_on``
-(a window phase moves on after each throw). The keys ``race``, ``penalty_cap`` and ``window`` are read
-with their defaults when the installed tamalou predates them.
+cards each player threw on it; ``waiting``, who a window phase still waits for), ``closing_moves_on``
+(a window phase moves on after each throw) and ``penalise`` (a miss's penalty, within
+``penalty_cap``). The keys ``race`` and ``window`` are read with their defaults when the installed
+tamalou predates them.
 """
 
 from __future__ import annotations
@@ -71,6 +72,8 @@ class MatchingLike(Protocol):
 
     def closing_moves_on(self, g: Game, events: list[Event]) -> None: ...
 
+    def penalise(self, g: Game, p: int, count: int, events: list[Event]) -> None: ...
+
 
 _ACTIONS: dict[tuple[int, int, int], SumMatch] = {}
 
@@ -97,7 +100,6 @@ class SumMatching(tamalou.Mechanic):
         self.max_cards = m.max_cards
         self.penalty = m.penalty_cards
         self.race: bool = getattr(m, "race", True)
-        self.cap: int = getattr(m, "penalty_cap", 0)
         # The window phases where matching lists its own actions (they are not open to out-of-turn
         # actions): the closing window of a called round (untimed rulesets; timed ones have their
         # countdown), and the window after a power.
@@ -116,7 +118,7 @@ class SumMatching(tamalou.Mechanic):
 
     def bind(self, rb: Rulebook) -> None:
         found: Any = next((m for m in rb.mechanics if m.name == "matching"), None)
-        for attr in ("list_matches", "list_closing", "closing_moves_on"):
+        for attr in ("list_matches", "list_closing", "closing_moves_on", "penalise"):
             if not callable(getattr(found, attr, None)):
                 raise tamalou.VariantError(
                     f"sum matching needs the built-in matching mechanic (its {attr!r} is missing)", key="plugins"
@@ -230,12 +232,5 @@ class SumMatching(tamalou.Mechanic):
         return events
 
     def penalise(self, g: Game, p: int, events: list[Event]) -> None:
-        """The matching penalty for one miss, within ``penalty_cap`` (as matching does)."""
-        count = self.penalty
-        if self.cap:
-            room = max(0, self.cap - g.card_count(p))
-            if room < count:
-                events.append(Event("penalty_capped", {"player": p, "cap": self.cap, "spared": count - room}))
-                count = room
-        if count:
-            g.penalty(p, count, events)
+        """The matching penalty for one miss, within ``penalty_cap``: matching's own ``penalise``."""
+        self._matching().penalise(g, p, self.penalty, events)
