@@ -1,14 +1,24 @@
-"""Random playout benchmark: 4-player French Tamalou through the public API.
+"""Random playout benchmark: 4-player French Tamalou through the public API, against the project's floor.
 
 Each step lists the current player's legal actions (out-of-turn matches of that player included)
 and picks one uniformly, except that an offered ``call`` is taken with probability CALL_P (and
 otherwise left out of the pick). Prints actions/s and games/s.
 
-    python benchmarks/random_playout.py [GAMES] [--variant NAME] [--players N] [--reference SCRIPT]
+    python benchmarks/random_playout.py [GAMES] [--variant NAME] [--players N] [--no-floor]
+                                        [--reference SCRIPT] [--reference-games N]
 
-With ``--reference PATH/TO/ref_french.py`` (a hand-written floor kept outside this repository) the
-reference script is run right after, in its own process on the same machine, and the ratio of the two
-actions/s figures is printed.
+Then, unless ``--no-floor``, ``benchmarks/floor_french.py`` (the project's own floor: the same game and the
+same random policy, hand-written in plain Python without tamalou) plays the same number of games in its
+own process on the same machine, right after, and the ratio of the two actions/s figures is printed. The
+floor plays 4-player French only: with another variant or player count it is skipped.
+
+With ``--reference SCRIPT``, another playout script is run the same way (with GAMES, or
+``--reference-games``, as its only argument; it must print ``<number> actions/s``) and the ratio to it
+is printed too.
+
+Output, one line each: ``tamalou <variant>: ... <number> actions/s ...``, then ``floor_french: ...``
+and ``ratio: <number> % of the floor's actions/s``, then the reference's line and
+``ratio: <number> % of the reference's actions/s``.
 """
 
 from __future__ import annotations
@@ -19,11 +29,13 @@ import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import tamalou
 from tamalou import Call
 
 CALL_P = 0.05
+FLOOR = Path(__file__).resolve().parent / "floor_french.py"
 
 
 def play(variant: tamalou.Variant, players: int, seed: int, rng: random.Random) -> int:
@@ -34,6 +46,7 @@ def play(variant: tamalou.Variant, players: int, seed: int, rng: random.Random) 
     while game.phase != "over":
         actions = legal(game.current_player)
         calls = [a for a in actions if type(a) is Call]
+        action: tamalou.Action
         if calls:
             if rng.random() < CALL_P or len(calls) == len(actions):
                 action = calls[0]
@@ -46,13 +59,24 @@ def play(variant: tamalou.Variant, players: int, seed: int, rng: random.Random) 
     return steps
 
 
+def run_script(script: str | Path, games: int) -> float | None:
+    """Run a playout script in its own process, print its output, and return its actions/s (``None``
+    if it printed none)."""
+    out = subprocess.run([sys.executable, str(script), str(games)], capture_output=True, text=True, check=True)
+    text = out.stdout.strip()
+    print(text)
+    found = re.search(r"([0-9.]+) actions/s", text)
+    return float(found.group(1)) if found else None
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("games", nargs="?", type=int, default=2000)
     parser.add_argument("--variant", default="french")
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--reference", help="a reference playout script to run back to back (prints actions/s)")
-    parser.add_argument("--reference-games", type=int, default=20000)
+    parser.add_argument("--no-floor", action="store_true", help="do not run benchmarks/floor_french.py after")
+    parser.add_argument("--reference", help="another playout script to run back to back (it prints actions/s)")
+    parser.add_argument("--reference-games", type=int, help="games for the reference script (default: GAMES)")
     args = parser.parse_args()
     variant = tamalou.load_variant(args.variant)
     rng = random.Random(1)
@@ -67,14 +91,18 @@ def main() -> None:
         f"tamalou {args.variant}: {args.games} games, {actions} actions, {args.games / elapsed:.0f} games/s, "
         f"{rate:.0f} actions/s, {actions / args.games:.1f} actions/game"
     )
+    if not args.no_floor:
+        if variant.name == "french" and args.players == 4:
+            floor = run_script(FLOOR, args.games)
+            if floor:
+                print(f"ratio: {100 * rate / floor:.1f} % of the floor's actions/s")
+        else:
+            print("floor_french: skipped (it plays 4-player French only)")
     if args.reference:
-        out = subprocess.run(
-            [sys.executable, args.reference, str(args.reference_games)], capture_output=True, text=True, check=True
-        ).stdout.strip()
-        print(out)
-        found = re.search(r"([0-9.]+) actions/s", out)
-        if found:
-            print(f"ratio: {100 * rate / float(found.group(1)):.1f} % of the reference's actions/s")
+        games = args.games if args.reference_games is None else args.reference_games
+        reference = run_script(args.reference, games)
+        if reference:
+            print(f"ratio: {100 * rate / reference:.1f} % of the reference's actions/s")
 
 
 if __name__ == "__main__":

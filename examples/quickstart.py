@@ -2,7 +2,8 @@
 
     python examples/quickstart.py [SEED] [PLAYERS]
 
-The log is the referee's (every card shown); the end shows what seat 0 was allowed to see.
+The log is what seat 0 is told (``event.for_player(0)``: other seats' hidden cards removed), with the
+table as seat 0 sees it every few turns; at the end every card is turned up and the result drawn.
 """
 
 from __future__ import annotations
@@ -36,14 +37,14 @@ def main() -> None:
                 action = calls[0]
             else:
                 action = chooser.choice([a for a in moves if not isinstance(a, tamalou.Call)])
+        turn = game.turn
         for event in game.apply(action):
-            print("  " + event.describe())
-    result = game.result()
+            print("  " + event.for_player(0).describe())
+        if game.turn != turn and game.turn % 5 == 0 and not game.is_over:
+            print(repr(game.view(0)))  # the table as seat 0 sees it: ?? for what seat 0 does not know
     print()
-    for p in range(players):
-        marks = (" (called)" if p == result.caller else "") + (" WINS" if p in result.winners else "")
-        print(f"player {p}: {' '.join(c or '--' for c in game.layout(p))} = {result.totals[p]}{marks}")
-    print(f"ranking: {result.ranking}; {game.turn} turns, {len(game.actions)} actions")
+    print(repr(game.view(0)))  # the round is over: every card is shown, then the result
+    print(f"{game.turn} turns, {len(game.actions)} actions")
 
 
 if __name__ == "__main__":

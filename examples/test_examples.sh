@@ -44,9 +44,9 @@ tamalou_cli() {
 
 step() { printf '\n== %s\n' "$*"; }
 
-if ! "$py" -c 'import tamalou' >/dev/null 2>&1; then
-    step "tamalou is not installed in $bin: installing $root"
-    "$py" -m pip install -q "$root"
+if ! "$py" -c 'import tamalou, typer, rich' >/dev/null 2>&1; then
+    step "tamalou with its command line (the cli extra) is not installed in $bin: installing $root[cli]"
+    "$py" -m pip install -q "$root[cli]"
 fi
 
 step "installing ${packages[*]}"

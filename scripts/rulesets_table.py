@@ -25,6 +25,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "rulesets.md"
+RULES_DIR = ROOT / "docs" / "rules"  # the rules for players, one page per ruleset
 
 try:
     import tamalou
@@ -224,8 +225,9 @@ def render() -> str:
         "",
         "Every ruleset the engine knows, as `tamalou.load_variant(name)` loads it. The rows of the tables",
         "are the keys of the variant format (`[rules.<section>]` in a TOML file); their last column says",
-        "what a key means. [architecture.md](architecture.md) says how the engine plays them and what it",
-        "decides where the rule texts are silent.",
+        "what a key means. [The rules, ruleset by ruleset](rules/index.md) gives each ruleset's rules for",
+        "players and what the engine decides where the rule texts are silent;",
+        "[architecture.md](architecture.md) says how the engine plays them.",
         "",
         f"A modifier composes with any ruleset ({example}) and, loaded alone, applies to its base.",
         f"Its column shows only the rows it changes; `{AS_COMPOSED}` means *as the ruleset it is composed with*.",
@@ -241,7 +243,7 @@ def render() -> str:
     for title, intro, rows in all_tables:
         lines += [f"## {title}", ""]
         if intro:
-            lines += [intro, ""]
+            lines += [(intro), ""]
         lines.append("| key | " + " | ".join(header(n) for n in names) + " | meaning |")
         lines.append("|---|" + "---|" * len(names) + "---|")
         for row in rows:
@@ -264,6 +266,8 @@ def render() -> str:
             lines.append(f"- plugins: {_code_list(v.plugins)}")
         lines.append(f"- aliases: {_code_list(v.aliases)}")
         lines.append(f"- sources: {_code_list(v.sources)}")
+        if (RULES_DIR / f"{n}.md").exists():
+            lines.append(f"- rules for players: [rules/{n}.md](rules/{n}.md)")
         lines.append("")
         if v.description:
             lines += [" ".join(v.description.split()), ""]

@@ -8,8 +8,12 @@ Timed rulesets pass ``at`` (seconds since the deal) to the helpers that act.
 
 from __future__ import annotations
 
+import importlib.util
 import random
+import sys
 from collections.abc import Iterable, Sequence
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -223,3 +227,17 @@ def random_game_and_events(
 def random_game(variant: VariantLike, players: int, seed: int, rng: random.Random, universe: int) -> Game:
     """``random_game_and_events`` without the events."""
     return random_game_and_events(variant, players, seed, rng, universe)[0]
+
+
+# --------------------------------------------------------------------------------- scripts
+
+
+def load_script(path: Path) -> ModuleType:
+    """A script of ``scripts/`` imported as a module (its name: the file's stem), for the tests of the
+    pages it generates."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module

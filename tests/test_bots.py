@@ -437,7 +437,7 @@ def _variant(tmp_path: Path, name: str, text: str) -> tamalou.Variant:
 
 
 def test_look_and_swap_never_targets_a_protected_caller(tmp_path: Path) -> None:
-    """Regression (CONTRACT: "Every action it lists is accepted by apply"). With
+    """Regression (the engine's promise: every action ``legal_actions`` lists is accepted by ``apply``). With
     ``call.protect_caller = true`` look-and-swap is a swap: it may not aim at the caller, so with two
     players after a call the black king offers no power at all, and every listed action applies."""
     v = _variant(tmp_path, "protect", "[rules.call]\nprotect_caller = true\n")

@@ -1,4 +1,4 @@
-"""Scenario tests of Cabo, second edition (FAMILY.md §2): one test (or a few) per rule line.
+"""Scenario tests of Cabo, second edition (docs/rules/cabo.md): one test (or a few) per rule.
 
 Every scenario is a stacked deal a reader can follow: ``hands`` per seat (slot 0 first), ``stock`` top
 first, ``discard`` bottom first, and seat 0 plays first. Cabo starts with a peek phase where each player
@@ -72,7 +72,7 @@ def stock_out(hands: Sequence[Sequence[str]], stock: Sequence[str], discard: Seq
 
 
 def test_two_to_four_players() -> None:
-    """FAMILY.md §2: "2–4 players" """
+    """Cabo: "2–4 players" """
     for n in (2, 3, 4):
         assert tamalou.new_game(CABO, n, seed=1).players == n
     for n in (1, 5):
@@ -81,7 +81,7 @@ def test_two_to_four_players() -> None:
 
 
 def test_its_own_deck_of_52_cards_valued_0_to_13() -> None:
-    """FAMILY.md §2: "its own deck of 52 cards valued 0 to 13: two 0s, two 13s, and four each of 1 to
+    """Cabo: "its own deck of 52 cards valued 0 to 13: two 0s, two 13s, and four each of 1 to
     12 (no suits; two cards of the same value are the same "rank" for matching)" """
     g = tamalou.new_game(CABO, 2, seed=1)
     assert len(g.cards) == 52
@@ -99,7 +99,7 @@ def test_its_own_deck_of_52_cards_valued_0_to_13() -> None:
 
 
 def test_four_cards_face_down_in_a_row_each_player_looks_at_any_two() -> None:
-    """FAMILY.md §2: "4 cards face down in a row; each player looks at any two of their own cards at the
+    """Cabo: "4 cards face down in a row; each player looks at any two of their own cards at the
     start (as cartalogue's choice)" """
     g = deal([["1", "2", "3", "4"], ["5", "6", "7", "8"]], stock=["1", "2"], discard=["3"])
     assert g.rules.deal.layout == "row"
@@ -119,7 +119,7 @@ def test_four_cards_face_down_in_a_row_each_player_looks_at_any_two() -> None:
 
 
 def test_the_top_of_the_stock_is_turned_up_to_start_the_discard() -> None:
-    """FAMILY.md §2: "The top of the stock is turned up to start the discard." """
+    """Cabo: "The top of the stock is turned up to start the discard." """
     g = tamalou.new_game(CABO, 3, seed=7)
     v = g.view(1)
     assert len(v.discard) == 1 and v.discard_top == v.discard[0]
@@ -131,7 +131,7 @@ def test_the_top_of_the_stock_is_turned_up_to_start_the_discard() -> None:
 
 
 def test_a_turn_is_draw_from_the_stock_take_the_discard_or_call() -> None:
-    """FAMILY.md §2: "A turn is one of: draw from the stock, then keep it (exchange, below) or throw it
+    """Cabo: "A turn is one of: draw from the stock, then keep it (exchange, below) or throw it
     (power); take the discard top and exchange it; or call "Cabo" instead of drawing (no threshold)." """
     g = dealt([["1", "2", "3", "4"], ["5", "6", "7", "8"]], stock=["1", "2", "3"], discard=["9"])
     assert turn_options(g, 0) == {Draw(0, "stock"), Draw(0, "discard"), Call(0)}
@@ -146,7 +146,7 @@ def test_a_turn_is_draw_from_the_stock_take_the_discard_or_call() -> None:
 
 
 def test_a_card_taken_from_the_discard_is_kept() -> None:
-    """FAMILY.md §2: "take the discard top and exchange it" — it is kept (one card or several claimed
+    """Cabo: "take the discard top and exchange it" — it is kept (one card or several claimed
     equal), never thrown back."""
     g = dealt([["1", "2", "3", "4"], ["5", "6", "7", "8"]], stock=["1", "2", "3"], discard=["9"])
     g.apply(Draw(0, "discard"))
@@ -160,7 +160,7 @@ def test_a_card_taken_from_the_discard_is_kept() -> None:
 
 
 def test_a_call_instead_of_drawing_at_any_total() -> None:
-    """FAMILY.md §2: "or call "Cabo" instead of drawing (no threshold)" — a call at 48 is accepted and
+    """Cabo: "or call "Cabo" instead of drawing (no threshold)" — a call at 48 is accepted and
     never checked."""
     g = dealt([["13", "12", "12", "11"], ["1", "2", "3", "4"]], stock=["1", "2", "3"])
     events = g.apply(Call(0))
@@ -171,7 +171,7 @@ def test_a_call_instead_of_drawing_at_any_total() -> None:
 
 
 def test_after_a_call_every_other_player_has_one_more_turn() -> None:
-    """FAMILY.md §2: "After a call every other player has one more turn." """
+    """Cabo: "After a call every other player has one more turn." """
     g = dealt(
         [["1", "2", "3", "4"], ["5", "5", "5", "5"], ["6", "6", "6", "6"]],
         stock=["1", "2", "3", "4", "2"],
@@ -191,7 +191,7 @@ def test_after_a_call_every_other_player_has_one_more_turn() -> None:
 
 
 def test_the_exchange_is_listed_for_every_set_of_two_to_four_own_cards() -> None:
-    """FAMILY.md §2: "the card kept replaces one of your cards, or two, three or four of your cards that
+    """Cabo: "the card kept replaces one of your cards, or two, three or four of your cards that
     you claim are equal" — one action per set of 2, 3 or 4 occupied slots (in increasing order); one
     card is the core's ``replace``."""
     g = dealt([["1", "2", "3", "4", "5"], ["5", "6", "7", "8"]], stock=["1", "2", "3"])
@@ -203,7 +203,7 @@ def test_the_exchange_is_listed_for_every_set_of_two_to_four_own_cards() -> None
 
 
 def test_claimed_equal_cards_go_to_the_discard_and_the_kept_card_takes_the_first_slot() -> None:
-    """FAMILY.md §2: "The claimed cards are turned face up for all to see. If they are all equal they go
+    """Cabo: "The claimed cards are turned face up for all to see. If they are all equal they go
     to the discard and the kept card takes one of their slots (the other slots stay empty)." — Decided
     here: the first claimed slot (the lowest); thrown in the order claimed, so the discard top is the
     last claimed card."""
@@ -222,7 +222,7 @@ def test_claimed_equal_cards_go_to_the_discard_and_the_kept_card_takes_the_first
 
 
 def test_three_or_four_equal_cards_leave_the_other_slots_empty() -> None:
-    """FAMILY.md §2: "two, three or four of your cards ... the kept card takes one of their slots (the
+    """Cabo: "two, three or four of your cards ... the kept card takes one of their slots (the
     other slots stay empty)." """
     g = dealt([["4", "1", "4", "4"], ["1", "2", "3", "2"]], stock=["3", "5", "6"])
     g.apply(Draw(0, "stock"))
@@ -236,7 +236,7 @@ def test_three_or_four_equal_cards_leave_the_other_slots_empty() -> None:
 
 
 def test_unequal_claimed_cards_go_back_face_up_and_the_kept_card_takes_a_new_slot() -> None:
-    """FAMILY.md §2: "If they are not all equal, they go back face up into their slots (known to
+    """Cabo: "If they are not all equal, they go back face up into their slots (known to
     everyone), the kept card is added to your layout in a new slot" """
     g = dealt([["5", "9", "5", "2"], ["1", "2", "3", "4"]], stock=["3", "1", "2", "6"], discard=["6"])
     g.apply(Draw(0, "stock"))
@@ -251,7 +251,7 @@ def test_unequal_claimed_cards_go_back_face_up_and_the_kept_card_takes_a_new_slo
 
 
 def test_one_penalty_per_claimed_card_whose_value_differs_from_the_first() -> None:
-    """FAMILY.md §2: "Decided: you take one penalty card for each claimed card beyond the first whose
+    """Cabo: "Decided: you take one penalty card for each claimed card beyond the first whose
     value differs from the first claimed card." — 5, 7, 7 costs two (both 7s differ from the 5), and
     5, 9, 5, 7 costs two (the 9 and the 7)."""
     g = dealt([["5", "7", "7", "2"], ["1", "2", "3", "4"]], stock=["3", "1", "2", "6", "6"])
@@ -270,8 +270,8 @@ def test_one_penalty_per_claimed_card_whose_value_differs_from_the_first() -> No
 
 
 def test_cards_thrown_by_an_exchange_give_no_power() -> None:
-    """FAMILY.md §2: a power comes from a card "drawn from the stock and thrown at once" (FAMILY.md
-    intro): two 7s thrown by an exchange offer nothing."""
+    """Cabo: a power comes from a card "drawn from the stock and thrown at once" (as in the whole
+    family): two 7s thrown by an exchange offer nothing."""
     g = dealt([["7", "7", "1", "2"], ["1", "2", "3", "4"]], stock=["3", "4", "5"])
     g.apply(Draw(0, "stock"))
     events = g.apply(ExchangeEqual(0, (0, 1)))
@@ -280,7 +280,7 @@ def test_cards_thrown_by_an_exchange_give_no_power() -> None:
 
 
 def test_an_exchange_of_the_discard_top() -> None:
-    """FAMILY.md §2: "take the discard top and exchange it" — the exchange of several cards too."""
+    """Cabo: "take the discard top and exchange it" — the exchange of several cards too."""
     g = dealt([["2", "8", "2", "1"], ["1", "3", "3", "4"]], stock=["5", "4", "5"], discard=["6"])
     g.apply(Draw(0, "discard"))
     g.apply(ExchangeEqual(0, (0, 2)))
@@ -337,7 +337,7 @@ def test_the_exchange_action_json_round_trip_schema_and_snapshot() -> None:
 
 
 def test_a_card_taken_from_the_discard_stays_face_up_wherever_it_moves() -> None:
-    """FAMILY.md §2: "Second edition: a card taken from the discard stays face up in your layout for the
+    """Cabo: "Second edition: a card taken from the discard stays face up in your layout for the
     rest of the round (known to everyone, wherever it moves)." — no rule of its own: the card was face
     up, everyone keeps knowing it through a replace, a blind swap and an exchange; every seat's view
     shows it."""
@@ -371,7 +371,7 @@ def test_a_card_taken_from_the_discard_stays_face_up_wherever_it_moves() -> None
 
 
 def test_powers_7_8_peek_9_10_spy_11_12_swap() -> None:
-    """FAMILY.md §2: "Powers: 7, 8 look at one of your own cards ("peek"); 9, 10 look at one card of
+    """Cabo: "Powers: 7, 8 look at one of your own cards ("peek"); 9, 10 look at one card of
     another player ("spy"); 11, 12 blind swap of one of your cards with one of another player's
     ("swap")." """
     expected = {"7": "peek_own", "8": "peek_own", "9": "peek_opponent", "10": "peek_opponent"}
@@ -397,7 +397,7 @@ def test_powers_7_8_peek_9_10_spy_11_12_swap() -> None:
 
 
 def test_a_card_drawn_from_the_stock_and_kept_gives_no_power() -> None:
-    """FAMILY.md intro: a power comes from a card "drawn from the stock and thrown at once"."""
+    """As in the whole family, a power comes from a card "drawn from the stock and thrown at once"."""
     g = dealt([["7", "2", "3", "4"], ["5", "6", "1", "2"]], stock=["3", "9", "3"])
     g.apply(Draw(0, "stock"))
     events = g.apply(Replace(0, 0))  # the 7 replaced out of the layout: no power
@@ -405,7 +405,7 @@ def test_a_card_drawn_from_the_stock_and_kept_gives_no_power() -> None:
 
 
 def test_no_out_of_turn_matching() -> None:
-    """FAMILY.md §2: "No out-of-turn matching." """
+    """Cabo: "No out-of-turn matching." """
     g = dealt([["3", "2", "3", "4"], ["3", "6", "1", "2"]], stock=["3", "5", "4"], discard=["6"])
     for p in range(2):
         assert not [a for a in g.legal_actions(p) if isinstance(a, MatchAction)]
@@ -421,7 +421,7 @@ def test_no_out_of_turn_matching() -> None:
 
 
 def test_the_round_ends_when_the_stock_runs_out() -> None:
-    """FAMILY.md §2: "The round ends after the call's last turns or when the stock runs out." — at the
+    """Cabo: "The round ends after the call's last turns or when the stock runs out." — at the
     end of the turn that took the last card, although the discard top could still be taken."""
     g = dealt([["1", "2", "3", "4"], ["5", "6", "1", "2"]], stock=["3", "4", "5"])
     quiet_turn(g)
@@ -435,7 +435,7 @@ def test_the_round_ends_when_the_stock_runs_out() -> None:
 
 
 def test_the_round_ends_after_the_calls_last_turns() -> None:
-    """FAMILY.md §2: "The round ends after the call's last turns" """
+    """Cabo: "The round ends after the call's last turns" """
     g = called([["1", "2", "3", "4"], ["5", "6", "1", "2"], ["6", "5", "4", "3"]], stock=["3", "4", "5"])
     assert g.result().totals == [10, 14, 18]
     assert g.turn == 3  # the call, then one turn each for seats 1 and 2
@@ -445,27 +445,27 @@ def test_the_round_ends_after_the_calls_last_turns() -> None:
 
 
 def test_everyone_scores_their_total_and_the_lowest_caller_scores_zero() -> None:
-    """FAMILY.md §2: "Scoring: everyone scores their total. The caller scores 0 if their total is the
+    """Cabo: "Scoring: everyone scores their total. The caller scores 0 if their total is the
     lowest" """
     r = called([["1", "2", "0", "1"], ["5", "6", "1", "2"], ["6", "5", "4", "3"]], stock=["3", "4", "5"]).result()
     assert r.totals == [4, 14, 18] and r.scores == [0, 14, 18] and r.winners == [0]
 
 
 def test_a_caller_tied_for_the_lowest_scores_zero() -> None:
-    """FAMILY.md §2: "The caller scores 0 if their total is the lowest or tied for the lowest" """
+    """Cabo: "The caller scores 0 if their total is the lowest or tied for the lowest" """
     r = called([["1", "2", "3", "4"], ["5", "2", "1", "2"], ["6", "5", "4", "3"]], stock=["3", "4", "5"]).result()
     assert r.totals == [10, 10, 18] and r.scores == [0, 10, 18]
     assert r.winners == [0] and r.ranking == [[0], [1], [2]]
 
 
 def test_a_caller_not_lowest_scores_total_plus_ten() -> None:
-    """FAMILY.md §2: "else their total + 10" """
+    """Cabo: "else their total + 10" """
     r = called([["5", "2", "3", "4"], ["5", "2", "1", "2"], ["6", "5", "4", "3"]], stock=["3", "4", "5"]).result()
     assert r.totals == [14, 10, 18] and r.scores == [24, 10, 18] and r.winners == [1]
 
 
 def test_kamikaze_scores_zero_and_fifty_for_everyone_else_caller_rules_aside() -> None:
-    """FAMILY.md §2: "Kamikaze: a player who ends the round with exactly two 12s and two 13s (and no
+    """Cabo: "Kamikaze: a player who ends the round with exactly two 12s and two 13s (and no
     other card) scores 0 and every other player scores 50, caller rules aside." """
     # The caller is lowest but scores 50, not 0.
     r = called([["1", "2", "0", "1"], ["12", "13", "12", "13"], ["6", "5", "4", "3"]], stock=["3", "4", "5"]).result()
@@ -480,7 +480,7 @@ def test_kamikaze_scores_zero_and_fifty_for_everyone_else_caller_rules_aside() -
 
 
 def test_kamikaze_needs_exactly_those_four_cards() -> None:
-    """FAMILY.md §2: "exactly two 12s and two 13s (and no other card)" — a fifth card, even a 0, spoils
+    """Cabo: "exactly two 12s and two 13s (and no other card)" — a fifth card, even a 0, spoils
     it; so do three 12s and a 13."""
     r = stock_out([["13", "12", "13", "12", "0"], ["5", "2", "1", "2"]], stock=["3", "4"]).result()
     assert r.totals == [50, 10] and r.scores == [50, 10]
@@ -508,7 +508,7 @@ HIGH = ["13", "12", "12", "11"]  # 48
 
 
 def test_a_match_is_played_until_a_cumulative_score_is_over_100_and_the_lowest_wins() -> None:
-    """FAMILY.md §2: "A match is played over rounds until some cumulative score is over 100; the lowest
+    """Cabo: "A match is played over rounds until some cumulative score is over 100; the lowest
     cumulative score then wins." """
     m = tamalou.new_match(CABO, 2, seed=3)
     _round(m, [LOW, HIGH], ["3", "4"])
@@ -522,7 +522,7 @@ def test_a_match_is_played_until_a_cumulative_score_is_over_100_and_the_lowest_w
 
 
 def test_a_cumulative_score_of_exactly_100_falls_back_to_50_once_per_player() -> None:
-    """FAMILY.md §2: "A cumulative score of exactly 100 is reset to 50, once per player per match." """
+    """Cabo: "A cumulative score of exactly 100 is reset to 50, once per player per match." """
     m = tamalou.new_match(CABO, 2, seed=3)
     _round(m, [LOW, HIGH], ["3", "4"])
     _round(m, [LOW, HIGH], ["3", "4"])
@@ -541,7 +541,7 @@ def test_a_cumulative_score_of_exactly_100_falls_back_to_50_once_per_player() ->
 
 
 def test_the_exact_100_reset_hook_alone() -> None:
-    """FAMILY.md §2: "exactly 100 ... reset to 50, once per player per match" — on a match's tally: only
+    """Cabo: "exactly 100 ... reset to 50, once per player per match" — on a match's tally: only
     exactly 100, each player once."""
     tally = MatchTally(
         players=3,

@@ -1,4 +1,4 @@
-"""Scenario tests of the ``cambia`` ruleset (FAMILY.md §1, the ``cambia-circuit`` modifier apart) and of
+"""Scenario tests of the ``cambia`` ruleset (docs/rules/cambia.md; the ``cambia-circuit`` modifier apart) and of
 the matching and power keys it brought (``rules.matching.give``, ``race``, ``penalty_cap``, ``window``;
 ``rules.powers.replaced``), each also on its own over French.
 
@@ -119,7 +119,7 @@ def every_match(g: Game, p: int) -> set[MatchAction]:
 
 
 def test_two_to_six_players_52_cards_and_two_jokers() -> None:
-    """FAMILY.md §1: "2–6 players; 52 cards + 2 jokers." """
+    """Cambia: "2–6 players; 52 cards + 2 jokers." """
     for n in range(2, 7):
         assert tamalou.new_game(CAMBIA, players=n, seed=n).players == n
     for n in (1, 7):
@@ -133,7 +133,7 @@ def test_two_to_six_players_52_cards_and_two_jokers() -> None:
 
 
 def test_four_cards_in_a_square_and_the_two_nearest_seen_at_the_start() -> None:
-    """FAMILY.md §1: "4 cards face down in a 2×2 square; at the start only, each player looks at their two
+    """Cambia: "4 cards face down in a 2×2 square; at the start only, each player looks at their two
     nearest cards (slots 0 and 1)." """
     assert tamalou.load_variant(CAMBIA).rules.deal.layout == "square"
     g = deal([["AS", "2S", "3S", "4S"], ["5H", "6H", "7H", "8H"]], stock=["9C"], discard=["10D"])
@@ -150,7 +150,7 @@ def test_four_cards_in_a_square_and_the_two_nearest_seen_at_the_start() -> None:
 
 
 def test_the_top_of_the_stock_is_turned_up_to_start_the_discard() -> None:
-    """FAMILY.md §1: "The top of the stock is turned up to start the discard." (It was thrown by no turn:
+    """Cambia: "The top of the stock is turned up to start the discard." (It was thrown by no turn:
     it opens no snap window.)"""
     for n in range(2, 7):
         g = tamalou.new_game(CAMBIA, players=n, seed=60 + n)
@@ -163,7 +163,7 @@ def test_the_top_of_the_stock_is_turned_up_to_start_the_discard() -> None:
 
 
 def test_values_red_king_minus_one_joker_zero_black_king_thirteen() -> None:
-    """FAMILY.md §1: "Values: red K −1, joker 0, A 1, 2–10 face value, J 11, Q 12, black K 13." """
+    """Cambia: "Values: red K −1, joker 0, A 1, 2–10 face value, J 11, Q 12, black K 13." """
     result = called_at_once(
         ["KH", "KD", "JK1", "JK2"],  # -1 - 1 + 0 + 0 = -2
         ["KS", "KC", "QS", "JS"],  # 13 + 13 + 12 + 11 = 49
@@ -178,7 +178,7 @@ def test_values_red_king_minus_one_joker_zero_black_king_thirteen() -> None:
 
 
 def test_stock_draw_then_replace_one_card_or_throw_the_drawn_card_with_its_power() -> None:
-    """FAMILY.md §1: "A turn is one of: draw from the stock, then replace one of your cards (the old one goes
+    """Cambia: "A turn is one of: draw from the stock, then replace one of your cards (the old one goes
     face up on the discard) or throw the drawn card (its power may be used)" """
     g = deal([["AS", "2S", "7S", "4S"], ["AH", "2H", "3H", "4H"]], stock=["8C", "6C"], discard=["2D"])
     assert turn_options(g, 0) == {Draw(0, "stock"), Draw(0, "discard"), Call(0)}
@@ -199,7 +199,7 @@ def test_stock_draw_then_replace_one_card_or_throw_the_drawn_card_with_its_power
 
 
 def test_discard_draw_must_replace_and_gives_no_power() -> None:
-    """FAMILY.md §1: "draw the discard top, then replace one of your cards (no power)"; Decided: "a card
+    """Cambia: "draw the discard top, then replace one of your cards (no power)"; Decided: "a card
     taken from the discard must replace one of yours (the page; the engine lets it be thrown back)" """
     g = deal([["AS", "2S", "9S", "4S"], ["AH", "2H", "3H", "4H"]], stock=["6C"], discard=["7D"])
     g.apply(Draw(0, "discard"))
@@ -211,7 +211,7 @@ def test_discard_draw_must_replace_and_gives_no_power() -> None:
 
 
 def test_call_instead_of_drawing_with_no_threshold() -> None:
-    """FAMILY.md §1: "or call "Cambia" instead of drawing (no threshold: anyone may call at the start of
+    """Cambia: "or call "Cambia" instead of drawing (no threshold: anyone may call at the start of
     their turn)." """
     g = deal([["KS", "KC", "QS", "JS"], ["AH", "2H", "3H", "4H"]], stock=["6C", "5C"], discard=["2D"])
     assert Call(0) in turn_options(g, 0)  # 49 points, and unseen cards: still offered
@@ -225,7 +225,7 @@ def test_call_instead_of_drawing_with_no_threshold() -> None:
 
 
 def test_after_a_call_every_other_player_has_one_final_turn() -> None:
-    """FAMILY.md §1: "After a call every other player has one final turn." """
+    """Cambia: "After a call every other player has one final turn." """
     g = three_seats(stock=["6C", "4D", "6D", "4H"])
     quiet_turn(g)  # p0
     g.apply(Call(1))
@@ -247,7 +247,7 @@ def _power_table(drawn: str) -> Game:
 
 @pytest.mark.parametrize("drawn", ["7C", "8C"])
 def test_power_7_8_look_at_one_of_your_own_cards(drawn: str) -> None:
-    """FAMILY.md §1: "Powers: 7, 8 look at one of your own cards" """
+    """Cambia: "Powers: 7, 8 look at one of your own cards" """
     g = _power_table(drawn)
     throw_and_open(g, decline=False)
     assert turn_options(g, 0) == {Power(0, slot=k) for k in range(4)} | {Pass(0)}
@@ -259,7 +259,7 @@ def test_power_7_8_look_at_one_of_your_own_cards(drawn: str) -> None:
 
 @pytest.mark.parametrize("drawn", ["9C", "10C"])
 def test_power_9_10_look_at_one_card_of_an_opponent(drawn: str) -> None:
-    """FAMILY.md §1: "9, 10 look at one card of an opponent" """
+    """Cambia: "9, 10 look at one card of an opponent" """
     g = _power_table(drawn)
     throw_and_open(g, decline=False)
     uses = {Power(0, target=q, target_slot=k) for q in (1, 2) for k in range(4)}
@@ -270,7 +270,7 @@ def test_power_9_10_look_at_one_card_of_an_opponent(drawn: str) -> None:
 
 @pytest.mark.parametrize("drawn", ["JC", "QC"])
 def test_power_jack_queen_blind_swap_with_an_opponent(drawn: str) -> None:
-    """FAMILY.md §1: "J, Q blind swap of one of your cards with one of an opponent's" """
+    """Cambia: "J, Q blind swap of one of your cards with one of an opponent's" """
     g = _power_table(drawn)
     throw_and_open(g, decline=False)
     uses = {Power(0, slot=m, target=q, target_slot=k) for m in range(4) for q in (1, 2) for k in range(4)}
@@ -284,7 +284,7 @@ def test_power_jack_queen_blind_swap_with_an_opponent(drawn: str) -> None:
 
 @pytest.mark.parametrize("drawn", ["KC", "KH"])
 def test_power_king_of_either_colour_looks_at_both_then_swaps_or_not(drawn: str) -> None:
-    """FAMILY.md §1: "K (both colours) look at one of your cards and one of an opponent's, then choose
+    """Cambia: "K (both colours) look at one of your cards and one of an opponent's, then choose
     whether to swap those two." """
     g = _power_table(drawn)
     offered = of_kind(throw_and_open(g, decline=False), "power_offered")
@@ -307,7 +307,7 @@ def test_power_king_of_either_colour_looks_at_both_then_swaps_or_not(drawn: str)
 
 
 def test_snap_own_or_opponents_card_then_give_one_of_yours_unseen() -> None:
-    """FAMILY.md §1: "when a card lands on the discard, anyone may throw a card of the same rank from their
+    """Cambia: "when a card lands on the discard, anyone may throw a card of the same rank from their
     own layout or an opponent's; after throwing an opponent's card they must move one of their own cards
     into the empty slot (chosen without looking)" """
     g = three_seats(stock=["5D", "6C"])
@@ -332,7 +332,7 @@ def test_snap_own_or_opponents_card_then_give_one_of_yours_unseen() -> None:
 
 
 def test_the_window_opens_after_the_power_and_closes_when_the_turn_passes() -> None:
-    """FAMILY.md §1: "The window of a thrown card opens after its power has been resolved or declined and
+    """Cambia: "The window of a thrown card opens after its power has been resolved or declined and
     closes when the turn passes." """
     g = three_seats(stock=["9D", "6C"])
     g.apply(Draw(0, "stock"))
@@ -354,7 +354,7 @@ def test_the_window_opens_after_the_power_and_closes_when_the_turn_passes() -> N
 
 
 def test_wrong_snap_costs_two_cards_but_never_past_six() -> None:
-    """FAMILY.md §1: "A wrong snap costs two penalty cards, but a penalty never takes a layout past six
+    """Cambia: "A wrong snap costs two penalty cards, but a penalty never takes a layout past six
     cards (a miss at five cards costs one, at six none)." """
     g = deal(
         [["AS", "2S", "3S", "4S"], ["5S", "5H", "2H", "3H"]],  # p1 sees 5S, 5H
@@ -381,7 +381,7 @@ def test_wrong_snap_costs_two_cards_but_never_past_six() -> None:
 
 
 def test_not_a_race_every_right_snap_of_the_window_counts() -> None:
-    """FAMILY.md §1: "By default snapping is not a race: every right snap of the window counts (several
+    """Cambia: "By default snapping is not a race: every right snap of the window counts (several
     players may each throw a matching card)" """
     g = three_seats(stock=["5D", "6C"])
     throw_and_open(g)
@@ -395,7 +395,7 @@ def test_not_a_race_every_right_snap_of_the_window_counts() -> None:
 
 
 def test_race_key_only_the_first_right_snap_counts_a_later_one_goes_back() -> None:
-    """FAMILY.md §1: "with the race key on, only the first right snap counts and a later one takes its card
+    """Cambia: "with the race key on, only the first right snap counts and a later one takes its card
     back, no penalty." """
     race = variant(matching={"race": True})
     g = three_seats(stock=["5D", "6C"], v=race)
@@ -410,7 +410,7 @@ def test_race_key_only_the_first_right_snap_counts_a_later_one_goes_back() -> No
 
 
 def test_caller_layout_is_locked_against_powers_snaps_and_gives() -> None:
-    """FAMILY.md §1: "The caller's layout is locked: nobody may swap with it, look at it with a power, snap
+    """Cambia: "The caller's layout is locked: nobody may swap with it, look at it with a power, snap
     from it, or give into it." """
     for drawn, power in (("9D", "peek_opponent"), ("JD", "blind_swap"), ("KD", "look_both_and_swap")):
         g = three_seats(stock=[drawn, "5D", "6D"])
@@ -433,7 +433,7 @@ def test_caller_layout_is_locked_against_powers_snaps_and_gives() -> None:
 
 
 def test_the_caller_may_not_snap_even_with_the_lock_key_off() -> None:
-    """FAMILY.md §1: "The caller may not snap at all (even with the lock key off)." """
+    """Cambia: "The caller may not snap at all (even with the lock key off)." """
     unlocked = variant(call={"protect_caller": False, "protect_from": "exchanges"})
     for v in (CAMBIA, unlocked):
         g = three_seats(stock=["5D", "6C"], v=v)
@@ -450,7 +450,7 @@ def test_the_caller_may_not_snap_even_with_the_lock_key_off() -> None:
 
 
 def test_round_ends_after_the_final_turns_or_at_300_turns() -> None:
-    """FAMILY.md §1: "The round ends after the final turns or at the turn limit (300 turns)." """
+    """Cambia: "The round ends after the final turns or at the turn limit (300 turns)." """
     g = tamalou.new_game(CAMBIA, players=2, seed=11)
     while not g.is_over:
         quiet_turn(g)
@@ -460,7 +460,7 @@ def test_round_ends_after_the_final_turns_or_at_300_turns() -> None:
 
 
 def test_an_empty_stock_is_the_reshuffled_discard_and_no_card_to_draw_ends_the_round() -> None:
-    """FAMILY.md §1: "When the stock is empty the discard but its top is reshuffled into a new stock; the
+    """Cambia: "When the stock is empty the discard but its top is reshuffled into a new stock; the
     round ends when no card can be drawn at all." """
     g = deal([["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], stock=["6C"], discard=["5D"])
     quiet_turn(g)  # p0 throws the 6C: the discard is 5D 6C, the stock empty
@@ -474,7 +474,7 @@ def test_an_empty_stock_is_the_reshuffled_discard_and_no_card_to_draw_ends_the_r
 
 
 def test_lowest_total_wins_caller_wins_ties_a_caller_not_lowest_never_wins() -> None:
-    """FAMILY.md §1: "Result: lowest total wins. Ties for lowest: the caller wins if among them; otherwise
+    """Cambia: "Result: lowest total wins. Ties for lowest: the caller wins if among them; otherwise
     the tied players all win. A caller without the lowest total never wins." """
     alone = called_at_once(["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "5H"], ["AC", "2C", "3C", "6C"])
     assert alone.totals == [10, 11, 12] and alone.winners == [0]
@@ -490,7 +490,7 @@ def test_lowest_total_wins_caller_wins_ties_a_caller_not_lowest_never_wins() -> 
 
 
 def test_decided_window_offered_to_every_player_whether_or_not_anyone_holds_the_rank() -> None:
-    """FAMILY.md §1 Decided: "the snap window is offered to every player whether or not anyone holds the
+    """Cambia, decided: "the snap window is offered to every player whether or not anyone holds the
     rank (the engine opens it only when someone does, which tells everyone that someone does)" """
     listings = []
     for thrown in ("5D", "6D"):  # p0 and p1 hold a 5 (and p2 an unseen one); nobody holds a 6
@@ -502,7 +502,7 @@ def test_decided_window_offered_to_every_player_whether_or_not_anyone_holds_the_
 
 
 def test_decided_an_empty_layout_has_no_special_effect() -> None:
-    """FAMILY.md §1 Decided: "an empty layout has no special effect" (a one-card deal, to empty it fast)."""
+    """Cambia, decided: "an empty layout has no special effect" (a one-card deal, to empty it fast)."""
     one_card = variant(deal={"cards": 1}, peek={"slots": [0]})
     g = scenario.deal([["5S"], ["AH"]], stock=["5D", "6C", "2C"], discard=["2D"], variant=one_card)
     throw_and_open(g)
@@ -520,7 +520,7 @@ def test_decided_an_empty_layout_has_no_special_effect() -> None:
 
 
 def test_house_rule_keys_each_a_key_with_the_pages_defaults() -> None:
-    """FAMILY.md §1: "House-rule keys the Cambia engine offers, each to be a key here: drawing from the
+    """Cambia: "House-rule keys the Cambia engine offers, each to be a key here: drawing from the
     discard allowed or not; powers also from a card replaced out of the layout after a stock draw ...; the
     caller's layout locked or not; snapping a race or not; jokers in the deck or not; and the penalty cap
     (6)." """
@@ -552,7 +552,7 @@ def test_house_rule_keys_each_a_key_with_the_pages_defaults() -> None:
 
 
 def test_house_rule_replaced_card_power_resolves_with_the_replace_and_cannot_be_declined() -> None:
-    """FAMILY.md §1: "powers also from a card replaced out of the layout after a stock draw (the power then
+    """Cambia: "powers also from a card replaced out of the layout after a stock draw (the power then
     resolves as part of the replace and cannot be declined)" """
     replaced = variant(powers={"replaced": True})
     g = three_seats(stock=["6C", "4D", "4H"], discard=["2D"], v=replaced)

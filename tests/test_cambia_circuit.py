@@ -1,4 +1,4 @@
-"""Scenario tests of the Cambia circuit (FAMILY.md §1, last bullet): a match of Cambia rounds with
+"""Scenario tests of the Cambia circuit (docs/rules/cambia-circuit.md): a match of Cambia rounds with
 placement bonuses, the first player moving one seat left, and tie-breaks.
 
 Rounds are stacked deals a reader can follow (``hands`` per seat, slot 0 first; ``stock`` top first;
@@ -63,7 +63,7 @@ D20 = ["JD", "5C", "4C", "JK1"]  # 20 (J is 11, a joker 0)
 
 
 def test_a_fixed_number_of_rounds_8_by_default() -> None:
-    """FAMILY.md §1 circuit: "a match of a fixed number of rounds, a multiple of 4 (default 8); each
+    """Circuit: "a match of a fixed number of rounds, a multiple of 4 (default 8); each
     round's total is added up" """
     v = tamalou.load_variant(CIRCUIT)
     assert v.rules.rounds.form == "fixed" and v.rules.rounds.count == 8
@@ -75,7 +75,7 @@ def test_a_fixed_number_of_rounds_8_by_default() -> None:
 
 
 def test_a_count_that_is_not_a_multiple_of_4_is_refused(tmp_path: Path) -> None:
-    """FAMILY.md §1 circuit: "a multiple of 4" — another count is a VariantError naming the key."""
+    """Circuit: "a multiple of 4" — another count is a VariantError naming the key."""
     for count, ok in ((6, False), (10, False), (4, True), (12, True)):
         f = tmp_path / f"c{count}.toml"
         f.write_text(f'name = "c{count}"\nbase = "cambia"\n[rules.rounds]\ncount = {count}\n')
@@ -90,14 +90,14 @@ def test_a_count_that_is_not_a_multiple_of_4_is_refused(tmp_path: Path) -> None:
 
 
 def test_two_players_first_gets_minus_3() -> None:
-    """FAMILY.md §1 circuit: "with 2 players 1st −3" """
+    """Circuit: "with 2 players 1st −3" """
     m = tamalou.new_match(CIRCUIT, 2, seed=1)
     assert scored(m, [A4, B12]) == [-3, 0]
     assert m.scores[-1] == [10, 12] and m.totals() == [7, 12]
 
 
 def test_three_or_four_players_first_minus_5_second_minus_2() -> None:
-    """FAMILY.md §1 circuit: "with 3–4 players 1st −5, 2nd −2" """
+    """Circuit: "with 3–4 players 1st −5, 2nd −2" """
     m = tamalou.new_match(CIRCUIT, 3, seed=1)
     assert scored(m, [B12, A4, C15]) == [-2, -5, 0]
     m = tamalou.new_match(CIRCUIT, 4, seed=1)
@@ -106,20 +106,20 @@ def test_three_or_four_players_first_minus_5_second_minus_2() -> None:
 
 
 def test_five_or_more_players_first_minus_5_second_minus_2_third_minus_1() -> None:
-    """FAMILY.md §1 circuit: "with 5+ players 1st −5, 2nd −2, 3rd −1" """
+    """Circuit: "with 5+ players 1st −5, 2nd −2, 3rd −1" """
     m = tamalou.new_match(CIRCUIT, 5, seed=1)
     hands = [C15, A4, D20, B12, ["7C", "7D", "7H", "8C"]]  # 15, 10, 20, 12, 29
     assert scored(m, hands) == [-1, -5, 0, -2, 0]
 
 
 def test_the_caller_wins_ties_for_the_bonus() -> None:
-    """FAMILY.md §1 circuit: "The caller wins ties for the bonus" """
+    """Circuit: "The caller wins ties for the bonus" """
     m = tamalou.new_match(CIRCUIT, 3, seed=1)
     assert scored(m, [A4, A4H, C15]) == [-5, -2, 0]  # seat 0 called: first of the tie at 10
 
 
 def test_two_tied_non_callers_both_get_the_better_places_bonus() -> None:
-    """FAMILY.md §1 circuit: "two tied non-callers both get the better place's bonus" — Decided: the
+    """Circuit: "two tied non-callers both get the better place's bonus" — Decided: the
     next player's place counts them both (1st, 1st, then 3rd)."""
     m = tamalou.new_match(CIRCUIT, 5, seed=1)
     hands = [D20, A4, A4H, C15, ["7C", "7D", "7H", "8C"]]  # 20 (caller), 10, 10, 15, 29
@@ -129,7 +129,7 @@ def test_two_tied_non_callers_both_get_the_better_places_bonus() -> None:
 
 
 def test_bonuses_are_subtracted_after_each_round() -> None:
-    """FAMILY.md §1 circuit: "after each round the placements get a bonus subtracted from the cumulative
+    """Circuit: "after each round the placements get a bonus subtracted from the cumulative
     total" """
     m = tamalou.new_match(CIRCUIT, 2, seed=1)
     scored(m, [A4, B12])
@@ -143,7 +143,7 @@ def test_bonuses_are_subtracted_after_each_round() -> None:
 
 
 def test_the_first_player_moves_one_seat_left_each_round() -> None:
-    """FAMILY.md §1 circuit: "The first player moves one seat left each round." (left: the next seat
+    """Circuit: "The first player moves one seat left each round." (left: the next seat
     in the order of play)"""
     m = play_match(CIRCUIT, 3, seed=9)
     firsts = m.result().first_players
@@ -156,7 +156,7 @@ def test_the_first_player_moves_one_seat_left_each_round() -> None:
 
 
 def test_lowest_cumulative_total_wins() -> None:
-    """FAMILY.md §1 circuit: "Lowest cumulative total wins" """
+    """Circuit: "Lowest cumulative total wins" """
     m = tamalou.new_match(CIRCUIT, 2, seed=1)
     for _ in range(7):
         scored(m, [A4, B12])
@@ -178,7 +178,7 @@ def _tally(scores: Sequence[Sequence[int]], adjustments: Sequence[Sequence[int]]
 
 
 def test_ties_go_to_the_lowest_total_before_bonuses_then_the_lowest_single_round() -> None:
-    """FAMILY.md §1 circuit: "ties are broken by the lowest cumulative total before bonuses, then by the
+    """Circuit: "ties are broken by the lowest cumulative total before bonuses, then by the
     lowest single-round total." """
     rank = cambia_circuit.tamalou_match_rank
     # 25 each after bonuses; before them 30 and 25: seat 1 wins.

@@ -1,4 +1,5 @@
-"""Cards: the text notation of RULES.md §1 (both ways) and the decks a variant builds."""
+"""Cards: their text notation (both ways: rank then suit, ``AS``, ``10H``, ``KC``; ``T`` accepted for 10;
+jokers ``JK1``, ``JK2``) and the decks a variant builds."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ ALL_FACES = [(rank, suit) for suit in SUITS for rank in RANKS]
 
 
 def test_the_notation_lists_every_rank_and_suit() -> None:
-    # RULES.md §1: rank A 2 3 4 5 6 7 8 9 10 J Q K (+ JK joker) and suit S H D C.
+    # The notation: rank A 2 3 4 5 6 7 8 9 10 J Q K (+ JK joker) and suit S H D C.
     assert RANKS == ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
     assert SUITS == ("S", "H", "D", "C")
     assert JOKER == "JK"

@@ -1,9 +1,9 @@
-"""Scenario tests of Cartalogue (RULES.md §2 cartalogue column, §4): the rules that differ from French.
+"""Scenario tests of Cartalogue (docs/rules/cartalogue.md): the rules that differ from French.
 
 Every scenario is a stacked deal a reader can follow: ``hands`` per seat (slot 0 first), ``stock``
 top first, ``discard`` bottom first, and seat 0 plays first. Cartalogue starts with a peek phase
 where each player chooses two of their slots; unless a test is about that choice, everybody peeks at
-slots 0 and 1 (``dealt``). Docstrings quote Cartalogue's rule sheet (``001_dc99f1110ea3c27f.txt``).
+slots 0 and 1 (``dealt``). Docstrings quote the "Cartalogue" rules page.
 """
 
 from __future__ import annotations
@@ -55,8 +55,8 @@ called_round = partial(scenario.called_round, variant=CARTALOGUE, peek=True)
 
 
 def test_opening_peek_of_any_two_slots_chosen_by_each_player() -> None:
-    """ "Chaque joueur regarde 2 cartes de son carré et les reposent au même endroit." — RULES.md §4:
-    the engine asks each player for an opening ``peek`` choice; the first turn starts after all."""
+    """ "Chaque joueur regarde 2 cartes de son carré et les reposent au même endroit." — the
+    engine asks each player for an opening ``peek`` choice; the first turn starts after all."""
     g = deal(
         [
             ["AS", "2S", "3S", "4S"],
@@ -147,7 +147,7 @@ def test_card_values_ten_is_zero_and_every_face_ten_no_red_king_at_zero() -> Non
 def test_instant_matching_of_one_card_per_thrown_card() -> None:
     """ "Défausse instantanée : Si la dernière carte de la défausse a la même valeur qu'une carte dans
     le carré du joueur, celui-ci peut immédiatement se défausser de cette carte, sans attendre son
-    tour." — one card (RULES.md §2: "own card, 1 at once"); a second card on the same thrown card
+    tour." — one card ("cette carte": one card of one's own at once); a second card on the same thrown card
     is refused."""
     g = dealt(
         [
@@ -165,7 +165,7 @@ def test_instant_matching_of_one_card_per_thrown_card() -> None:
     assert g.layout(1) == [None, "5H", "6D", "KD"]
     assert matches_listed(g, 1) == set()
     assert_illegal(g, MatchAction(1, (1,)))  # a second card on the same 5D
-    # The matching window is as French (RULES.md §2): the slower one takes its card back, no penalty.
+    # The matching window is as French (Decided): the slower one takes its card back, no penalty.
     assert kinds(g.apply(MatchAction(2, (0,)))) == ["late"]
     assert g.layout(2) == ["5C", "AH", "2H", "3H"] and g.view(0).stock_size == 2
     g.apply(Pass(0))
@@ -235,8 +235,8 @@ def _power_table(drawn: str) -> Game:
 )
 def test_powers_as_french_on_the_same_ranks_every_king_look_and_swap(drawn: str, power: str | None) -> None:
     """ "Cartes spéciales : En piochant une carte spéciale, le joueur peut réaliser une action
-    spécifique (voir tableau ci-dessous)." — the table is missing; RULES.md §4 Decided: French powers
-    on the same ranks, K look-and-swap for every king, "since Cartalogue does not tell kings apart"."""
+    spécifique (voir tableau ci-dessous)." — the table is missing; Decided: French powers
+    on the same ranks, K look-and-swap for every king, since Cartalogue does not tell kings apart."""
     g = _power_table(drawn)
     offered = of_kind(draw_and_throw(g), "power_offered")
     assert [e["power"] for e in offered] == ([] if power is None else [power])
@@ -255,7 +255,7 @@ def test_powers_as_french_on_the_same_ranks_every_king_look_and_swap(drawn: str,
 
 @pytest.mark.parametrize("drawn", ["KH", "KD"])
 def test_red_king_looks_then_swaps(drawn: str) -> None:
-    """RULES.md §4 Decided: "K look-and-swap for every king" — a red king too (French: no power)."""
+    """Decided: K look-and-swap for every king — a red king too (French: no power)."""
     g = _power_table(drawn)
     draw_and_throw(g)
     (looked,) = g.apply(Power(0, target=1, target_slot=2))
@@ -311,8 +311,8 @@ def test_caller_loses_ties() -> None:
 
 def test_nobody_wins_if_nobody_is_at_or_under_five() -> None:
     """ "Pour remporter la partie, un joueur doit obtenir un score inférieur ou égal à 5 points." —
-    RULES.md §4: "Nobody at ≤ 5 at the end means nobody wins the round (the result says so; no winner
-    is invented)." The ranking still orders every player. (French: the lowest opponent would win.)"""
+    Decided: nobody at 5 or less at the end means nobody wins the round (the result says so; no winner
+    is invented). The ranking still orders every player. (French: the lowest opponent would win.)"""
     result = called_round(
         ["AS", "2S", "3S", "10S"],  # caller: 6, the lowest
         ["AH", "AD", "5H", "10H"],  # 7
@@ -359,7 +359,7 @@ def test_caller_over_five_loses_and_the_lowest_other_at_or_under_five_wins() -> 
 def test_empty_layout_may_call_but_need_not_and_plays_on() -> None:
     """ "Dès qu'un joueur estime que le total de ses cartes est égal ou inférieur à 5 ou qu'il n'a plus
     de cartes en jeu, il peut dire « Tamalo »." — may, not must (French: must call, without playing).
-    RULES.md §2: "0 cards at your turn: may call"; the call is made after playing, as French."""
+    Decided: a player with no card at their turn may call; the call is made after playing, as French."""
     g = dealt(
         [
             ["AH", "2H", "4H", "AD"],  # p0: 8 points

@@ -1,4 +1,4 @@
-"""Scenario tests of Cartalogue's "Partie rapide" (RULES.md §2, modifier table): a second draw a turn.
+"""Scenario tests of Cartalogue's "Partie rapide" (docs/rules/cartalogue-rapide.md): a second draw a turn.
 
 Cartalogue rapide is Cartalogue with ``rules.draw.per_turn = 2``: once the first card is resolved
 (replaced or thrown, and its power used or declined), the player may draw one more card and resolve
@@ -6,7 +6,7 @@ it the same way, or pass; then comes the call. Everything else is Cartalogue (``
 
 Every scenario is a stacked deal a reader can follow: ``hands`` per seat (slot 0 first), ``stock``
 top first, ``discard`` bottom first, seat 0 plays first, and everybody peeks at slots 0 and 1.
-Docstrings quote Cartalogue's rule sheet (``001_dc99f1110ea3c27f.txt``).
+Docstrings quote the "Cartalogue" rules page.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def second_draw(p: int) -> set[Action]:
 @pytest.mark.parametrize("first", ["thrown", "replaced"])
 def test_second_draw_offered_once_the_first_card_is_resolved(first: str) -> None:
     """ "Partie rapide : Chaque joueur peut piocher deux cartes à chaque tour pour accélérer le jeu."
-    — RULES.md §2 Decided: after resolving the first card the player may draw and resolve one more."""
+    — Decided: after resolving the first card the player may draw and resolve one more."""
     g = two_seats(stock=["5C", "6C", "2D"])
     plain = two_seats(stock=["5C", "6C", "2D"], variant="cartalogue")
 
@@ -117,7 +117,7 @@ def test_second_draw_offered_after_the_power_of_the_first_card(drawn: str, use: 
 
 def test_second_card_resolved_like_the_first_replace_or_throw() -> None:
     """ "Le joueur peut soit : - Remplacer une carte [...] - Défausser" — for the second card too.
-    RULES.md does not say whether the second draw may take back the card just thrown (the discard top);
+    The page does not say whether the second draw may take back the card just thrown (the discard top);
     the engine lets it, under the rule of any card taken from the discard: it must replace a slot."""
     g = two_seats(stock=["5C", "6C", "2D"])
     draw_and_throw(g)  # the 5C
@@ -195,8 +195,8 @@ def test_no_third_draw() -> None:
 
 
 def test_second_draw_not_offered_when_nothing_can_be_drawn() -> None:
-    """The seed is silent; RULES.md §2 Decided: "after resolving the first card the player may draw and
-    resolve one more" — only when there is a card to draw.
+    """The page is silent; Decided: after resolving the first card the player may draw and resolve one
+    more — only when there is a card to draw.
 
     In Cartalogue rapide itself a card can always be drawn after a throw (the thrown card is on the
     discard), so this uses the same ruleset without draws from the discard: the stock's last card is

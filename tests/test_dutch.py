@@ -1,9 +1,9 @@
-"""Scenario tests of the ``dutch`` ruleset (FAMILY.md §4: Dutch, Québec and France), one named test per
-rule line, plus a match of rounds.
+"""Scenario tests of the ``dutch`` ruleset (docs/rules/dutch.md: Dutch, Québec and France), one named test
+per rule, plus a match of rounds.
 
 Every scenario is a stacked deal a reader can follow: ``hands`` per seat (slot 0 first; each player knows
 their slots 0 and 1 from the deal), ``stock`` top first, ``discard`` bottom first, and seat 0 plays first.
-Card values are written out below from §4, never read back from the engine.
+Card values are written out below from the rules, never read back from the engine.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ called_round = partial(scenario.called_round, variant=DUTCH)
 
 
 def dutch_value(card: str) -> int:
-    """§4: "A 1, 2–10 face value, J 11, Q 12, red K 0, black K 13"."""
+    """Dutch: "A 1, 2–10 face value, J 11, Q 12, red K 0, black K 13"."""
     rank, suit = card[:-1], card[-1]
     if rank == "K":
         return 0 if suit in "HD" else 13
@@ -50,7 +50,7 @@ P2 = ["2H", "3H", "4H", "9H"]
 
 
 def test_players_two_to_six() -> None:
-    """FAMILY.md §4: "2–6 players" — one and seven are refused."""
+    """Dutch: "2–6 players" — one and seven are refused."""
     for n in range(2, 7):
         assert tamalou.new_game(DUTCH, players=n, seed=n).players == n
     for n in (1, 7):
@@ -59,7 +59,7 @@ def test_players_two_to_six() -> None:
 
 
 def test_deck_of_52_cards() -> None:
-    """FAMILY.md §4: "52 cards" — no joker; every card seen before the first reshuffle is different."""
+    """Dutch: "52 cards" — no joker; every card seen before the first reshuffle is different."""
     g = tamalou.new_game(DUTCH, players=2, seed=52)
     cards = [c for p in range(2) for c in g.layout(p)] + g.view(0).discard
     assert g.view(0).stock_size == 52 - len(cards)
@@ -76,7 +76,7 @@ def test_deck_of_52_cards() -> None:
 
 
 def test_values_red_king_zero_black_king_thirteen() -> None:
-    """FAMILY.md §4: "Values: A 1, 2–10 face value, J 11, Q 12, red K 0, black K 13"."""
+    """Dutch: "Values: A 1, 2–10 face value, J 11, Q 12, red K 0, black K 13"."""
     rb = tamalou.rules.rulebook(tamalou.load_variant(DUTCH))
     for text in FULL_DECK:
         assert rb.value(tamalou.parse_card(text)) == dutch_value(text), text
@@ -94,7 +94,7 @@ def test_values_red_king_zero_black_king_thirteen() -> None:
 
 
 def test_four_cards_in_a_square_two_nearest_seen_once() -> None:
-    """FAMILY.md §4: "4 cards in a 2×2 square; each player looks at their two nearest cards once" — from
+    """Dutch: "4 cards in a 2×2 square; each player looks at their two nearest cards once" — from
     the deal each player knows their slots 0 and 1 and nothing else."""
     g = deal([P0, P1, P2], stock=["6C", "6D", "6H"], discard=["6S"])
     assert g.phase == "draw" and tamalou.load_variant(DUTCH).rules.deal.layout == "square"
@@ -106,7 +106,7 @@ def test_four_cards_in_a_square_two_nearest_seen_once() -> None:
 
 
 def test_top_of_the_stock_starts_the_discard() -> None:
-    """FAMILY.md §4: "The top of the stock starts the discard." — one card, face up for all."""
+    """Dutch: "The top of the stock starts the discard." — one card, face up for all."""
     g = tamalou.new_game(DUTCH, players=3, seed=9)
     assert len(g.view(0).discard) == 1
     assert g.view(0).stock_size == 52 - 12 - 1
@@ -117,7 +117,7 @@ def test_top_of_the_stock_starts_the_discard() -> None:
 
 
 def test_turn_draw_from_stock_or_discard_then_replace_or_throw() -> None:
-    """FAMILY.md §4: "A turn: draw from the stock or take the discard top; replace one of your cards or
+    """Dutch: "A turn: draw from the stock or take the discard top; replace one of your cards or
     throw the card held." — Decided: a card taken from the discard must replace one of yours."""
     g = deal([P0, P1], stock=["6C", "6D"], discard=["AS"])
     assert turn_options(g, 0) == {Draw(0, "stock"), Draw(0, "discard")}  # no call instead of drawing
@@ -135,8 +135,8 @@ def test_turn_draw_from_stock_or_discard_then_replace_or_throw() -> None:
 
 
 def test_power_only_from_a_card_drawn_from_the_stock_and_thrown() -> None:
-    """FAMILY.md preamble: "Every power below is optional and comes from a card drawn from the stock and
-    thrown at once" — a J replaced out of the layout gives no power; a J drawn and thrown does, and may be
+    """As in the whole family, every power is optional and comes from a card drawn from the stock and
+    thrown at once — a J replaced out of the layout gives no power; a J drawn and thrown does, and may be
     declined."""
     g = deal([["JC", "3C", "4C", "5C"], P1], stock=["6C", "6D"], discard=["6S"])
     events = g.apply(Draw(0, "stock")) + g.apply(Replace(0, 0))
@@ -152,7 +152,7 @@ def test_power_only_from_a_card_drawn_from_the_stock_and_thrown() -> None:
 
 
 def test_jack_swaps_any_two_cards_on_the_table_blind() -> None:
-    """FAMILY.md §4: "Powers: J swap any two cards on the table, blind (as kaboo's J)" — two other players'
+    """Dutch: "Powers: J swap any two cards on the table, blind (as kaboo's J)" — two other players'
     cards, or one of yours; everyone sees which two places; nobody sees a card."""
     g = deal([P0, P1, P2], stock=["JC", "6D", "6H"], discard=["6S"])
     draw_and_throw(g)
@@ -173,7 +173,7 @@ def test_jack_swaps_any_two_cards_on_the_table_blind() -> None:
 
 
 def test_queen_looks_at_one_of_your_own_cards() -> None:
-    """FAMILY.md §4: "Q look at one of your own cards" — shown to the player alone."""
+    """Dutch: "Q look at one of your own cards" — shown to the player alone."""
     g = deal([P0, P1], stock=["QC", "6D"], discard=["6S"])
     draw_and_throw(g)
     assert {a for a in turn_options(g, 0) if isinstance(a, Power)} == {Power(0, slot=s) for s in range(4)}
@@ -184,7 +184,7 @@ def test_queen_looks_at_one_of_your_own_cards() -> None:
 
 
 def test_ace_gives_the_stock_top_unseen_to_another_player() -> None:
-    """FAMILY.md §4: "A give the top card of the stock, face down and unseen, to any other player (it joins
+    """Dutch: "A give the top card of the stock, face down and unseen, to any other player (it joins
     their layout in a new slot; nobody knows it)"."""
     g = deal([P0, P1, P2], stock=["AC", "KS", "6H"], discard=["6S"])
     draw_and_throw(g)
@@ -202,7 +202,7 @@ def test_ace_gives_the_stock_top_unseen_to_another_player() -> None:
 
 
 def test_anyone_matches_own_cards_of_the_discard_top_rank_any_time() -> None:
-    """FAMILY.md §4: "Matching: anyone, any time, own cards of the discard top's rank" — out of turn,
+    """Dutch: "Matching: anyone, any time, own cards of the discard top's rank" — out of turn,
     during the next player's turn too; never another player's card."""
     g = deal([P0, P1, ["5H", "3H", "4H", "9H"]], stock=["5S", "6D", "6H"], discard=["6S"])
     draw_and_throw(g)
@@ -216,7 +216,7 @@ def test_anyone_matches_own_cards_of_the_discard_top_rank_any_time() -> None:
 
 
 def test_a_miss_costs_one_penalty_card() -> None:
-    """FAMILY.md §4: "a miss costs one penalty card" — the wrong card goes back, one card face down from
+    """Dutch: "a miss costs one penalty card" — the wrong card goes back, one card face down from
     the stock into a new slot."""
     g = deal([P0, P1], stock=["5S", "KS", "6H"], discard=["6S"])
     draw_and_throw(g)
@@ -227,7 +227,7 @@ def test_a_miss_costs_one_penalty_card() -> None:
 
 
 def test_only_the_first_right_throw_counts() -> None:
-    """FAMILY.md §4: "only the first right throw counts" — a later right card goes back, no penalty
+    """Dutch: "only the first right throw counts" — a later right card goes back, no penalty
     (Decided); and one throw per player on each card (Decided)."""
     hands = [["2C", "3C", "4C", "7C"], ["5D", "5H", "4D", "3D"], ["5S", "3H", "4H", "9H"]]
     g = deal(hands, stock=["5C", "6D", "6H"], discard=["6S"])
@@ -245,7 +245,7 @@ def test_only_the_first_right_throw_counts() -> None:
 
 
 def test_call_dutch_at_the_end_of_your_turn_any_total() -> None:
-    """FAMILY.md §4: "Calling 'Dutch': at the end of your turn, after playing (as french)" — not instead of
+    """Dutch: "Calling 'Dutch': at the end of your turn, after playing (as french)" — not instead of
     drawing; offered after playing whatever the total (no threshold)."""
     g = deal([["KS", "KC", "QS", "QC"], P1], stock=["6C", "6D", "6H"], discard=["6S"])
     assert Call(0) not in turn_options(g, 0)
@@ -257,7 +257,7 @@ def test_call_dutch_at_the_end_of_your_turn_any_total() -> None:
 
 
 def test_every_other_player_has_one_last_turn() -> None:
-    """FAMILY.md §4: "Every other player has one last turn." — then the round ends (after the last
+    """Dutch: "Every other player has one last turn." — then the round ends (after the last
     chance to match the last card thrown)."""
     g = deal([P0, P1, P2], stock=["6C", "6D", "6H", "7C"], discard=["6S"])
     draw_and_throw(g)
@@ -270,7 +270,7 @@ def test_every_other_player_has_one_last_turn() -> None:
 
 
 def test_the_callers_cards_can_no_longer_be_swapped() -> None:
-    """FAMILY.md §4: "The caller's cards can no longer be swapped" — the J leaves the caller's layout out
+    """Dutch: "The caller's cards can no longer be swapped" — the J leaves the caller's layout out
     (and, Decided, the A gives the caller nothing)."""
     g = deal([P0, P1, P2], stock=["6C", "JD", "AH", "7C"], discard=["6S"])
     draw_and_throw(g)
@@ -286,7 +286,7 @@ def test_the_callers_cards_can_no_longer_be_swapped() -> None:
 
 
 def test_the_caller_may_still_match() -> None:
-    """FAMILY.md §4: "but the caller may still match"."""
+    """Dutch: "but the caller may still match"."""
     g = deal([["5C", "3C", "4C", "2C"], P1, P2], stock=["6C", "5S", "7C"], discard=["6S"])
     draw_and_throw(g)
     g.apply(Call(0))
@@ -300,7 +300,7 @@ def test_the_caller_may_still_match() -> None:
 
 
 def test_everyone_scores_their_total() -> None:
-    """FAMILY.md §4: "Scoring in a match of rounds: everyone scores their total" — the caller too, when
+    """Dutch: "Scoring in a match of rounds: everyone scores their total" — the caller too, when
     lowest (no zero)."""
     hands = [["AC", "2C", "3C", "KH"], ["QD", "10D", "7D", "4D"], ["KS", "9H", "8H", "7H"]]
     r = called_round(*hands)
@@ -310,7 +310,7 @@ def test_everyone_scores_their_total() -> None:
 
 
 def test_a_caller_without_the_lowest_total_scores_total_plus_ten() -> None:
-    """FAMILY.md §4: "a caller who does not have the lowest total scores their total + 10"."""
+    """Dutch: "a caller who does not have the lowest total scores their total + 10"."""
     hands = [["KS", "QC", "JC", "10C"], ["AD", "2D", "3D", "4D"], ["KD", "9H", "8H", "7H"]]
     r = called_round(*hands)
     assert r.totals == [46, 10, 24] and r.winners == [1]
@@ -318,7 +318,7 @@ def test_a_caller_without_the_lowest_total_scores_total_plus_ten() -> None:
 
 
 def test_ties_for_the_lowest_favour_the_caller() -> None:
-    """FAMILY.md §4: "ties for the lowest favour the caller" — the caller alone wins and scores the total;
+    """Dutch: "ties for the lowest favour the caller" — the caller alone wins and scores the total;
     two tied non-callers share the win."""
     hands = [["KH", "4C", "7C", "9C"], ["KD", "4D", "7D", "9D"], ["KS", "9H", "8H", "7H"]]
     r = called_round(*hands)
@@ -342,7 +342,7 @@ def _play_round(g: Game) -> None:
 
 
 def expected_scores(g: Game) -> list[int]:
-    """§4's scoring from the cards on the table: totals; the caller + 10 unless lowest (ties favour them)."""
+    """Dutch's scoring from the cards on the table: totals; the caller + 10 unless lowest (ties favour them)."""
     totals = [sum(dutch_value(c) for c in g.layout(p) if c is not None) for p in range(g.players)]
     caller = g.result().caller
     if caller is not None and totals[caller] > min(totals):
@@ -351,7 +351,7 @@ def expected_scores(g: Game) -> list[int]:
 
 
 def test_a_match_ends_when_a_cumulative_score_passes_100() -> None:
-    """FAMILY.md §4: "The match ends when a cumulative score passes 100; the lowest cumulative score wins." """
+    """Dutch: "The match ends when a cumulative score passes 100; the lowest cumulative score wins." """
     for seed in (1, 2, 3):
         m = tamalou.new_match(DUTCH, 3, seed=seed)
         cumulative = [0, 0, 0]

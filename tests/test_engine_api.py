@@ -412,7 +412,7 @@ def test_a_damaged_snapshot_is_a_snapshot_error(key: str, value: object) -> None
 
 
 def test_a_card_taken_from_the_discard_stays_face_up_wherever_it_moves() -> None:
-    """FAMILY cabo, 2nd edition: "a card taken from the discard stays face up in your layout for the rest
+    """Cabo, 2nd edition: "a card taken from the discard stays face up in your layout for the rest
     of the round (known to everyone, wherever it moves)". With exact knowledge this needs no rule of its
     own: the card was face up, and it moves only in everyone's sight (a blind swap shows the places)."""
     g = scenario.deal(

@@ -1,4 +1,4 @@
-"""Scenario tests of the five card powers of the family beyond the sources (FAMILY.md §1, §3, §4):
+"""Scenario tests of the five card powers of the Cambia, Kaboo and Dutch rulesets (docs/rules/):
 ``look_both_and_swap`` (cambia K), ``swap_any_blind`` (kaboo and dutch J), ``swap_then_look`` (kaboo Q),
 ``look_any_two_and_swap`` (kaboo K) and ``give_stock_card`` (dutch A).
 
@@ -106,7 +106,7 @@ def test_every_listed_use_is_accepted_and_nothing_else(card: str) -> None:
 
 
 def test_swap_any_blind_swaps_two_cards_of_two_other_players() -> None:
-    """FAMILY.md §3 (and §4 J): "J swap any two cards on the table, blind (any two players' cards, yours
+    """Kaboo (and the Dutch J): "J swap any two cards on the table, blind (any two players' cards, yours
     included or not, but not two of the same layout)" — every pair of cards of two different layouts is
     listed once (``owner`` < ``target``); everyone sees which places were swapped, nobody sees a card,
     each card keeps who knew it."""
@@ -128,7 +128,7 @@ def test_swap_any_blind_swaps_two_cards_of_two_other_players() -> None:
 
 
 def test_swap_any_blind_with_own_card() -> None:
-    """FAMILY.md §3: "yours included or not" — one of the two may be the player's own card; ``owner``
+    """Kaboo: "yours included or not" — one of the two may be the player's own card; ``owner``
     is given even then."""
     g = thrown("7S")
     events = g.apply(Power(0, slot=0, target=1, target_slot=0, owner=0))
@@ -189,7 +189,7 @@ def test_swap_any_blind_needs_two_layouts() -> None:
 
 
 def test_swap_then_look_shows_the_card_received_to_the_player_alone() -> None:
-    """FAMILY.md §3: "Q swap one of your cards with any other player's card, then look at the card you
+    """Kaboo: "Q swap one of your cards with any other player's card, then look at the card you
     received" — the swap is public, the look is secret to the player."""
     g = thrown("8S")
     assert powers_of(g, 0) == {
@@ -221,7 +221,7 @@ def test_swap_then_look_refusals() -> None:
 
 
 def test_look_both_and_swap_looks_at_both_then_swaps() -> None:
-    """FAMILY.md §1: "K (both colours) look at one of your cards and one of an opponent's, then choose
+    """Cambia: "K (both colours) look at one of your cards and one of an opponent's, then choose
     whether to swap those two" — both looks are secret to the player, the places public; the second
     step is ``swap`` with the own slot looked at, and only that."""
     g = thrown("9S")
@@ -244,7 +244,7 @@ def test_look_both_and_swap_looks_at_both_then_swaps() -> None:
 
 
 def test_look_both_and_swap_may_keep_both() -> None:
-    """FAMILY.md §1: "then choose whether to swap those two" — ``pass`` keeps them; the player still
+    """Cambia: "then choose whether to swap those two" — ``pass`` keeps them; the player still
     knows both."""
     g = thrown("9S")
     g.apply(Power(0, slot=2, target=2, target_slot=3))
@@ -268,7 +268,7 @@ def test_look_both_and_swap_second_step_gone_when_a_card_moved() -> None:
 
 
 def test_look_any_two_and_swap_everyone_sees_which_two_and_the_swap() -> None:
-    """FAMILY.md §3: "K pick any two cards on the table, look at both, then choose whether to swap them
+    """Kaboo: "K pick any two cards on the table, look at both, then choose whether to swap them
     (everyone sees which two were picked and whether they were swapped)" — the second step is the same
     ``power`` action again."""
     g = thrown("10S")
@@ -293,7 +293,7 @@ def test_look_any_two_and_swap_everyone_sees_which_two_and_the_swap() -> None:
 
 
 def test_look_any_two_and_swap_may_keep_them() -> None:
-    """FAMILY.md §3: "whether they were swapped" — a ``pass`` is public (``passed``, phase swap) and
+    """Kaboo: "whether they were swapped" — a ``pass`` is public (``passed``, phase swap) and
     nothing moves."""
     g = thrown("10S")
     g.apply(Power(0, slot=3, target=2, target_slot=0, owner=0))
@@ -307,7 +307,7 @@ def test_look_any_two_and_swap_may_keep_them() -> None:
 
 
 def test_give_stock_card_unseen_into_a_new_slot() -> None:
-    """FAMILY.md §4: "A give the top card of the stock, face down and unseen, to any other player (it
+    """Dutch: "A give the top card of the stock, face down and unseen, to any other player (it
     joins their layout in a new slot; nobody knows it)" — the event says who got it and where, never
     the card."""
     g = thrown("JS")

@@ -1,9 +1,11 @@
-"""Scenario tests of the French ruleset: RULES.md §2 (french column) and the §3 rulings 1-16.
+"""Scenario tests of the French ruleset (docs/rules/french.md): the rules of the French rule sheet
+"Le Tamalou", then the rulings its author gave in answer to players' comments (the ``test_ruling_*``
+tests, numbered 1 to 16), then the points the engine decides where the sheet is silent.
 
 Every scenario is a stacked deal a reader can follow: ``hands`` per seat (slot 0 first; from the
 opening peek each player knows its slots 0 and 1), ``stock`` top first, ``discard`` bottom first,
-and seat 0 plays first. Docstrings quote the French seed (``000_63ecdda511234139.txt``): the rule
-text, or the site owner's answer in the comments, which is a ruling.
+and seat 0 plays first. Docstrings quote "Le Tamalou": the rule text, or the author's answer in the
+comments, which is a ruling.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ deal = partial(scenario.deal, variant=FRENCH)
 called_round = partial(scenario.called_round, variant=FRENCH)
 
 
-# --------------------------------------------------------------------------------- §2: setup
+# --------------------------------------------------------------------------------- setup
 
 
 def test_players_two_to_six_one_and_seven_refused() -> None:
@@ -119,7 +121,8 @@ def test_opening_peek_shows_slots_0_and_1_only() -> None:
 
 def test_discard_starts_with_one_card_turned_up() -> None:
     """ "pose la pioche au centre, face cachée, et retourne une carte à côté, qui constitue la
-    défausse" — one card, seen by all, and (RULES.md §2) already open to matching."""
+    défausse" — one card, seen by all, and (Decided: matching is "à tout moment") already open to
+    matching."""
     for n in range(2, 7):
         g = tamalou.new_game(FRENCH, players=n, seed=200 + n)
         views = [g.view(p) for p in range(n)]
@@ -152,7 +155,7 @@ def test_card_values_of_every_rank_black_kings_15_red_kings_0() -> None:
     assert result.totals == [10, 26, 39, 33, 7, 39]
 
 
-# --------------------------------------------------------------------------------- §2: a turn
+# --------------------------------------------------------------------------------- a turn
 
 
 def _two_seats(stock: Sequence[str], discard: Sequence[str] = ("9D",)) -> Game:
@@ -228,7 +231,7 @@ def test_power_only_from_a_stock_card_drawn_and_thrown() -> None:
     assert turn_options(g, 1) == {Call(1), Pass(1)}
 
 
-# --------------------------------------------------------------------------------- §2: powers
+# --------------------------------------------------------------------------------- powers
 
 
 def _power_table(drawn: str) -> Game:
@@ -346,7 +349,7 @@ def test_powers_are_optional() -> None:
     assert seen(g, 0, 2) == {k: None for k in range(4)}
 
 
-# --------------------------------------------------------------------------------- §2: matching
+# --------------------------------------------------------------------------------- matching
 
 
 def test_matching_one_to_three_cards_of_the_tops_rank_by_anyone_at_any_time() -> None:
@@ -379,8 +382,8 @@ def test_matching_one_to_three_cards_of_the_tops_rank_by_anyone_at_any_time() ->
 
 
 def test_matching_goes_by_rank_not_by_points() -> None:
-    """ "jeter une, deux ou trois cartes de même valeur que celle visible dans la défausse" — RULES.md
-    §2 Decided: same rank. A jack (10 points) misses on a 10; a black king (15) hits on a red one (0)."""
+    """ "jeter une, deux ou trois cartes de même valeur que celle visible dans la défausse" — Decided:
+    same rank. A jack (10 points) misses on a 10; a black king (15) hits on a red one (0)."""
     g = deal(
         [
             ["AS", "2S", "3S", "4S"],
@@ -421,7 +424,7 @@ def test_one_success_per_window_slower_player_takes_card_back_without_penalty() 
 
 def test_missed_match_card_returns_seen_by_all_and_penalty_card_unseen_by_owner() -> None:
     """ "En cas d’erreur d’appariement, le joueur concerné pioche une nouvelle carte, qu’il ajoute à
-    sa disposition." (RULES.md §2: the card returns to its slot, everyone saw it.)"""
+    sa disposition." (Decided: the card returns to its slot, everyone saw it.)"""
     g = deal(
         [
             ["AS", "2S", "3S", "4S"],
@@ -464,7 +467,7 @@ def test_caller_may_still_match() -> None:
     assert g.result().winners == [0]
 
 
-# --------------------------------------------------------------------------------- §2: the call
+# --------------------------------------------------------------------------------- the call
 
 
 def test_call_only_during_ones_turn_after_playing() -> None:
@@ -644,12 +647,12 @@ def test_ties_the_caller_always_loses() -> None:
     assert shared.ranking[0] == [1, 2]
 
 
-# --------------------------------------------------------------------------------- §2: the stock
+# --------------------------------------------------------------------------------- the stock
 
 
 def test_empty_stock_reshuffles_the_discard_but_its_top() -> None:
-    """The seed is silent ("pose la pioche au centre, face cachée"); RULES.md §2 Decided: the
-    discard but its top is shuffled into a new stock."""
+    """The sheet is silent ("pose la pioche au centre, face cachée"); Decided: the discard but its top
+    is shuffled into a new stock."""
     g = _two_seats(stock=["5C", "6C"])
     quiet_turn(g)  # p0 throws the 5C
     quiet_turn(g)  # p1 throws the 6C
@@ -669,7 +672,7 @@ def test_empty_stock_reshuffles_the_discard_but_its_top() -> None:
 
 
 def test_round_ends_when_nothing_can_be_drawn() -> None:
-    """The seed is silent; RULES.md §2 / engine: when no card can be drawn at all, the round ends
+    """The sheet is silent; Decided: when no card can be drawn at all, the round ends
     ("no_card_to_draw") and the lowest total wins."""
     g = _two_seats(stock=[], discard=[])
     assert g.is_over
@@ -680,7 +683,7 @@ def test_round_ends_when_nothing_can_be_drawn() -> None:
     assert_illegal(g, Draw(0, "stock"))
 
 
-# --------------------------------------------------------------------------------- §3: rulings
+# --------------------------------------------------------------------------------- rulings (the author's answers)
 
 
 def test_ruling_01_call_after_playing_and_right_after_a_power() -> None:
@@ -875,8 +878,9 @@ def test_ruling_10_caller_over_five_loses_to_lowest_opponent(p2_hand: list[str],
     totalisant le moins de points qui remporte la partie." — Thomas: "s'il y a égalité de points
     entre l'annonceur et un autre joueur, quel qu'il soit, l'annonceur est toujours perdant."
 
-    Thomas's game: the caller called with an ace, someone swapped it for a 6; 6, 7, 7, 9. (The owner's
-    reply says "dans le 1er cas, l'annonceur gagne"; RULES.md §3.10 follows the rule text instead.)"""
+    Thomas's game: the caller called with an ace, someone swapped it for a 6; 6, 7, 7, 9. (The author's
+    reply says "dans le 1er cas, l'annonceur gagne"; the engine follows the rule text instead: a caller
+    over 5 loses, see docs/rules/french.md, decided points.)"""
     g = deal(
         [
             ["AS", "4S", "4H", "4D"],  # p0 sees AS, 4S; its 4H, 4D are lucky guesses
@@ -1057,12 +1061,12 @@ def test_ruling_16_wrongly_thrown_opponent_card_goes_back_thrower_takes_penalty(
     assert g.current_player == 0 and g.phase == "draw"
 
 
-# --------------------------------------------------------------------------------- Decided 2026-11-30
+# --------------------------------------------------------------------------------- decided points
 
 
 def test_decided_last_card_of_the_round_can_be_matched_in_the_closing_window() -> None:
     """ "La manche se termine quand le dernier joueur a jeté sa carte (ou, éventuellement, après un
-    échange ou un appariement)" — RULES.md §7, Decided 2026-11-30: when a called round's last turn
+    échange ou un appariement)" — Decided: when a called round's last turn
     ends, every player allowed to match gets one chance on the card that turn threw; the round ends
     once that chance is taken (a match wins the window: nobody else can match) or passed."""
     g = deal(
@@ -1093,7 +1097,7 @@ def test_decided_last_card_of_the_round_can_be_matched_in_the_closing_window() -
 
 def test_decided_wrong_card_on_a_won_window_is_a_miss() -> None:
     """ "Si plusieurs joueurs ont une carte de même valeur à jeter, le plus rapide l’emporte ; le plus
-    lent replace sa carte dans son jeu." — RULES.md §7, Decided 2026-11-30: only a card *of the same
+    lent replace sa carte dans son jeu." — Decided: only a card *of the same
     rank* thrown on a window someone already won is taken back without penalty ("late"); a wrong card
     is a miss, with its penalty, whenever it is thrown."""
     g = deal(

@@ -1,10 +1,10 @@
-"""Scenario tests of the Gabo modifier (RULES.md §2, modifier table): the call threshold is 7.
+"""Scenario tests of the Gabo modifier (docs/rules/gabo.md): the call threshold is 7.
 
 Gabo changes one key, ``rules.call.threshold``; loaded alone it applies to French, composed it adds
 only that key to its base. Every scenario is a stacked deal a reader can follow: ``hands`` per seat
 (slot 0 first), ``stock`` top first, ``discard`` bottom first, seat 0 plays first and calls on its
-first turn. Docstrings quote the French seed (``000_63ecdda511234139.txt``, Variantes 1) and, for the
-composition with Cartalogue, Cartalogue's sheet (``001_dc99f1110ea3c27f.txt``).
+first turn. Docstrings quote the French rule sheet "Le Tamalou" (Variantes 1) and, for the
+composition with Cartalogue, the "Cartalogue" rules page.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def test_gabo_over_cartalogue_moves_the_win_bound_to_seven() -> None:
     points." Gabo: "une autre limite maximale de points pour l'annonce du Tamalou [...] inférieur ou
     égal à 7 points."
 
-    RULES.md is silent on this composition. Cartalogue's win bound is its call threshold
+    Decided (no text speaks of this composition): Cartalogue's win bound is its call threshold
     (``rules.end.win_max = "threshold"``), so Gabo over Cartalogue lets a total of 7 or less win: a
     caller at 7, strictly lowest, wins; at 8 nobody wins (nobody is at 7 or less)."""
     variant = ["cartalogue", "gabo"]

@@ -161,7 +161,7 @@ def test_no_leak_catches_a_view_that_tells_the_stock_top(monkeypatch: pytest.Mon
 
 
 def test_no_leak_catches_listing_only_the_right_matches(monkeypatch: pytest.MonkeyPatch) -> None:
-    """PITFALLS.md: listing only the matches that would succeed tells the player their cards."""
+    """A known pitfall: listing only the matches that would succeed tells the player their cards."""
     real_legal = Game.legal_actions
 
     def legal_actions(self: Game, player: int) -> list[Any]:

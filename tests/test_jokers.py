@@ -1,10 +1,10 @@
-"""Scenario tests of the Jokers modifier (RULES.md §2, modifier table): a deck of 54 with two jokers.
+"""Scenario tests of the Jokers modifier (docs/rules/jokers.md): a deck of 54 with two jokers.
 
 The jokers (``JK1``, ``JK2``) are worth -1 each, have no power, and match each other (same rank
-``JK``, RULES.md §2 Decided); totals can be negative. Loaded alone the modifier applies to French;
+``JK``, Decided); totals can be negative. Loaded alone the modifier applies to French;
 composed it adds only its keys to its base. Every scenario is a stacked deal a reader can follow:
 ``hands`` per seat (slot 0 first), ``stock`` top first, ``discard`` bottom first, seat 0 plays first.
-Docstrings quote Benoît's comment in the French seed (``000_63ecdda511234139.txt``) and the owner's
+Docstrings quote Benoît's comment under the French rule sheet "Le Tamalou" and the sheet's author's
 answer to it.
 """
 
@@ -146,7 +146,7 @@ def test_joker_counters_a_player_with_no_card_left() -> None:
 
 
 def test_joker_has_no_power() -> None:
-    """Benoît's comment gives jokers a value and nothing else; RULES.md §2: "no power". A joker drawn
+    """Benoît's comment gives jokers a value and nothing else; Decided: no power. A joker drawn
     from the stock and thrown offers no power; the call is next."""
     g = deal(
         [
@@ -169,7 +169,7 @@ def test_joker_has_no_power() -> None:
 
 
 def test_joker_matches_the_other_joker_and_nothing_else() -> None:
-    """RULES.md §2: jokers "match on each other" (same rank ``JK``): "à tout moment, un joueur peut jeter
+    """Decided: jokers match each other (same rank ``JK``): "à tout moment, un joueur peut jeter
     une, deux ou trois cartes de même valeur que celle visible dans la défausse"."""
     g = deal(
         [

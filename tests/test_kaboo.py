@@ -1,7 +1,8 @@
-"""Scenario tests of the kaboo ruleset (FAMILY.md §3), and of the two call keys it brought
+"""Scenario tests of the kaboo ruleset (docs/rules/kaboo.md), and of the two call keys it brought
 (``call.protect_from``, ``call.empty_layout = "auto_call"``) and the core's sealed layout on their own.
 
-One test per rule line of FAMILY.md §3, named after it and quoting it. Every scenario is a stacked
+One test per rule of Kaboo (as gathered from a widely shared Kaboo rules gist), named after it and
+quoting it. Every scenario is a stacked
 deal a reader can follow: ``hands`` per seat (slot 0 first; the opening peek shows each player slots 0
 and 1), ``stock`` top first, the discard empty unless said (kaboo's discard starts empty), seat 0 plays
 first.
@@ -65,11 +66,11 @@ def to_dicts(events: list[tamalou.Event]) -> list[dict[str, Any]]:
     return [e.to_dict() for e in events]
 
 
-# ===================================================================== FAMILY.md §3, line 1
+# ===================================================================== the table
 
 
 def test_two_to_eight_players() -> None:
-    """FAMILY.md §3: "2–8 players" """
+    """Kaboo: "2–8 players" """
     for n in (2, 8):
         assert tamalou.new_game(KABOO, players=n, seed=3).players == n
     for n in (1, 9):
@@ -78,7 +79,7 @@ def test_two_to_eight_players() -> None:
 
 
 def test_52_cards_and_2_jokers_a_key_removes_them() -> None:
-    """FAMILY.md §3: "52 cards + 2 jokers (**Decided:** jokers in; a key removes them)." """
+    """Kaboo: "52 cards + 2 jokers (**Decided:** jokers in; a key removes them)." """
     g = tamalou.new_game(KABOO, players=2, seed=1)
     faces = sorted(g.text)
     assert len(faces) == 54 and faces.count("JK1") == 1 and faces.count("JK2") == 1
@@ -88,7 +89,7 @@ def test_52_cards_and_2_jokers_a_key_removes_them() -> None:
 
 
 def test_values_ace_1_two_to_ten_face_jqk_10_red_king_minus_1_joker_0() -> None:
-    """FAMILY.md §3: "Values: A 1, 2–10 face, J Q K 10, red K −1, joker 0." """
+    """Kaboo: "Values: A 1, 2–10 face, J Q K 10, red K −1, joker 0." """
     g = tamalou.new_game(KABOO, players=2, seed=1)
     expected = {"A": 1, "J": 10, "Q": 10, "KS": 10, "KC": 10, "KH": -1, "KD": -1, "JK1": 0, "JK2": 0}
     expected |= {str(n): n for n in range(2, 11)}
@@ -103,7 +104,7 @@ def test_values_ace_1_two_to_ten_face_jqk_10_red_king_minus_1_joker_0() -> None:
 
 
 def test_four_cards_in_a_square_each_player_looks_at_their_two_nearest_once() -> None:
-    """FAMILY.md §3: "4 cards in a 2×2 square; each player looks at their two nearest cards once." """
+    """Kaboo: "4 cards in a 2×2 square; each player looks at their two nearest cards once." """
     v = tamalou.load_variant(KABOO)
     assert v.rules.deal.cards == 4 and v.rules.deal.layout == "square"
     g = start([["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], QUIET[:4])
@@ -114,17 +115,17 @@ def test_four_cards_in_a_square_each_player_looks_at_their_two_nearest_once() ->
 
 
 def test_the_discard_starts_empty() -> None:
-    """FAMILY.md §3: "The discard starts empty." """
+    """Kaboo: "The discard starts empty." """
     g = tamalou.new_game(KABOO, players=4, seed=7)
     assert g.discard == [] and g.view(0).discard_top is None and len(g.stock) == 54 - 16
     assert Draw(0, "discard") not in g.legal_actions(g.current_player)
 
 
-# ===================================================================== FAMILY.md §3, line 2
+# ===================================================================== a turn
 
 
 def test_a_turn_draws_from_the_stock_or_takes_the_discard_top() -> None:
-    """FAMILY.md §3: "A turn: draw from the stock **or** take the discard top" """
+    """Kaboo: "A turn: draw from the stock **or** take the discard top" """
     g = start([["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], ["5C", "6C", "2D"])
     assert turn_options(g, 0) == {Draw(0, "stock"), Call(0)}  # nothing on the discard yet
     quiet(g)  # 5C on the discard
@@ -135,7 +136,7 @@ def test_a_turn_draws_from_the_stock_or_takes_the_discard_top() -> None:
 
 
 def test_replace_puts_the_old_card_on_the_discard_unseen_first_face_up_for_all_after() -> None:
-    """FAMILY.md §3: "then replace one of your cards (the old one goes to the discard unseen by you first,
+    """Kaboo: "then replace one of your cards (the old one goes to the discard unseen by you first,
     face up for all after)" """
     g = start([["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], ["5C", "6C", "2D"])
     g.apply(Draw(0, "stock"))
@@ -148,7 +149,7 @@ def test_replace_puts_the_old_card_on_the_discard_unseen_first_face_up_for_all_a
 
 
 def test_or_throw_the_card_you_hold_even_one_taken_from_the_discard() -> None:
-    """FAMILY.md §3: "or throw the card you hold." """
+    """Kaboo: "or throw the card you hold." """
     g = start([["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], ["5C", "6C", "2D"])
     quiet(g)
     g.apply(Draw(1, "discard"))
@@ -159,7 +160,7 @@ def test_or_throw_the_card_you_hold_even_one_taken_from_the_discard() -> None:
 
 
 def test_only_a_card_drawn_from_the_stock_and_thrown_gives_a_power() -> None:
-    """FAMILY.md §3: "**Decided:** only a card drawn from the stock and thrown gives a power." """
+    """Kaboo: "**Decided:** only a card drawn from the stock and thrown gives a power." """
     g = start([["7S", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], ["8C", "9C", "7D", "2D", "3D"])
     # drawn from the stock and thrown: the 8's power is offered
     events = g.apply(Draw(0, "stock")) + g.apply(Discard(0))
@@ -173,7 +174,7 @@ def test_only_a_card_drawn_from_the_stock_and_thrown_gives_a_power() -> None:
     assert "power_offered" not in kinds(events) and g.current_player == 1
 
 
-# ===================================================================== FAMILY.md §3, line 3
+# ===================================================================== powers
 
 
 def power_turn(hands: list[list[str]], card: str) -> Game:
@@ -189,7 +190,7 @@ THREE = [["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"], ["AD", "2D", "3D", 
 
 @pytest.mark.parametrize("card", ["7C", "8C"])
 def test_seven_and_eight_look_at_one_of_your_own_cards(card: str) -> None:
-    """FAMILY.md §3: "Powers: 7, 8 look at one of your own cards" """
+    """Kaboo: "Powers: 7, 8 look at one of your own cards" """
     g = power_turn(THREE, card)
     uses = {a for a in g.legal_actions(0) if a.type == "power"}
     assert uses == {Power(0, slot=s) for s in range(4)}
@@ -200,7 +201,7 @@ def test_seven_and_eight_look_at_one_of_your_own_cards(card: str) -> None:
 
 @pytest.mark.parametrize("card", ["9C", "10C"])
 def test_nine_and_ten_look_at_one_card_of_an_opponent(card: str) -> None:
-    """FAMILY.md §3: "9, 10 look at one card of an opponent" """
+    """Kaboo: "9, 10 look at one card of an opponent" """
     g = power_turn(THREE, card)
     uses = {a for a in g.legal_actions(0) if a.type == "power"}
     assert uses == {Power(0, target=q, target_slot=s) for q in (1, 2) for s in range(4)}
@@ -209,7 +210,7 @@ def test_nine_and_ten_look_at_one_card_of_an_opponent(card: str) -> None:
 
 
 def test_jack_swaps_any_two_cards_on_the_table_blind_never_two_of_one_layout() -> None:
-    """FAMILY.md §3: "**J swap any two cards on the table, blind** (any two players' cards, yours included
+    """Kaboo: "**J swap any two cards on the table, blind** (any two players' cards, yours included
     or not, but not two of the same layout)" """
     g = power_turn(THREE, "JC")
     uses = {a for a in g.legal_actions(0) if a.type == "power"}
@@ -229,7 +230,7 @@ def test_jack_swaps_any_two_cards_on_the_table_blind_never_two_of_one_layout() -
 
 
 def test_queen_swaps_one_of_yours_with_another_players_card_then_looks_at_the_card_received() -> None:
-    """FAMILY.md §3: "**Q swap one of your cards with any other player's card, then look at the card you
+    """Kaboo: "**Q swap one of your cards with any other player's card, then look at the card you
     received**" """
     g = power_turn(THREE, "QC")
     uses = {a for a in g.legal_actions(0) if a.type == "power"}
@@ -251,7 +252,7 @@ def test_queen_swaps_one_of_yours_with_another_players_card_then_looks_at_the_ca
 
 
 def test_king_looks_at_any_two_cards_then_chooses_whether_to_swap_them_in_everyones_sight() -> None:
-    """FAMILY.md §3: "**K pick any two cards on the table, look at both, then choose whether to swap them**
+    """Kaboo: "**K pick any two cards on the table, look at both, then choose whether to swap them**
     (everyone sees which two were picked and whether they were swapped)." """
     for swap in (True, False):
         g = power_turn(THREE, "KC")
@@ -277,17 +278,17 @@ def test_king_looks_at_any_two_cards_then_chooses_whether_to_swap_them_in_everyo
 
 
 def test_the_red_king_has_the_kings_power_too() -> None:
-    """FAMILY.md §3: "K pick any two cards on the table ..." (every K, red ones included)."""
+    """Kaboo: "K pick any two cards on the table ..." (every K, red ones included)."""
     g = start(THREE, ["KH", *QUIET[:4]])
     events = g.apply(Draw(0, "stock")) + g.apply(Discard(0))
     assert of_kind(events, "power_offered")[0]["power"] == "look_any_two_and_swap"
 
 
-# ===================================================================== FAMILY.md §3, line 4
+# ===================================================================== calling "Kaboo"
 
 
 def test_call_kaboo_at_the_start_of_your_turn_instead_of_drawing() -> None:
-    """FAMILY.md §3: "Calling "Kaboo": at the start of your turn, instead of drawing" """
+    """Kaboo: "Calling "Kaboo": at the start of your turn, instead of drawing" """
     g = start([["AS", "2S", "3S", "4S"], ["AH", "AD", "JK1", "JK2"]], QUIET[:6])
     assert Call(0) in g.legal_actions(0)
     g.apply(Draw(0, "stock"))
@@ -300,7 +301,7 @@ def test_call_kaboo_at_the_start_of_your_turn_instead_of_drawing() -> None:
 
 
 def test_the_call_is_offered_to_everyone_whatever_their_total() -> None:
-    """FAMILY.md §3: "**Decided:** the engine offers the call to everyone at the start of the turn
+    """Kaboo: "**Decided:** the engine offers the call to everyone at the start of the turn
     (offering it only at a low total would tell everyone the caller's total)" """
     g = start([["KS", "QS", "JS", "10S"], ["AH", "AD", "JK1", "JK2"]], QUIET[:6])
     assert Call(0) in g.legal_actions(0)  # 40 points
@@ -309,7 +310,7 @@ def test_the_call_is_offered_to_everyone_whatever_their_total() -> None:
 
 
 def test_a_call_is_right_at_3_or_less_and_checked_at_once() -> None:
-    """FAMILY.md §3: "when your total is 3 or less ... and checks it at once" """
+    """Kaboo: "when your total is 3 or less ... and checks it at once" """
     for hand, right in ((["AS", "2S", "KH", "JK1"], True), (["AS", "3S", "JK1", "JK2"], False)):
         g = start([hand, ["5H", "6H", "5D", "6D"]], QUIET[:6])
         (called,) = of_kind(g.apply(Call(0)), "called")
@@ -318,7 +319,7 @@ def test_a_call_is_right_at_3_or_less_and_checked_at_once() -> None:
 
 
 def test_a_wrong_call_shows_the_callers_cards_costs_one_penalty_and_play_goes_on() -> None:
-    """FAMILY.md §3: "a wrong call turns the caller's cards face up for everyone, costs one penalty card,
+    """Kaboo: "a wrong call turns the caller's cards face up for everyone, costs one penalty card,
     and play goes on (as tamalou-fun's verified call)." """
     g = start([["AS", "3S", "JK1", "JK2"], ["5H", "6H", "5D", "6D"]], QUIET[:6])
     events = g.apply(Call(0))
@@ -340,7 +341,7 @@ def test_a_wrong_call_shows_the_callers_cards_costs_one_penalty_and_play_goes_on
 
 
 def test_a_right_call_starts_the_last_round() -> None:
-    """FAMILY.md §3: "A right call starts the last round" """
+    """Kaboo: "A right call starts the last round" """
     g = start([["5H", "6H", "5D", "6D"], ["AS", "2S", "JK1", "JK2"], ["7H", "7D", "8H", "8D"]], QUIET[:6])
     quiet(g)
     g.apply(Call(1))
@@ -353,7 +354,7 @@ def test_a_right_call_starts_the_last_round() -> None:
 
 
 def test_a_right_call_seals_the_callers_cards() -> None:
-    """FAMILY.md §3: "the caller's cards can no longer be touched." (no power looks at them or swaps
+    """Kaboo: "the caller's cards can no longer be touched." (no power looks at them or swaps
     them, nobody matches from them or gives into them; the caller matches no more)"""
     hands = [
         ["5H", "6H", "5D", "6D"],
@@ -387,7 +388,7 @@ def test_a_right_call_seals_the_callers_cards() -> None:
 
 
 def test_a_player_whose_layout_is_emptied_calls_automatically_at_the_start_of_their_next_turn() -> None:
-    """FAMILY.md §3: "A player whose layout is emptied calls automatically at the start of their next
+    """Kaboo: "A player whose layout is emptied calls automatically at the start of their next
     turn." """
     g = start([["5H"], ["9S", "9H", "6D", "6C"], ["7H", "7D", "8H", "8D"]], ["5C", "2D", "3D", "4D", "2S"])
     quiet(g)  # player 0 throws 5C
@@ -405,7 +406,7 @@ def test_a_player_whose_layout_is_emptied_calls_automatically_at_the_start_of_th
     assert g.is_over and g.result().reason == "called" and g.result().winners == [0]
 
 
-# ===================================================================== FAMILY.md §3, line 5
+# ===================================================================== matching
 
 
 def matching_deal() -> Game:
@@ -420,7 +421,7 @@ def matching_deal() -> Game:
 
 
 def test_whenever_the_discard_top_matches_anyone_may_throw_a_matching_card() -> None:
-    """FAMILY.md §3: "Matching: whenever the discard top matches a card on the table, anyone may throw a
+    """Kaboo: "Matching: whenever the discard top matches a card on the table, anyone may throw a
     matching card" """
     g = matching_deal()
     for p in range(3):  # offered to all, on every slot (offering only right ones would leak cards)
@@ -431,7 +432,7 @@ def test_whenever_the_discard_top_matches_anyone_may_throw_a_matching_card() -> 
 
 
 def test_from_any_players_layout() -> None:
-    """FAMILY.md §3: "anyone may throw a matching card from **any** player's layout." """
+    """Kaboo: "anyone may throw a matching card from **any** player's layout." """
     g = matching_deal()
     assert {MatchAction(0, (s,), owner=q) for q in (1, 2) for s in range(4)} <= set(g.legal_actions(0))
     assert {MatchAction(1, (s,), owner=q) for q in (0, 2) for s in range(4)} <= set(g.legal_actions(1))
@@ -447,7 +448,7 @@ def test_from_any_players_layout() -> None:
 
 
 def test_after_throwing_another_players_card_the_thrower_may_fill_the_slot_with_one_of_theirs_unseen() -> None:
-    """FAMILY.md §3: "After throwing another player's card, the thrower **may** (not must) fill the empty
+    """Kaboo: "After throwing another player's card, the thrower **may** (not must) fill the empty
     slot with one of their own cards, chosen without looking." """
     for give in (True, False):
         g = matching_deal()
@@ -472,7 +473,7 @@ def test_after_throwing_another_players_card_the_thrower_may_fill_the_slot_with_
 
 
 def test_a_wrong_card_goes_back_face_up_and_the_thrower_takes_one_penalty_card() -> None:
-    """FAMILY.md §3: "A wrong card goes back face up for all to see, and the thrower takes one penalty
+    """Kaboo: "A wrong card goes back face up for all to see, and the thrower takes one penalty
     card." """
     for owner in (None, 2):
         g = matching_deal()
@@ -486,7 +487,7 @@ def test_a_wrong_card_goes_back_face_up_and_the_thrower_takes_one_penalty_card()
 
 
 def test_only_the_first_right_throw_of_a_thrown_card_counts() -> None:
-    """FAMILY.md §3: "Only the first right throw of a thrown card counts." """
+    """Kaboo: "Only the first right throw of a thrown card counts." """
     g = matching_deal()
     g.apply(MatchAction(1, (0,)))  # first: counts
     events = g.apply(MatchAction(2, (1,)))  # second right one: taken back, no penalty
@@ -494,11 +495,11 @@ def test_only_the_first_right_throw_of_a_thrown_card_counts() -> None:
     assert g.discard_top == tamalou.parse_card("5H")
 
 
-# ===================================================================== FAMILY.md §3, line 6
+# ===================================================================== who wins
 
 
 def test_lowest_total_wins() -> None:
-    """FAMILY.md §3: "Result: lowest total wins" """
+    """Kaboo: "Result: lowest total wins" """
     g = start([["5H", "6H", "5D", "6D"], ["AS", "2S", "JK1", "JK2"], ["AH", "AD", "KH", "3H"]], QUIET[:8])
     quiet(g)
     g.apply(Call(1))  # 3: right
@@ -509,7 +510,7 @@ def test_lowest_total_wins() -> None:
 
 
 def test_ties_go_against_the_caller() -> None:
-    """FAMILY.md §3: "**Decided:** ties go against the caller." """
+    """Kaboo: "**Decided:** ties go against the caller." """
     g = start([["5H", "6H", "5D", "6D"], ["AS", "2S", "JK1", "JK2"], ["AH", "AD", "KH", "2H"]], QUIET[:8])
     quiet(g)
     g.apply(Call(1))  # 3: right; player 2 also has 3

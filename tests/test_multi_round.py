@@ -1,14 +1,14 @@
-"""Matches of rounds: the ``multi-round`` modifier and ``tamalou.new_match`` (RULES.md §2 modifier
-table, §3 ruling 3).
+"""Matches of rounds: the ``multi-round`` modifier and ``tamalou.new_match`` (docs/rules/multi-round.md;
+the caller's score follows the sheet author's answer to Patrice).
 
-The rule is 000, Variantes 3: "il est commun de convenir d’un nombre de manches à jouer à l’issue
-duquel le joueur ayant le total de points le plus bas est déclaré gagnant. Après chaque manche, les
-joueurs additionnent les points des cartes qu’ils ont dans leur jeu et les ajoutent au total des
-manches précédentes. De cette façon, l’annonceur du Tamalou ne marque aucun point s’il est gagnant
-[...] et marque une pénalité de 10 points s’il est perdant." — and the answer to Patrice: "Plutôt
-qu'un nombre de manches limité, vous pouvez également opter pour une limite de points à ne pas
-dépasser ; dans ce cas, la partie se termine dès lors qu'un joueur la franchit. Enfin, pour un jeu
-plus simple, il est possible de comptabiliser le nombre de victoires : à chaque manche, le(s)
+The rule is the French rule sheet "Le Tamalou", Variantes 3: "il est commun de convenir d’un nombre de
+manches à jouer à l’issue duquel le joueur ayant le total de points le plus bas est déclaré gagnant.
+Après chaque manche, les joueurs additionnent les points des cartes qu’ils ont dans leur jeu et les
+ajoutent au total des manches précédentes. De cette façon, l’annonceur du Tamalou ne marque aucun point
+s’il est gagnant [...] et marque une pénalité de 10 points s’il est perdant." — and the answer to
+Patrice: "Plutôt qu'un nombre de manches limité, vous pouvez également opter pour une limite de points à
+ne pas dépasser ; dans ce cas, la partie se termine dès lors qu'un joueur la franchit. Enfin, pour un
+jeu plus simple, il est possible de comptabiliser le nombre de victoires : à chaque manche, le(s)
 gagnant(s) marque(nt) 1 point."
 
 ``new_match`` deals seeded rounds, so the rounds here are played by a simple full-information
@@ -60,7 +60,7 @@ def expected_round(g: Game) -> tuple[list[int], list[int]]:
 
     "L’annonceur du Tamalou gagne s’il totalise un maximum de 5 points et s’il a moins de points que
     ses adversaires. Si l’une ou l’autre condition n’est pas remplie, c’est l’adversaire totalisant le
-    moins de points qui remporte la partie." Scores (Variantes 3, RULES.md §2 Decided): the card total;
+    moins de points qui remporte la partie." Scores (Variantes 3, Decided): the card total;
     the caller 0 if they won, their total + 10 if they lost."""
     totals = [sum(french_value(c) for c in g.layout(p) if c is not None) for p in range(g.players)]
     caller = g.caller
@@ -164,7 +164,7 @@ def stacked(v: Variant, hands: Sequence[Sequence[str]]) -> Game:
 
 
 def test_modifier_alone_is_french_played_as_five_rounds() -> None:
-    """ "convenir d’un nombre de manches à jouer" — RULES.md §2 Decided: 5 rounds by default; loaded
+    """ "convenir d’un nombre de manches à jouer" — Decided: 5 rounds by default; loaded
     alone, the modifier applies to French."""
     french = tamalou.load_variant("french")
     v = tamalou.load_variant("multi-round")
@@ -191,7 +191,7 @@ def test_ruling_03_caller_scores_zero_if_won_total_plus_ten_if_lost() -> None:
     assert tied.result().winners == [1] and tied.result().scores == [14, 4]
     for g in (won, over_five, tied):
         assert list(g.result().scores) == expected_round(g)[1]
-    # French's own file already scores a round so (RULES.md §3.3); a single round is just not added up.
+    # French's own file already scores a round so (the answer to Patrice); a single round is just not added up.
     single = stacked(tamalou.load_variant("french"), [["AS", "2S", "3S", "KH"], ["9S", "9H", "9D", "9C"]])
     assert single.result().scores == [16, 36]
 
@@ -288,7 +288,7 @@ def test_points_form_ends_when_a_cumulative_score_passes_the_limit(tmp_path: Pat
 
 
 def test_points_form_always_ends_max_rounds(tmp_path: Path) -> None:
-    """RULES.md §2 / schema: a 'points' match that never reaches its limit still ends, after
+    """A 'points' match that never reaches its limit still ends (a safety bound), after
     ``rounds.max_rounds`` rounds."""
     v = variant(tmp_path, "endless", form="points", limit=10**6, max_rounds=3)
     m = tamalou.new_match(v, players=2, seed=3)
@@ -343,7 +343,8 @@ def test_tied_players_share_the_match(tmp_path: Path, form: str, best: str) -> N
 
 
 def test_first_player_moves_one_seat_each_round(tmp_path: Path) -> None:
-    """RULES.md §2 multi-round: "The first player moves one seat each round"."""
+    """Decided (the sheet does not say who starts each round): the first player moves one seat each
+    round."""
     v = variant(tmp_path, "six-rounds", form="fixed", count=6)
     m = tamalou.new_match(v, players=4, seed=9)
     firsts: list[int] = []

@@ -1,10 +1,12 @@
-"""Scenario tests of the ``opponent-matching`` modifier (RULES.md §2 modifier table, §3 ruling 16).
+"""Scenario tests of the ``opponent-matching`` modifier (docs/rules/opponent-matching.md; a miss
+follows the sheet author's answer to Élodie).
 
-The rule is 000, Variantes 2: "à tout moment, un joueur peut jeter une ou plusieurs cartes issues des
-dispositions de ses adversaires si celles-ci sont de même valeur que celle visible dans la défausse.
-Le joueur en question doit ensuite remplacer les cartes défaussées dans les jeux des autres joueurs
-par des cartes de son propre jeu ; mais attention, il n'a pas le droit de regarder les cartes de
-remplacement." (added for Xavier and Kowari), with the answer to Élodie on a miss.
+The rule is the French rule sheet "Le Tamalou", Variantes 2: "à tout moment, un joueur peut jeter une ou
+plusieurs cartes issues des dispositions de ses adversaires si celles-ci sont de même valeur que celle
+visible dans la défausse. Le joueur en question doit ensuite remplacer les cartes défaussées dans les
+jeux des autres joueurs par des cartes de son propre jeu ; mais attention, il n'a pas le droit de
+regarder les cartes de remplacement." (added for Xavier and Kowari), with the answer to Élodie on a
+miss.
 
 Every scenario is a stacked deal a reader can follow: ``hands`` per seat (slot 0 first; from the
 French opening peek each player knows its slots 0 and 1), ``stock`` top first, ``discard`` bottom
@@ -133,8 +135,8 @@ def test_given_card_is_chosen_without_looking() -> None:
 
 
 def test_knowledge_follows_the_given_card() -> None:
-    """The give is made in everyone's sight (RULES.md §1: "keeps knowing where it is when it moves in
-    a way everyone sees"): a player who knew the given card knows it at its new place, and nobody
+    """The give is made in everyone's sight (a player who knows a card keeps knowing where it is when it
+    moves in a way everyone sees): a player who knew the given card knows it at its new place, and nobody
     learns it there who did not know it."""
     g = deal(
         [
@@ -301,7 +303,7 @@ def _p0_emptied() -> Game:
 
 
 def test_player_with_no_card_to_give_cannot_match_an_opponents_card() -> None:
-    """RULES.md §2: "A player with no card to give cannot match an opponent's card" — the replacement
+    """Decided: a player with no card to give cannot match an opponent's card — the replacement
     must come "de son propre jeu"."""
     g = _p0_emptied()
     assert g.view(0).discard_top == "5C"
@@ -394,7 +396,9 @@ def test_composes_over_cartalogue_miss_and_values() -> None:
 
 def test_composes_over_french_with_the_french_caller_rule() -> None:
     """Over French, the round still ends as French does: "En cas d’égalité, l’annonceur est toujours
-    perdant." And a matched card's power stays with the player who threw it (ruling 4)."""
+    perdant." And a matched card's power stays with the player who threw it (the author: "le fait qu'un
+    adversaire se défausse ... sur la carte que vous avez jetée ne vous interdit pas ... d'utiliser le
+    pouvoir de cette carte")."""
     g = deal(
         [
             ["AS", "2S", "KH", "7D"],  # p0: 10 points; it never saw its 7D
@@ -464,8 +468,8 @@ def test_giving_ones_last_card_empties_the_layout_must_call_on_next_turn() -> No
 
 def test_look_and_swap_does_not_swap_a_card_that_replaced_the_looked_at_one() -> None:
     """ "le joueur peut échanger une carte de son jeu avec une carte du jeu d’un adversaire qu’il a la
-    possibilité de regarder" (RULES.md §2: "look at an opponent's card then may swap it with one of
-    yours"). If that very card is thrown by a third player before the swap, the card given in its place
+    possibilité de regarder" (Decided: look at an opponent's card, then swap it with one of yours, or
+    not). If that very card is thrown by a third player before the swap, the card given in its place
     is not the one looked at: the swap is no longer on offer (as when the slot is left empty)."""
     g = deal(
         [

@@ -1,6 +1,6 @@
 """The plugin system: hooks named by a variant's ``plugins``, built-ins ``trylast``, entry points.
 
-CONTRACT.md, "Plugins": hooks live in ``tamalou.hookspecs``, one documented function each, prefixed
+The plugin contract: hooks live in ``tamalou.hookspecs``, one documented function each, prefixed
 ``tamalou_``; a TOML variant names its plugins; an installed package registers variants and hooks
 through the entry-point group ``tamalou``. Every override is shown through a real game built with a
 stacked deal, next to the same deal under plain French rules.
@@ -258,7 +258,8 @@ def test_a_forbidden_call_at_the_start_of_a_turn_is_illegal(tmp_path: Path) -> N
 
 
 def test_an_empty_layout_must_still_call_whatever_the_plugin_says(tmp_path: Path) -> None:
-    """RULES.md §2 (french): a player with no card at their turn must call, without playing. That
+    """French ("il doit annoncer le Tamalou pour mettre fin à la partie, sans jouer"): a player with no
+    card at their turn must call, without playing. That
     call is forced, so a plugin cannot refuse it (the player would have no legal action at all)."""
     deal = {"hands": [["4H"], ["AS", "2S", "3S", "5S"]], "stock": PLAIN_STOCK, "discard": ["4S"]}
     g = tamalou.new_game(house(tmp_path, "late_calls"), players=2, deal=deal, first_player=1)

@@ -3,7 +3,6 @@ page must be what the script writes now, and it must show every ruleset."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +11,7 @@ from types import ModuleType
 import pytest
 
 import tamalou
+from scenario import load_script
 from tamalou.schema import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,12 +22,7 @@ REGENERATE = "regenerate it with `python scripts/rulesets_table.py` (from the re
 
 @pytest.fixture(scope="module")
 def script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("rulesets_table", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT)
 
 
 @pytest.fixture(scope="module")
@@ -109,7 +104,7 @@ def test_cells_are_the_loaded_values(page: str) -> None:
 
 
 def test_modifiers_show_only_the_change_they_make(page: str) -> None:
-    """gabo: the threshold (000, Variantes 1); jokers: two jokers at -1 with no power; opponent-matching:
+    """gabo: the threshold ("Le Tamalou", Variantes 1); jokers: two jokers at -1 with no power; opponent-matching:
     the opponents key; multi-round: the rounds and the scoring it brings to any base (Cartalogue's
     differs), though French's scoring is the same."""
     assert key_row(page, "call.threshold")["gabo"] == "7"

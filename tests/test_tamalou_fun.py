@@ -1,5 +1,5 @@
-"""Scenario tests of the tamalou.fun ruleset: the page ``003_3a2b9b76ee8e5c58.txt`` (rules and FAQ),
-RULES.md §2 (tamalou-fun column) and §5 (timing and doubling).
+"""Scenario tests of the tamalou.fun ruleset (docs/rules/tamalou-fun.md): the page "How to play Tamalou"
+on tamalou.fun (rules and FAQ), its timing and doubling, and the points the engine decides.
 
 One test per sentence of the page that states a rule, named after it and quoting it. Every scenario
 is a stacked deal a reader can follow: ``hands`` per seat (slot 0 first; the opening peek shows each
@@ -43,7 +43,7 @@ from tamalou.testing import check_conservation
 FUN = "tamalou.fun"
 OPEN = 5.0  # the opening peek ends
 TURN = 45.0
-SHORT = 15.0  # the turn of an absent player (RULES.md §5, Decided)
+SHORT = 15.0  # the turn of an absent player (Decided)
 COUNTDOWN = 5.0
 VALUES = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 0, "J": 10, "Q": 10, "K": 10}
 POWER_OF = {"J": "play_again", "Q": "blind_swap", "K": "peek_own"}
@@ -175,8 +175,8 @@ def test_the_rest_of_the_deck_is_the_draw_pile_the_discard_pile_is_empty_at_the_
 def test_for_5_seconds_everyone_sees_the_first_and_the_last_of_their_row() -> None:
     """ "For 5 seconds, everyone sees two of their own cards: the first and the last of their row.
     Memorise them: they are then hidden." ("In short": "Everyone has 4 cards face down and sees only 2 of
-    them, for 5 seconds, at the start.") — slots 0 and 3; a view is what a player knows (RULES.md §1,
-    perfect recall), so the memorised cards stay in their owner's view after the 5 s."""
+    them, for 5 seconds, at the start.") — slots 0 and 3; a view is what a player knows (perfect
+    recall), so the memorised cards stay in their owner's view after the 5 s."""
     g = deal(
         [
             ["AS", "2S", "3S", "4S"],  # p0 sees AS, 4S
@@ -309,7 +309,7 @@ def test_keep_it_in_the_place_of_one_of_your_cards_which_goes_face_up_or_throw_i
     """ "Keep it or not. Put it in the place of one of your cards, which goes face up onto the discard
     pile. Or throw the card you just drew straight onto the discard pile." ("In short": "On your turn, draw
     a card, then keep it in the place of one of yours, or throw it away.") — a card taken from the discard
-    must replace one (RULES.md §2, Decided)."""
+    must replace one (Decided)."""
     g = deal([["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], stock=["5C", "6C", "7C"])
     g.apply(Draw(0, "stock", at=OPEN))
     assert turn_options(g, 0) == {Replace(0, s) for s in range(4)} | {Discard(0)}
@@ -384,7 +384,7 @@ def test_each_turn_lasts_45_seconds() -> None:
 @pytest.mark.parametrize("stage", ["nothing drawn", "holding", "holding from the discard", "choosing a power"])
 def test_when_the_fuse_burns_out_your_turn_is_played_for_you(stage: str) -> None:
     """ "When less than 15 are left, a fuse burns across the table; when it burns out, your turn is
-    played for you." — RULES.md §5 (Decided): nothing drawn: draw from the stock and throw it (its
+    played for you." — Decided: nothing drawn: draw from the stock and throw it (its
     power passed); holding: throw the held card; choosing a power target: pass."""
     g = deal(
         [
@@ -424,7 +424,7 @@ def test_when_the_fuse_burns_out_your_turn_is_played_for_you(stage: str) -> None
 
 def test_let_a_whole_turn_go_by_without_playing_and_your_next_one_is_short_until_you_play() -> None:
     """ "Let a whole turn go by without playing and your next one is short, until you play." — 15 s
-    (RULES.md §5, Decided)."""
+    (Decided)."""
     g = deal([["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], stock=[f"{r}C" for r in "5678"] + ["9C", "9D"])
     quiet_turn(g, 6)  # p0; p1's turn: 6 to 51
     g.apply(Tick(at=6 + TURN))  # p1 lets it go by
@@ -447,7 +447,7 @@ def test_let_a_whole_turn_go_by_without_playing_and_your_next_one_is_short_until
 
 
 def test_when_every_clock_but_one_has_run_out_the_game_ends() -> None:
-    """ "The game ends: [...] when every clock but one has run out;" — RULES.md §5 (Decided): a player
+    """ "The game ends: [...] when every clock but one has run out;" — Decided: a player
     absent for 3 whole turns in a row leaves the round, ranked last; one player left ends the game."""
     g = deal(
         [
@@ -475,7 +475,7 @@ def test_when_every_clock_but_one_has_run_out_the_game_ends() -> None:
 
 def test_a_player_whose_clock_ran_out_is_skipped_and_ranked_last() -> None:
     """ "when every clock but one has run out" — with three players, one leaving is not the end: the
-    others play on; the one who left is ranked last whatever their total (RULES.md §5)."""
+    others play on; the one who left is ranked last whatever their total (Decided)."""
     g = deal(
         [
             ["AS", "2S", "10S", "10C"],  # p0: 3
@@ -1248,7 +1248,7 @@ def test_you_are_wrong_everyone_sees_your_cards_penalty_card_the_turn_passes_cal
     """ "You are wrong (more than 5 points): everyone sees your cards for 5 seconds, then they are hidden
     again. You draw a penalty card, the turn passes to the next player and the game goes on. You can call
     again later." — 6 is wrong (5 is right: see the caller's doubles); everyone remembers the cards (a view
-    is what a player knows, RULES.md §1)."""
+    is what a player knows: perfect recall)."""
     g = deal(
         [
             ["AS", "2S", "3S", "10H"],  # p0: 6, one too many
@@ -1462,7 +1462,7 @@ def test_when_the_draw_pile_is_empty_the_discard_is_shuffled_into_a_new_one_exce
 
 
 def test_an_action_earlier_than_the_games_time_is_refused() -> None:
-    """Time goes forward (RULES.md §5: time is an input): an action dated before ``g.now`` is refused,
+    """Time goes forward (time is an input): an action dated before ``g.now`` is refused,
     and an action refused at its time changes nothing, not even the time."""
     g = deal([["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], stock=["5C", "6C", "7C"])
     g.apply(Tick(at=20))
@@ -1475,7 +1475,7 @@ def test_an_action_earlier_than_the_games_time_is_refused() -> None:
 
 
 def test_the_same_actions_at_the_same_times_replay_to_the_same_game() -> None:
-    """Time is an input, never the machine's clock (RULES.md §5): the same actions at the same times
+    """Time is an input, never the machine's clock: the same actions at the same times
     give the same game, timeouts, reshuffles and lockouts included."""
     hands = [
         ["AS", "2S", "3S", "4S"],
@@ -1502,7 +1502,7 @@ def test_the_same_actions_at_the_same_times_replay_to_the_same_game() -> None:
 
 
 def test_the_action_log_in_its_json_form_replays_to_the_same_snapshot() -> None:
-    """The same actions at the same times replay to the same game (RULES.md §5) — also when the log went
+    """The same actions at the same times replay to the same game (time is an input) — also when the log went
     through its JSON form, where ``"at": 6`` is read back as ``6.0``: the snapshot should not depend on
     how a time was typed."""
     spec = {"hands": [["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], "stock": ["5C", "6C", "7C"]}
@@ -1514,7 +1514,7 @@ def test_the_action_log_in_its_json_form_replays_to_the_same_snapshot() -> None:
 
 
 def test_an_illegal_action_at_the_current_time_leaves_the_game_unchanged() -> None:
-    """ "IllegalAction [...] and nothing changes" (the brief, RULES.md §5): the same holds for an action
+    """An illegal action raises ``IllegalAction`` and changes nothing: the same holds for an action
     without ``at`` or dated ``g.now``. A refused action of the player to move is not "playing"."""
     # An absent player's refused action does not bring them back.
     g = deal([["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], stock=["5C", "6C", "7C", "8C", "9C"])

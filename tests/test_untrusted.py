@@ -181,7 +181,7 @@ def test_an_extends_diamond_is_resolved_once_per_file(tmp_path: Path) -> None:
 
 
 def test_an_extends_diamond_of_seventeen_files_is_fast(tmp_path: Path) -> None:
-    """The brief's shape: file k extends ["k+1a", "k+1b"], both extending k+2 (9 singles, 8 pairs)."""
+    """The shape of the speed requirement: file k extends ["k+1a", "k+1b"], both extending k+2 (9 singles, 8 pairs)."""
     singles = 9
     write(tmp_path / f"s{singles - 1}.toml", 'extends = "french"\n')
     for k in range(singles - 2, -1, -1):

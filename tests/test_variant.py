@@ -8,6 +8,9 @@ key is an error; nothing is half-loaded. House-rule files are written to ``tmp_p
 from __future__ import annotations
 
 import json
+import pickle
+import subprocess
+import sys
 import textwrap
 import tomllib
 from collections.abc import Iterator
@@ -1070,7 +1073,9 @@ def test_values_of_a_suitless_deck_may_be_set_by_rank_and_a_file_may_extend_it(t
 
 
 def test_a_suitless_deck_of_named_ranks_needs_their_values(tmp_path: Path) -> None:
-    text = 'name = "x"\n[rules.deck]\nranks = ["X", "1"]\nsuits = []\n'
+    text = (
+        'name = "x"\n[rules.players]\nmax = 2\n[rules.deal]\ncards = 2\n[rules.deck]\nranks = ["X", "1"]\nsuits = []\n'
+    )
     with pytest.raises(VariantError, match="no value for card X"):
         load_variant(write(tmp_path / "named.toml", text))
     v = load_variant(write(tmp_path / "valued.toml", text + "[rules.values.ranks]\nx = 50\n"))
@@ -1138,7 +1143,8 @@ def test_rank_keys_may_be_written_in_lower_case(tmp_path: Path) -> None:
 
 
 def test_a_rank_outside_a_restricted_suited_deck_is_refused_but_default_values_are_kept(tmp_path: Path) -> None:
-    text = 'name = "small"\n[rules.deck]\nranks = ["A", "2", "3"]\nsuits = ["H", "D"]\n'
+    deck = '[rules.deck]\nranks = ["A", "2", "3"]\nsuits = ["H", "D", "S", "C"]\n'
+    text = f'name = "small"\n[rules.players]\nmax = 2\n{deck}'
     v = load_variant(write(tmp_path / "small.toml", text))
     assert v.rules.values.ranks["K"] == 10  # a default for a rank the deck lacks: no error
     with pytest.raises(VariantError, match=r"rules\.powers\.ranks\.K: rank 'K' is not in the deck"):
@@ -1149,3 +1155,244 @@ def test_the_schema_knows_the_counts_of_a_deck(schema: dict[str, Any], validator
     assert schema_node(schema, "rules.deck.counts").get("description")
     assert validator.errors(tomllib.loads(CABO_DECK)) == []
     assert validator.errors(tomllib.loads(CABO_DECK.replace('"13" = 2', '"13" = 0'))) != []
+
+
+# --- plugin modules beside the file ---------------------------------------------------------------
+
+HOUSE_VALUE = """
+import tamalou
+{imports}
+
+@tamalou.hookimpl
+def tamalou_card_value(variant, card):
+    return {value} if str(card) == "2H" else None
+"""
+
+
+@pytest.fixture
+def module_name(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A module name of this test's own (``sys.modules`` is shared by the whole run), forgotten after."""
+    name = f"house_{request.node.name.split('[')[0][5:45]}"
+    yield name
+    for key in [k for k in sys.modules if k == name or k.startswith(name + ".") or k.startswith(name + "_")]:
+        del sys.modules[key]
+
+
+def plugin_file(folder: Path, name: str, value: int = 40, imports: str = "") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    return write(folder / f"{name}.py", HOUSE_VALUE.format(value=value, imports=imports))
+
+
+def test_a_plugin_module_beside_the_file_is_found_without_pythonpath(tmp_path: Path, module_name: str) -> None:
+    plugin_file(tmp_path, module_name)
+    path = write(tmp_path / "house.toml", f'extends = "french"\nplugins = ["{module_name}"]\n')
+    before = list(sys.path)
+    v = load_variant(path)
+    assert tamalou.card_value(v, "2H") == 40
+    assert tamalou.card_value(v, "3H") == 3
+    assert sys.path == before
+    assert Path(sys.modules[module_name].__file__ or "").parent == tmp_path
+    # Loaded again (a new file, the same folder): the module already imported is the one used.
+    again = write(tmp_path / "house2.toml", f'extends = "french"\nplugins = ["{module_name}"]\n')
+    assert tamalou.card_value(load_variant(again), "2H") == 40
+
+
+def test_a_plugin_module_beside_a_file_reached_by_extends_is_found_and_may_import_its_neighbours(
+    tmp_path: Path, module_name: str
+) -> None:
+    sub = tmp_path / "rules"
+    sub.mkdir()
+    write(sub / f"{module_name}_helper.py", "BONUS = 33\n")
+    plugin_file(sub, module_name, value="BONUS", imports=f"from {module_name}_helper import BONUS")  # type: ignore[arg-type]
+    write(sub / "base.toml", f'extends = "french"\nplugins = ["{module_name}"]\n')
+    top = write(tmp_path / "top.toml", 'extends = "rules/base.toml"\n[rules.call]\nthreshold = 3\n')
+    before = list(sys.path)
+    v = load_variant(top)
+    assert tamalou.card_value(v, "2H") == 33
+    assert v.rules.call.threshold == 3
+    assert sys.path == before
+
+
+def test_a_package_beside_the_file_is_found(tmp_path: Path, module_name: str) -> None:
+    package = tmp_path / module_name
+    plugin_file(package, "rules", value=21)
+    write(package / "__init__.py", "")
+    path = write(tmp_path / "house.toml", f'extends = "french"\nplugins = ["{module_name}.rules"]\n')
+    assert tamalou.card_value(load_variant(path), "2H") == 21
+
+
+def test_the_folder_of_the_file_is_searched_before_sys_path(
+    tmp_path: Path, module_name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plugin_file(tmp_path / "elsewhere", module_name, value=1)
+    monkeypatch.syspath_prepend(str(tmp_path / "elsewhere"))
+    plugin_file(tmp_path / "here", module_name, value=2)
+    path = write(tmp_path / "here" / "house.toml", f'extends = "french"\nplugins = ["{module_name}"]\n')
+    assert tamalou.card_value(load_variant(path), "2H") == 2
+
+
+def test_a_module_of_the_same_name_imported_from_elsewhere_is_an_error(tmp_path: Path, module_name: str) -> None:
+    plugin_file(tmp_path / "a", module_name, value=1)
+    plugin_file(tmp_path / "b", module_name, value=2)
+    first = write(tmp_path / "a" / "house.toml", f'extends = "french"\nplugins = ["{module_name}"]\n')
+    second = write(tmp_path / "b" / "house.toml", f'extends = "french"\nplugins = ["{module_name}"]\n')
+    assert tamalou.card_value(load_variant(first), "2H") == 1
+    with pytest.raises(VariantError) as info:
+        load_variant(second)
+    assert info.value.key == "plugins"
+    message = str(info.value)
+    assert "house.toml: plugins:" in message
+    assert str(tmp_path / "a") in message
+    assert str(tmp_path / "b") in message
+    assert Path(sys.modules[module_name].__file__ or "").parent == tmp_path / "a"
+
+
+def test_a_plugin_beside_the_file_keeps_working_in_snapshots(tmp_path: Path, module_name: str) -> None:
+    plugin_file(tmp_path, module_name, value=40)
+    v = load_variant(write(tmp_path / "house.toml", f'extends = "french"\nplugins = ["{module_name}"]\n'))
+    g = tamalou.new_game(v, players=2, seed=3)
+    again = tamalou.Game.from_json(g.to_json())
+    assert again.to_json() == g.to_json()
+    assert tamalou.card_value(again.variant, "2H") == 40
+
+
+def test_an_untrusted_load_never_imports_a_module_beside_the_file(tmp_path: Path, module_name: str) -> None:
+    plugin_file(tmp_path, module_name)
+    path = write(tmp_path / "upload.toml", f'extends = "french"\nplugins = ["{module_name}"]\n')
+    with pytest.raises(VariantError, match="not allowed in an untrusted variant"):
+        load_variant(path, allow_plugins=False)
+    # Allowed by name, the module is looked for on sys.path only: an uploaded neighbour is never run.
+    with pytest.raises(VariantError, match=f"cannot import plugin module '{module_name}'"):
+        load_variant(path, allow_plugins=[module_name])
+    assert module_name not in sys.modules
+
+
+def test_a_failed_load_forgets_the_modules_it_imported_beside_the_file(tmp_path: Path, module_name: str) -> None:
+    write(tmp_path / f"{module_name}_helper.py", "BONUS = 9\n")
+    plugin_file(tmp_path, module_name, imports=f"from {module_name}_helper import BONUS")
+    path = write(
+        tmp_path / "house.toml", f'extends = "french"\nplugins = ["{module_name}"]\n[rules.peek]\nslots = [9]\n'
+    )
+    modules, before = set(sys.modules), list(sys.path)
+    with pytest.raises(VariantError, match=r"house\.toml: rules\.peek\.slots: expected slots from 0 to 3"):
+        load_variant(path)
+    assert set(sys.modules) == modules
+    assert sys.path == before
+    # A plugin that fails its checks is forgotten too, so the file fixed loads the module fixed.
+    write(tmp_path / f"{module_name}.py", HOUSE_VALUE.format(value=5, imports="").replace("card_value", "card_valu"))
+    write(tmp_path / "house.toml", f'extends = "french"\nplugins = ["{module_name}"]\n')
+    with pytest.raises(VariantError, match="tamalou_card_valu is not a tamalou hook"):
+        load_variant(path)
+    assert set(sys.modules) == modules
+    plugin_file(tmp_path, module_name, value=6)
+    assert tamalou.card_value(load_variant(path), "2H") == 6
+
+
+# --- every problem at once, and checks of meaning ----------------------------------------------------
+
+
+def test_every_problem_of_a_file_is_reported_at_once(tmp_path: Path) -> None:
+    path = write(
+        tmp_path / "house.toml",
+        """
+        extends = "french"
+        [rules.call]
+        threshold = "seven"
+        threshhold = 7
+        [rules.peek]
+        slots = [0, 5]
+        [rules.powers.ranks]
+        "7" = "fly"
+        """,
+    )
+    with pytest.raises(VariantError) as info:
+        load_variant(path)
+    exc = info.value
+    assert [(e.file, e.key) for e in exc.errors] == [
+        ("house.toml", "rules.call.threshold"),
+        ("house.toml", "rules.call.threshhold"),
+        ("house.toml", "rules.peek.slots"),
+        ("house.toml", "rules.powers.ranks.7"),
+    ]
+    assert (exc.file, exc.key) == ("house.toml", "rules.call.threshold")
+    assert exc.reason == 'expected an integer, got "seven"'
+    assert str(exc).splitlines() == [e.line for e in exc.errors]
+
+
+def test_the_errors_of_several_files_each_name_their_file(tmp_path: Path) -> None:
+    base = write(tmp_path / "base.toml", 'extends = "french"\n[rules.call]\nthreshold = "seven"\n')
+    child = write(tmp_path / "child.toml", f'extends = "{base.as_posix()}"\n[rules.end]\nties = "x"\n')
+    with pytest.raises(VariantError) as info:
+        load_variant(child)
+    assert [(e.file, e.key) for e in info.value.errors] == [
+        ("child.toml", "rules.end.ties"),
+        ("base.toml", "rules.call.threshold"),
+    ]
+
+
+def test_a_check_of_meaning_names_the_file_loaded(tmp_path: Path) -> None:
+    base = write(tmp_path / "base.toml", 'extends = "french"\n[rules.peek]\nslots = [0, 3]\n')
+    child = write(tmp_path / "child.toml", f'extends = "{base.as_posix()}"\n[rules.deal]\ncards = 3\n')
+    assert load_variant(base).rules.peek.slots == (0, 3)
+    with pytest.raises(VariantError) as info:
+        load_variant(child)
+    assert str(info.value) == "child.toml: rules.peek.slots: expected slots from 0 to 2 (rules.deal.cards = 3), got 3"
+
+
+@pytest.mark.parametrize(
+    ("rules", "key", "expected"),
+    [
+        ({"peek": {"slots": [2, 7]}}, "rules.peek.slots", "expected slots from 0 to 3 (rules.deal.cards = 4), got 7"),
+        ({"peek": {"mode": "choose", "count": 9}}, "rules.peek.count", "expected at most 4"),
+        ({"deck": {"ranks": []}}, "rules.deck", "the deck has no cards"),
+        ({"players": {"max": 12}, "deal": {"cards": 6}}, "rules.players.max", "12 players need 74 cards"),
+        ({"values": {"cards": {"kh": 1, "KH ": 2}}}, "rules.values.cards", "'kh' and 'KH ' both name the card KH"),
+        ({"powers": {"ranks": {"a": "peek_own", "A": "peek_own"}}}, "rules.powers.ranks", "both name the rank A"),
+        ({"deck": {"suits": [], "ranks": ["X"], "counts": {"x": 9, "X": 2}}}, "rules.deck.counts", "rank X"),
+        ({"deal": {"first_player": -1}}, "rules.deal.first_player", "expected 'random' or a seat from 0 to 5"),
+        ({"draw": {"discard_forbidden": ["J", "j"]}}, "rules.draw.discard_forbidden", "'J' listed more than once"),
+    ],
+)
+def test_variant_from_dict_checks_meaning_too(rules: dict[str, Any], key: str, expected: str) -> None:
+    data = load_variant("french").model_dump()
+    for section, keys in rules.items():
+        data["rules"][section] = {**data["rules"][section], **keys}
+    with pytest.raises(VariantError) as info:
+        variant_from_dict(data, file="snap.toml")
+    assert f"snap.toml: {key}: " in str(info.value)
+    assert expected in str(info.value)
+
+
+def test_card_and_rank_keys_written_differently_override_the_file_extended(tmp_path: Path) -> None:
+    a = write(tmp_path / "a.toml", 'extends = "french"\n[rules.values.cards]\nKH = 15\n[rules.values.ranks]\nQ = 1\n')
+    b = write(
+        tmp_path / "b.toml", f'extends = "{a.as_posix()}"\n[rules.values.cards]\nkh = 20\n[rules.values.ranks]\nq = 2\n'
+    )
+    c = write(tmp_path / "c.toml", f'extends = "{b.as_posix()}"\n[rules.values.cards]\n"K h" = 1\n')
+    v = load_variant(b)
+    assert v.rules.values.cards["KH"] == 20
+    assert v.rules.values.ranks["Q"] == 2
+    assert tamalou.card_value(v, "KH") == 20
+    # "K h" is no card: the error is c.toml's own.
+    with pytest.raises(VariantError, match=r"c\.toml: rules\.values\.cards\.K h: 'K h' is not a card"):
+        load_variant(c)
+    d = write(tmp_path / "d.toml", f'extends = "{b.as_posix()}"\n[rules.values.cards]\nKH = 30\n')
+    assert load_variant(d).rules.values.cards["KH"] == 30
+
+
+def test_an_alias_of_another_registered_ruleset_is_an_error_but_a_copy_of_a_file_loads(tmp_path: Path) -> None:
+    with pytest.raises(VariantError, match=r"house\.toml: aliases: alias 'FUN' is already a name of the registered"):
+        load_variant(write(tmp_path / "house.toml", 'extends = "french"\naliases = ["FUN"]\n'))
+    copy = tmp_path / "french.toml"
+    copy.write_text(FRENCH_TOML.read_text(encoding="utf-8").replace('aliases = ["tamalou", "tamalou-fr"]', ""))
+    assert load_variant(copy).name == "french"
+
+
+def test_a_variant_with_a_plugin_beside_its_file_unpickles_in_another_process(tmp_path: Path, module_name: str) -> None:
+    plugin_file(tmp_path, module_name, value=44)
+    v = load_variant(write(tmp_path / "house.toml", f'extends = "french"\nplugins = ["{module_name}"]\n'))
+    code = "import pickle, sys, tamalou; v = pickle.loads(sys.stdin.buffer.read()); print(tamalou.card_value(v, '2H'))"
+    done = subprocess.run(
+        [sys.executable, "-c", code], input=pickle.dumps(v), capture_output=True, check=True, cwd=Path.home()
+    )
+    assert done.stdout.decode().strip() == "44"

@@ -37,10 +37,11 @@ from .engine.mechanic import Mechanic, PhaseSpec
 from .engine.state import Phase, Reason
 from .errors import GameStateError, IllegalAction, PluginError, SetupError, SnapshotError, TamalouError, VariantError
 from .events import Event
-from .hookspecs import Tally, hookimpl, hookspec
+from .hookspecs import Tally, TieBreak, hookimpl, hookspec
 from .match import Match, MatchResult, new_match, replay_match
+from .plugins.defaults import rank_by_total
 from .powers import CardPower
-from .rules import card_power, card_value
+from .rules import card_power, card_value, ranking_rule
 from .schema import Variant
 from .variant import load_variant, variant_from_dict, variant_json_schema, variant_names
 from .views import PlayerView, Result, SlotView
@@ -80,6 +81,7 @@ __all__ = [
     "Tally",
     "TamalouError",
     "Tick",
+    "TieBreak",
     "Variant",
     "VariantError",
     "__version__",
@@ -94,6 +96,8 @@ __all__ = [
     "new_match",
     "parse_action",
     "parse_card",
+    "rank_by_total",
+    "ranking_rule",
     "register_action",
     "replay",
     "replay_match",

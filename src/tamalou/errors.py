@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 
 class TamalouError(Exception):
     """Base class of every error tamalou raises on purpose."""
@@ -12,18 +15,65 @@ class VariantError(TamalouError, ValueError):
 
     The message names the file, the key path and what was expected, e.g.
     ``gabo.toml: call.threshold: expected an integer, got 'seven'``.
+
+    A file with several problems raises one ``VariantError`` listing them all, one line each
+    (``file: key: expectation``); ``errors`` holds them one by one, and ``file``, ``key`` and
+    ``reason`` are the first one's. An error of a single problem is its own only item of ``errors``.
     """
 
-    def __init__(self, message: str, *, file: str | None = None, key: str | None = None) -> None:
+    #: How many problems the message lists at most (``errors`` keeps them all).
+    MAX_LISTED = 30
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        key: str | None = None,
+        errors: Sequence[VariantError] = (),
+    ) -> None:
         self.file = file
         self.key = key
         self.reason = message
-        prefix = ""
-        if file:
-            prefix += f"{file}: "
-        if key:
-            prefix += f"{key}: "
-        super().__init__(prefix + message)
+        self.errors: list[VariantError] = list(errors) or [self]
+        if len(self.errors) == 1:
+            text = self.line
+        else:
+            lines = [e.line for e in self.errors[: self.MAX_LISTED]]
+            if len(self.errors) > self.MAX_LISTED:
+                lines.append(f"... and {len(self.errors) - self.MAX_LISTED} more")
+            text = "\n".join(lines)
+        super().__init__(text)
+
+    @property
+    def line(self) -> str:
+        """This one problem as ``file: key: reason``."""
+        return "".join(f"{x}: " for x in (self.file, self.key) if x) + self.reason
+
+    @classmethod
+    def combine(cls, errors: Sequence[VariantError]) -> VariantError:
+        """One error for ``errors`` (at least one): the error itself when there is one, else an error
+        listing each, whose ``file``, ``key`` and ``reason`` are the first one's."""
+        flat = [one for e in errors for one in e.errors]
+        if not flat:
+            raise ValueError("VariantError.combine needs at least one error")
+        if len(flat) == 1:
+            return flat[0]
+        first = flat[0]
+        return cls(first.reason, file=first.file, key=first.key, errors=flat)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        parts = None if self.errors == [self] else [(e.reason, e.file, e.key) for e in self.errors]
+        return (_variant_error, (self.reason, self.file, self.key, parts))
+
+
+def _variant_error(
+    reason: str, file: str | None, key: str | None, parts: list[tuple[str, str | None, str | None]] | None
+) -> VariantError:
+    """Unpickle a ``VariantError`` (its keyword arguments and its list of problems kept)."""
+    if parts is None:
+        return VariantError(reason, file=file, key=key)
+    return VariantError.combine([VariantError(r, file=f, key=k) for r, f, k in parts])
 
 
 class IllegalAction(TamalouError, ValueError):

@@ -62,6 +62,13 @@ class Event:
         for key in ("player", "owner", "target", "by"):
             if isinstance(d.get(key), int):
                 d[key] = seat(d[key])
+        if self.type == "turn" and isinstance(d.get("turn"), int):
+            d["turn"] += 1  # the JSON counts turns played before this one; players count from 1
+        if isinstance(d.get("power"), str):
+            from .powers import power_title
+
+            title = power_title(d["power"])
+            d["power"] = f"{d['power'].replace('_', ' ')} ({title[:1].lower()}{title[1:]})"
         template = _TEXT.get(self.type)
         if self.type == "swapped" and "owner" in d:  # two cards of which neither need be the player's
             template = "{player} swaps {owner}'s slot {slot} with {target}'s slot {target_slot}"

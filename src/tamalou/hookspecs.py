@@ -24,7 +24,7 @@ Which mechanics and powers exist is asked with the "register" hooks ``tamalou_me
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -59,6 +59,22 @@ class Tally:
     #: Each player's cards at the end of the round, as text (``"12"``, ``"KS"``), in slot order (emptied
     #: slots left out). Empty only in a ``Tally`` built by hand (a test), never in one the engine builds.
     hands: tuple[tuple[str, ...], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TieBreak:
+    """A named tie-break: among players with the same total, the one with the lower ``key(tally, player)``
+    is placed first; players with equal keys stay tied for the next tie-break.
+
+    ``name`` identifies it (two tie-breaks with one name count once: the first); ``description`` says it
+    in words for ``tamalou show`` (e.g. "the caller loses ties"). ``key`` must be a pure function.
+
+        FEWER_CARDS = TieBreak("fewer_cards", "fewer cards in front of you", lambda t, p: t.card_counts[p])
+    """
+
+    name: str
+    description: str
+    key: Callable[[Tally, int], Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,11 +193,27 @@ def tamalou_call_allowed(variant: Variant, view: PlayerView) -> bool | None:
 # --- the end of a round --------------------------------------------------------------------
 
 
+@hookspec
+def tamalou_tiebreaks(variant: Variant) -> Sequence[TieBreak] | None:
+    """Return tie-breaks (``tamalou.TieBreak``) to *add* to the ruleset's ranking.
+
+    All results are collected, in the order the plugins apply: the ruleset's own first (the keys of
+    ``rules.end.ties``, then the plugins of the variant it extends), then the plugins it lists, in
+    order. So a house rule adds a tie-break after the ones of its base instead of replacing its
+    ranking (French's "the caller loses ties" stays). ``None`` or ``[]``: nothing to add. Asked once
+    per variant; the tie-breaks are passed to ``tamalou_rank`` as ``tiebreaks``.
+    """
+
+
 @hookspec(firstresult=True)
-def tamalou_rank(variant: Variant, tally: Tally) -> list[list[int]] | None:
+def tamalou_rank(variant: Variant, tally: Tally, tiebreaks: Sequence[TieBreak]) -> list[list[int]] | None:
     """Return the ranking: a list of places, best first, each a list of tied players.
 
-    First result wins. The default sorts by total and applies ``rules.end.ties`` in order.
+    First result wins: a plugin answering this *replaces* the ranking (to only break ties, implement
+    ``tamalou_tiebreaks`` instead). ``tiebreaks`` are every plugin's tie-breaks, in order; a ranking
+    hook should apply them, e.g. with ``tamalou.rank_by_total(tally, tiebreaks)``, so that house
+    tie-breaks still count. The default: players who left the round last, the others by total, the
+    tie-breaks applied in order; players still equal share a place.
     """
 
 

@@ -158,7 +158,7 @@ def check_conservation(game: Game) -> None:
     """Every card of the universe is in exactly one place: a layout slot, the stock, the discard,
     or held (``game.held``; ``-1`` if none). Nothing is lost, duplicated or invented.
 
-    >>> check_conservation(tamalou.new_game("french", players=3, seed=1))
+    >>> check_conservation(new_game("french", players=3, seed=1))
     """
     n = len(game.cards)
     problems: list[str] = []
@@ -200,7 +200,7 @@ def check_knowledge(game: Game) -> None:
     """What everybody must know: the whole discard (it is face up), the held card by its holder,
     and at the end of the round every card of every layout.
 
-    >>> check_knowledge(tamalou.new_game("french", players=2, seed=3))
+    >>> check_knowledge(new_game("french", players=2, seed=3))
     """
     everyone = range(game.players)
     for c in game.discard:
@@ -222,7 +222,7 @@ def exchange_faces(game: Game, a: int, b: int) -> Game:
     every place and every player's knowledge stay as they are, only what the two cards *are*
     changes. The original game is untouched.
 
-    >>> g = tamalou.new_game("french", players=2, seed=1)
+    >>> g = new_game("french", players=2, seed=1)
     >>> exchange_faces(g, g.stock[-1], g.stock[0]).text[g.stock[-1]] == g.text[g.stock[0]]
     True
     """
@@ -266,7 +266,7 @@ def check_no_leak(game: Game, player: int, rng: random.Random | None = None, *, 
     of cards unknown to them (sampled with ``rng``; all pairs if there are fewer), exchanging the
     two cards' faces leaves ``view(player)`` and ``legal_actions(player)`` (order included) unchanged.
 
-    >>> check_no_leak(tamalou.new_game("french", players=4, seed=2), 0, random.Random(0))
+    >>> check_no_leak(new_game("french", players=4, seed=2), 0, random.Random(0))
     """
     rng = rng if rng is not None else random.Random(0)
     base_view = game.view(player).model_dump(mode="json")
@@ -293,7 +293,7 @@ def check_legal_actions_accepted(game: Game, *, snapshot: str | None = None) -> 
     ruleset, a deadline is due: time will move the round on); once over, nobody.
     ``snapshot``: ``game.to_json()`` if the caller has it already.
 
-    >>> check_legal_actions_accepted(tamalou.new_game("french", players=3, seed=4))
+    >>> check_legal_actions_accepted(new_game("french", players=3, seed=4))
     """
     before = game.to_json() if snapshot is None else snapshot
     anybody = False
@@ -349,7 +349,7 @@ def check_illegal_leaves_state(
     whether the action was refused; ``game`` itself is never changed. ``snapshot``:
     ``game.to_json()`` if the caller has it already.
 
-    >>> g = tamalou.new_game("french", players=2, seed=5)
+    >>> g = new_game("french", players=2, seed=5)
     >>> check_illegal_leaves_state(g, {"type": "replace", "player": 0, "slot": 9})
     True
     """
@@ -380,7 +380,7 @@ def check_accepted_is_listed(game: Game, action: Action | dict[str, Any]) -> boo
     deadline (it is applied after the deadline fired) are not compared. Returns whether it was
     accepted.
 
-    >>> check_accepted_is_listed(tamalou.new_game("french", 2, seed=1), {"type": "pass", "player": 0})
+    >>> check_accepted_is_listed(new_game("french", 2, seed=1), {"type": "pass", "player": 0})
     False
     """
     try:
@@ -424,7 +424,7 @@ def check_snapshot_roundtrip(
     (``None``: loaded by the name the snapshot holds, as a fresh process does). ``snapshot``:
     ``game.to_json()`` if the caller has it already.
 
-    >>> check_snapshot_roundtrip(tamalou.new_game("french", players=3, seed=6), random.Random(0))
+    >>> check_snapshot_roundtrip(new_game("french", players=3, seed=6), random.Random(0))
     """
     rng = rng if rng is not None else random.Random(0)
     snapshot = game.to_json() if snapshot is None else snapshot
@@ -579,7 +579,7 @@ def choose_action(
     next deadline, halfway to it or past it; or a few seconds when none is due), and when nobody
     may act the ``Tick`` goes to the next deadline. The round must not be over.
 
-    >>> g = tamalou.new_game("french", players=3, seed=1)
+    >>> g = new_game("french", players=3, seed=1)
     >>> g.apply(choose_action(g, RandomChooser(random.Random(1))))  # doctest: +SKIP
     """
     if game.is_over:

@@ -1,4 +1,4 @@
-"""A match of several rounds (``multi-round``; 000, Variantes 3).
+"""A match of several rounds (``multi-round``; Le Tamalou, Variantes 3).
 
 Each round is a ``Game``; its ``Result.scores`` (the ``tamalou_round_scores`` hook: by default each
 card total, the caller scoring 0 when they won and their total + ``scoring.caller_lost_penalty`` when

@@ -33,6 +33,7 @@ and in the variant: ``plugins = ["my_rules"]`` and ``[rules.powers.ranks] "5" = 
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .actions import Action, Power, untimed
@@ -47,6 +48,15 @@ TURN_TAKEN = "turn-taken"
 _ACTIONS: dict[tuple[int, int | None, int | None, int | None, int | None], Power] = {}
 
 
+_TITLES: dict[str, str] = {}
+
+
+def power_title(name: str) -> str:
+    """The words for a power's name (``power_title("blind_swap")``: "Swap one of your cards with one of an
+    opponent's, nobody looking"), for any power class defined so far; the name itself for an unknown one."""
+    return _TITLES.get(name, name.replace("_", " "))
+
+
 class CardPower:
     """Base class of card powers. Set ``name``; implement ``uses`` and ``resolve`` (and, for a
     two-step power, ``next_uses`` and ``resolve_next``).
@@ -58,8 +68,20 @@ class CardPower:
     """
 
     name: ClassVar[str] = ""
+    #: What the power does, in words for a player (logs, ``tamalou show``). Default: the first sentence of
+    #: the class docstring.
+    title: ClassVar[str] = ""
     exchanges: ClassVar[bool] = False
     passable: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if "title" not in cls.__dict__:
+            doc = " ".join((cls.__doc__ or "").split())
+            first = doc.split(". ")[0].rstrip(".")
+            cls.title = re.sub(r"\s*\([^)]*\)$", "", first) if first else cls.name.replace("_", " ")
+        if cls.name:
+            _TITLES[cls.name] = cls.title
 
     @staticmethod
     def action(

@@ -17,7 +17,7 @@ from .cards import Card, build_deck, parse_card
 from .engine.mechanic import Hooks, Mechanic
 from .engine.phases import PhaseTable
 from .errors import PluginError, VariantError
-from .hookspecs import Tally
+from .hookspecs import Tally, TieBreak
 from .plugins import BUILTIN_PLUGINS, rules_manager
 from .powers import CardPower
 from .schema import Variant
@@ -50,14 +50,41 @@ def first_result(hook: Any, **kwargs: Any) -> tuple[Any, str]:
 
 
 def _first(name: str, impls: list[Any], kwargs: dict[str, Any]) -> tuple[Any, str]:
+    """The first answer that is not ``None`` of ``impls`` (in calling order), then passed through the
+    wrappers among them (``@hookimpl(wrapper=True)``, innermost first): a wrapper receives the answer
+    from its ``yield`` and returns it, changed or not, as pluggy's own wrappers do."""
+    answer: Any = None
+    plugin = ""
+    wrappers = [impl for impl in impls if impl.wrapper or impl.hookwrapper]
     for impl in impls:
+        if impl.wrapper or impl.hookwrapper:
+            continue
         try:
             answer = impl.function(*[kwargs[arg] for arg in impl.argnames])
         except Exception as exc:
             raise PluginError(f"raised {exc!r}", plugin=impl.plugin_name, hook=name) from exc
         if answer is not None:
-            return answer, impl.plugin_name
-    return None, ""
+            plugin = impl.plugin_name
+            break
+    for impl in reversed(wrappers):  # the first in calling order is the outermost
+        answer, plugin = _wrap(name, impl, kwargs, answer), impl.plugin_name
+    return answer, plugin
+
+
+def _wrap(name: str, impl: Any, kwargs: dict[str, Any], answer: Any) -> Any:
+    if impl.hookwrapper:
+        raise PluginError(
+            "old-style hookwrapper=True is not supported: use wrapper=True", plugin=impl.plugin_name, hook=name
+        )
+    try:
+        gen = impl.function(*[kwargs[arg] for arg in impl.argnames])
+        next(gen)
+        gen.send(answer)
+    except StopIteration as stop:
+        return stop.value
+    except Exception as exc:
+        raise PluginError(f"raised {exc!r}", plugin=impl.plugin_name, hook=name) from exc
+    raise PluginError("a wrapper must yield exactly once", plugin=impl.plugin_name, hook=name)
 
 
 def _all_results(hook: Any) -> list[tuple[Any, str]]:
@@ -112,6 +139,7 @@ class Rulebook:
         "reshuffle",
         "same_kind_hook",
         "threshold",
+        "tiebreaks",
         "variant",
     )
 
@@ -159,6 +187,7 @@ class Rulebook:
             raise VariantError(str(exc), key="plugins") from None
         for m in self.mechanics:
             m.bind(self)
+        self.tiebreaks = self._collect_tiebreaks()
         # The end-of-round hooks, in calling order, asked once per round.
         self._end_hooks = {
             name: list(reversed(getattr(hook, name).get_hookimpls()))
@@ -178,6 +207,28 @@ class Rulebook:
                 raise VariantError(f"two powers are named {cls.name!r} (plugin {plugin!r})", key="plugins")
             powers[cls.name] = cls()
         return powers
+
+    def _collect_tiebreaks(self) -> tuple[TieBreak, ...]:
+        """Every plugin's tie-breaks in the order they apply: the built-in ones (``rules.end.ties``)
+        first, then the plugins in the order they were registered (a base's before a house rule's)."""
+        found: dict[str, TieBreak] = {}
+        for impl in self.pm.hook.tamalou_tiebreaks.get_hookimpls():  # pluggy lists them oldest first
+            try:
+                answer: Any = impl.function(*[self.variant for _ in impl.argnames])
+            except Exception as exc:
+                raise VariantError(
+                    f"tamalou_tiebreaks of plugin {impl.plugin_name!r} raised {exc!r}", key="plugins"
+                ) from exc
+            if answer is not None and not isinstance(answer, Sequence):
+                answer = [answer]
+            for t in answer or ():
+                if not isinstance(t, TieBreak) or not callable(t.key):
+                    raise VariantError(
+                        f"tamalou_tiebreaks of plugin {impl.plugin_name!r} returned {t!r}: expected tamalou.TieBreak",
+                        key="plugins",
+                    )
+                found.setdefault(t.name, t)
+        return tuple(found.values())
 
     def _unknown_power(self, name: object, key: str) -> VariantError:
         known = ", ".join(sorted(self.powers))
@@ -285,7 +336,8 @@ class Rulebook:
         """Ranking, winners and round scores of a finished round; a plugin's answers are checked."""
         n = len(tally.totals)
         hooks, v = self._end_hooks, self.variant
-        ranking, plugin = _first("tamalou_rank", hooks["tamalou_rank"], {"variant": v, "tally": tally})
+        args: dict[str, Any] = {"variant": v, "tally": tally, "tiebreaks": self.tiebreaks}
+        ranking, plugin = _first("tamalou_rank", hooks["tamalou_rank"], args)
         if not _trusted(plugin):
             flat = [p for place in ranking or () for p in (place if isinstance(place, Sequence) else [place])]
             if (
@@ -328,6 +380,49 @@ def rulebook(variant: Variant) -> Rulebook:
         rb = Rulebook(variant)
         variant._rulebook = rb
     return rb  # type: ignore[return-value]
+
+
+def _doc_line(function: Any) -> str:
+    doc = (getattr(function, "__doc__", None) or "").strip()
+    return " ".join(doc.split("\n\n")[0].split())
+
+
+def ranking_rule(variant: Variant | str | Sequence[str]) -> list[str]:
+    """The end-of-round decision of ``variant`` in words, one line per step, hooks included: who ranks
+    the players (the default or the plugin that replaces it), the tie-breaks in order, who wins and
+    what each scores. For ``tamalou show`` and for authors checking that a house rule composed::
+
+        >>> ranking_rule("cambia")[:2]
+        ['ranking: lowest total first; players who left the round last', 'tie-break 1: the caller wins ties']
+    """
+    from .variant import load_variant
+
+    rb = rulebook(load_variant(variant))
+    lines: list[str] = []
+    for name, default in (
+        ("tamalou_rank", "ranking: lowest total first; players who left the round last"),
+        ("tamalou_winners", "winners: the first place"),
+        ("tamalou_round_scores", "round scores: each player's card total"),
+    ):
+        impls = [i for i in rb._end_hooks[name] if i.plugin_name != "tamalou.plugins.defaults"]
+        text = default
+        if name == "tamalou_winners":
+            bound = rb.variant.rules.end.win_max
+            if bound is not None:
+                text += f", at or under {rb.threshold if bound == 'threshold' else bound} points"
+        if name == "tamalou_round_scores":
+            sc = rb.variant.rules.scoring
+            if sc.caller_won == "zero":
+                text += "; a caller who wins scores 0"
+            if sc.caller_lost_penalty:
+                text += f"; a caller who does not win adds {sc.caller_lost_penalty}"
+        for impl in impls:  # asked first: they may replace the default (or say None and leave it)
+            doc = _doc_line(impl.function) or "its own rule"
+            text = f"{doc} (plugin {impl.plugin_name}; where it has no answer: {text})"
+        lines.append(text)
+        if name == "tamalou_rank":
+            lines += [f"tie-break {i}: {t.description}" for i, t in enumerate(rb.tiebreaks, 1)]
+    return lines
 
 
 def _card(card: Card | str) -> Card:

@@ -9,6 +9,7 @@ errors. ``tamalou.variant_json_schema()`` returns this schema as JSON Schema for
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal, TypeVar
@@ -22,12 +23,13 @@ from pydantic import (
     PlainSerializer,
     PrivateAttr,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from .cards import JOKER, RANKS, Card, is_rank_name, parse_card
+from .cards import DEFAULT_RANK_COUNT, JOKER, RANKS, Card, is_rank_name, parse_card
 
 #: A power's name. Powers are registered by plugins and checked when a variant is compiled, not here.
 PowerName = str
@@ -118,21 +120,66 @@ class _Section(BaseModel):
 
 
 def _card_keys(value: Any) -> Any:
+    """A table keyed by cards (``values.cards``, ``powers.cards``), its keys written the standard way
+    (``kh`` is ``KH``). Every key that is no card is an error, and so are two keys naming one card."""
     if not isinstance(value, Mapping):
         return value
     out: dict[str, object] = {}
+    first: dict[str, object] = {}
+    errors: list[InitErrorDetails] = []
     for key, v in value.items():
         try:
             card = parse_card(key)
         except ValueError as exc:
-            raise ValueError(f"{key!r} is not a card: {exc}") from None
-        out[str(card)] = v
+            errors.append(_error("card_key", (str(key),), f"{key!r} is not a card: {exc}", key))
+            continue
+        text = str(card)
+        if text in first:
+            errors.append(_error("key_collision", (), f"{first[text]!r} and {key!r} both name the card {text}", key))
+            continue
+        first[text] = key
+        out[text] = v
+    if errors:
+        raise ValidationError.from_exception_data("cards", errors)
     return out
+
+
+def _rank_keys(value: Any) -> Any:
+    """A table keyed by ranks: two keys naming one rank (``a`` and ``A``) are an error. The keys are
+    upper-cased by ``RankName`` afterwards."""
+    if not isinstance(value, Mapping):
+        return value
+    first: dict[str, object] = {}
+    errors: list[InitErrorDetails] = []
+    for key in value:
+        if not isinstance(key, str):
+            continue
+        name = key.upper()
+        if name in first:
+            errors.append(_error("key_collision", (), f"{first[name]!r} and {key!r} both name the rank {name}", key))
+        else:
+            first[name] = key
+    if errors:
+        raise ValidationError.from_exception_data("ranks", errors)
+    return value
+
+
+def _twice(items: tuple[Any, ...]) -> list[Any]:
+    """The items listed more than once, in order."""
+    return sorted((x for x, k in Counter(items).items() if k > 1), key=items.index)
+
+
+def _once(items: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A list whose items are all different (an ``AfterValidator``)."""
+    twice = _twice(items)
+    if twice:
+        raise PydanticCustomError("listed_twice", "{items} listed more than once", {"items": repr(twice[0])})
+    return items
 
 
 def _error(kind: str, loc: tuple[str | int, ...], message: str, value: Any) -> InitErrorDetails:
     """One error at ``loc`` (relative to the model that raises it), for ``ValidationError.from_exception_data``.
-    ``cross_field`` errors are checked on the merged variant only (see ``variant._check_partial``)."""
+    ``cross_field`` errors are checked on the merged variant only (see ``variant._partial_errors``)."""
     return {"type": PydanticCustomError(kind, "{message}", {"message": message}), "loc": loc, "input": value}
 
 
@@ -185,13 +232,20 @@ class Deck(_Section):
         description="Suits in the deck; none ([]) for a deck whose cards have no suit and are written as "
         "their rank alone (e.g. 7).",
     )
-    counts: Table[RankName, Annotated[int, Field(ge=1, le=16)]] = Field(
+    counts: Annotated[Table[RankName, Annotated[int, Field(ge=1, le=16)]], BeforeValidator(_rank_keys)] = Field(
         default_factory=dict,
         description="A deck without suits: copies of a rank in one deck (default 4), e.g. 0 = 2. "
         "A deck with suits has one card of each rank per suit.",
     )
     jokers: int = Field(0, ge=0, le=2, description="Jokers added (JK1, JK2).")
     copies: int = Field(1, ge=1, le=4, description="How many such decks are shuffled together.")
+
+    @property
+    def size(self) -> int:
+        """How many cards the deck has (jokers and copies included)."""
+        ranks = [r for r in self.ranks if r != JOKER]
+        one = len(ranks) * len(self.suits) if self.suits else sum(self.counts.get(r, DEFAULT_RANK_COUNT) for r in ranks)
+        return (one + self.jokers) * self.copies
 
     @property
     def faces(self) -> frozenset[Card]:
@@ -204,7 +258,7 @@ class Deck(_Section):
     def _consistent(self) -> Deck:
         errors: list[InitErrorDetails] = []
         for key, items in (("ranks", self.ranks), ("suits", self.suits)):
-            twice = sorted(x for x, k in Counter(items).items() if k > 1)
+            twice = _twice(items)
             if twice:
                 errors.append(_error("deck", (key,), f"{', '.join(map(repr, twice))} listed more than once", items))
         # Which ranks fit depends on the suits, which another file may set: checked on the merged variant.
@@ -265,7 +319,9 @@ class Peek(_Section):
     mode: Literal["fixed", "choose", "none"] = Field(
         "fixed", description="'fixed': the slots below are shown at the deal; 'choose': each player picks."
     )
-    slots: Tup[int] = Field((0, 1), description="Slots shown when mode is 'fixed'.")
+    slots: Annotated[Tup[Annotated[int, Field(ge=0)]], AfterValidator(_once)] = Field(
+        (0, 1), description="Slots shown when mode is 'fixed' (0 is the first card dealt)."
+    )
     count: int = Field(2, ge=0, description="How many slots a player picks when mode is 'choose'.")
 
 
@@ -285,7 +341,7 @@ class Values(_Section):
     @classmethod
     def _keep_defaults(cls, v: object) -> object:
         if isinstance(v, Mapping):
-            return {**DEFAULT_VALUES, **v}
+            return {**DEFAULT_VALUES, **_rank_keys(v)}
         return v
 
 
@@ -293,7 +349,7 @@ class DrawRules(_Section):
     """Where a turn takes its card from."""
 
     from_discard: bool = Field(True, description="Whether the discard top may be taken.")
-    discard_forbidden: Tup[RankName] = Field(
+    discard_forbidden: Annotated[Tup[RankName], AfterValidator(_once)] = Field(
         (), description="Ranks that may not be taken from the discard (e.g. J, Q, K)."
     )
     discard_must_replace: bool = Field(
@@ -313,8 +369,8 @@ class Powers(_Section):
 
     trigger: Literal["drawn_thrown", "landing"] = Field(
         "drawn_thrown",
-        description="'drawn_thrown': only a card drawn from the stock and thrown at once (000); "
-        "'landing': any card that lands on the discard in your turn, the replaced one included (003).",
+        description="'drawn_thrown': only a card drawn from the stock and thrown at once (Le Tamalou); "
+        "'landing': any card that lands on the discard in your turn, the replaced one included (tamalou.fun).",
     )
     optional: bool = Field(True, description="Whether a power may be declined with 'pass'.")
     passed_on: bool = Field(
@@ -325,7 +381,9 @@ class Powers(_Section):
         description="After a stock draw, the card replaced out of the layout also gives its power, resolved as "
         "part of the replace: it cannot be declined ('pass' is offered only when it has no use) (cambia house rule).",
     )
-    ranks: Table[RankName, PowerName] = Field(default_factory=dict, description="Power by rank.")
+    ranks: Annotated[Table[RankName, PowerName], BeforeValidator(_rank_keys)] = Field(
+        default_factory=dict, description="Power by rank."
+    )
     cards: Table[str, PowerName] = Field(default_factory=dict, description="Power of single cards, e.g. KS.")
 
     _norm = field_validator("cards", mode="before")(classmethod(lambda cls, v: _card_keys(v)))
@@ -340,31 +398,31 @@ class Matching(_Section):
         3,
         ge=1,
         le=4,
-        description="Cards one player may throw on one thrown card, in one match or several (000: 1 to 3).",
+        description="Cards one player may throw on one thrown card, in one match or several (Le Tamalou: 1 to 3).",
     )
     by: Literal["rank", "value"] = Field("rank", description="Same rank, or same points.")
     late: Literal["return", "miss"] = Field(
         "return",
-        description="A match on a card somebody else already matched: 'return' (taken back, no penalty, 000) "
-        "or 'miss' (penalised, 003).",
+        description="A match on a card somebody else already matched: 'return' (taken back, no penalty, Le Tamalou) "
+        "or 'miss' (penalised, tamalou.fun).",
     )
     penalty_cards: int = Field(1, ge=0, le=3, description="Penalty cards for each wrong card thrown.")
     caller_may_match: bool = Field(True, description="Whether the caller may still match in the last round.")
     while_playing: bool = Field(
         True,
         description="Whether the player to move may match while holding a drawn card or choosing a power "
-        "target (003: no).",
+        "target (tamalou.fun: no).",
     )
     closing_window: bool = Field(
         True,
         description="Untimed rulesets: when a called round's last turn ends, each player who may match gets one "
-        "last chance ('match' or 'pass') on the card that turn threw before the round ends (000: the round ends "
+        "last chance ('match' or 'pass') on the card that turn threw before the round ends (Le Tamalou: the round ends "
         "'après un échange ou un appariement'). Timed rulesets have their countdown instead.",
     )
     give: Literal["must", "may"] = Field(
         "must",
         description="With opponents: after taking another player's card, the thrower 'must' fill the emptied "
-        "slot with one of their own cards, chosen without looking (000), or 'may' do so or decline with 'pass' "
+        "slot with one of their own cards, chosen without looking (Le Tamalou), or 'may' do so or decline with 'pass' "
         "(kaboo; then a player with no card may take one too).",
     )
     race: bool = Field(
@@ -394,33 +452,36 @@ class Call(_Section):
     threshold: int = Field(5, description="A call is right at this total or less.")
     when: Literal["end_of_turn", "start_of_turn"] = Field(
         "end_of_turn",
-        description="'end_of_turn': after playing, before the next player plays (000); "
-        "'start_of_turn': instead of drawing, the call is the turn (003).",
+        description="'end_of_turn': after playing, before the next player plays (Le Tamalou); "
+        "'start_of_turn': instead of drawing, the call is the turn (tamalou.fun).",
     )
     verified: bool = Field(
         False,
-        description="A wrong call is found out at once: cards shown to all, penalty, play goes on (003).",
+        description="A wrong call is found out at once: cards shown to all, penalty, play goes on (tamalou.fun).",
     )
     wrong_penalty_cards: int = Field(1, ge=0, le=3, description="Penalty cards for a wrong verified call.")
-    protect_caller: bool = Field(False, description="The caller's cards are face up and cannot be swapped with (003).")
+    protect_caller: bool = Field(
+        False, description="The caller's cards are face up and cannot be swapped with (tamalou.fun)."
+    )
     protect_from: Literal["exchanges", "everything"] = Field(
         "exchanges",
         description="With protect_caller: what the caller's layout is protected from. 'exchanges': nobody "
-        "exchanges cards with it (003); 'everything': it is sealed: no power looks at it or swaps with it, "
+        "exchanges cards with it (tamalou.fun); 'everything': it is sealed: no power looks at it or swaps with it, "
         "nobody matches from it or gives into it, and the caller matches no more (kaboo).",
     )
     empty_layout: Literal["must_call", "may_call", "ends_round", "auto_call"] = Field(
         "must_call",
-        description="A player with no card at their turn: must call without playing (000), may call (001), "
-        "or the round ends as soon as a layout is emptied (003); 'auto_call': they call automatically at the "
-        "start of their turn, if nobody has called yet, with no action of theirs (an event says so; kaboo).",
+        description="A player with no card at their turn: must call without playing (Le Tamalou), may call "
+        "(Cartalogue), or the round ends as soon as a layout is emptied (tamalou.fun); 'auto_call': they call "
+        "automatically at the start of their turn, if nobody has called yet, with no action of theirs (an event "
+        "says so; kaboo).",
     )
 
     @model_validator(mode="after")
     def _protect_from_needs_protect_caller(self) -> Call:
         if self.protect_from != "exchanges" and not self.protect_caller:
             raise PydanticCustomError(
-                "cross_field", "protect_from = {value!r} needs protect_caller = true", {"value": self.protect_from}
+                "cross_field", "protect_from = {value} needs protect_caller = true", {"value": repr(self.protect_from)}
             )
         return self
 
@@ -431,9 +492,11 @@ class End(_Section):
     win_max: int | Literal["threshold"] | None = Field(
         None,
         description="Only a total at or under this may win: a number, or 'threshold' for the call threshold "
-        "(001: 5, the threshold). None: no such bound.",
+        "(Cartalogue: 5, the threshold). None: no such bound.",
     )
-    ties: Tup[TieBreak] = Field(("caller_behind",), description="Tie-breaks between equal totals, in order.")
+    ties: Annotated[Tup[TieBreak], AfterValidator(_once)] = Field(
+        ("caller_behind",), description="Tie-breaks between equal totals, in order."
+    )
     max_turns: int = Field(
         400,
         ge=1,
@@ -447,15 +510,15 @@ class Scoring(_Section):
     """What a round scores in a match of rounds (the round's ``Result.scores``)."""
 
     caller_won: Literal["total", "zero"] = Field(
-        "total", description="What a caller who won the round scores: their total, or 0 (000, Variantes 3)."
+        "total", description="What a caller who won the round scores: their total, or 0 (Le Tamalou, Variantes 3)."
     )
     caller_lost_penalty: int = Field(
-        0, description="Points added to the total of a caller who lost the round (000, Variantes 3: 10)."
+        0, description="Points added to the total of a caller who lost the round (Le Tamalou, Variantes 3: 10)."
     )
 
 
 class Timing(_Section):
-    """Time, for rulesets played against the clock (003). Time is an input: actions carry ``at``
+    """Time, for rulesets played against the clock (tamalou.fun). Time is an input: actions carry ``at``
     (seconds) and a ``tick`` action advances it; the machine's clock is never read.
     ``turn_seconds = 0`` means an untimed game: nothing below then applies."""
 
@@ -473,7 +536,7 @@ class Timing(_Section):
     countdown_seconds: float = Field(
         0, ge=0, description="After the last turn of a called round, time left for matching before the end."
     )
-    lockouts: Tup[float] = Field(
+    lockouts: Tup[Annotated[float, Field(ge=0)]] = Field(
         (),
         description="Seconds matching is locked after the 1st, 2nd... miss in a row; past the list, for the rest "
         "of the round. A successful match clears the count; each start of one's turn while unlocked clears one.",
@@ -487,7 +550,7 @@ class Rounds(_Section):
         "single",
         description="'single': one round; 'fixed': `count` rounds, lowest cumulative score wins; "
         "'points': until a cumulative score passes `limit`, lowest wins; 'wins': `count` rounds, "
-        "each round's winners score 1, most wins wins (000, Variantes 3).",
+        "each round's winners score 1, most wins wins (Le Tamalou, Variantes 3).",
     )
     count: int = Field(5, ge=1, le=1000, description="Rounds played in the 'fixed' and 'wins' forms.")
     count_multiple: int = Field(
@@ -537,47 +600,158 @@ class Rules(_Section):
     timing: Timing = Timing()
 
     @model_validator(mode="after")
-    def _ranks_in_deck(self) -> Rules:
-        """Ranks and cards named by the tables must be the deck's (cross_field: another file may set the deck)."""
-        deck = self.deck
-        known = {*deck.ranks, JOKER}
-        faces = deck.faces
-        errors: list[InitErrorDetails] = []
-        for r in self.values.ranks:
-            # values.ranks holds the standard defaults whatever the deck: only other ranks were set by a file.
-            if r not in known and r not in DEFAULT_VALUES:
-                errors.append(_error("cross_field", ("values", "ranks", r), _not_in_deck(r, deck.ranks), r))
-        for r in self.powers.ranks:
-            if r not in known:
-                errors.append(_error("cross_field", ("powers", "ranks", r), _not_in_deck(r, deck.ranks), r))
-        for r in self.draw.discard_forbidden:
-            if r not in known:
-                errors.append(_error("cross_field", ("draw", "discard_forbidden"), _not_in_deck(r, deck.ranks), r))
-        for section, table in (("values", self.values.cards), ("powers", self.powers.cards)):
-            for text in table:
-                card = parse_card(text)
-                if not card.is_joker and card not in faces:
-                    if deck.suits and not card.suit:
-                        why = f"card {text!r} has no suit but the deck's cards have suits"
-                    elif card.suit and not deck.suits:
-                        why = f"card {text!r} has a suit but the deck's cards have none (write its rank alone)"
-                    else:
-                        why = f"card {text!r} is not in the deck"
-                    errors.append(_error("cross_field", (section, "cards", text), why, text))
-        if errors:
+    def _across(self) -> Rules:
+        """The checks between sections (``cross_field``: another file may set the other section)."""
+        problems = rules_problems(self.__dict__)
+        if problems:
+            errors = [_error("cross_field", loc, message, value) for loc, message, value in problems]
             raise ValidationError.from_exception_data("Rules", errors)
         return self
 
-    @model_validator(mode="after")
-    def _clock_needed(self) -> Rules:
-        t = self.timing
-        if t.turn_seconds == 0 and (t.lockouts or t.countdown_seconds or t.peek_seconds or t.swap_show_seconds):
-            raise PydanticCustomError(
-                "cross_field",
-                "timing: lockouts, countdown, peek and swap times need a clock: set timing.turn_seconds",
-                {},
+
+#: One problem found by ``rules_problems``: where in ``[rules]``, what was expected, the value found.
+Problem = tuple[tuple[str | int, ...], str, Any]
+
+
+def rules_problems(sections: Mapping[str, Any]) -> list[Problem]:
+    """What is wrong between the sections of ``[rules]``: ranks and cards the deck lacks, a deal the
+    deck cannot serve, peeks at slots nobody is dealt, a clock needed...
+
+    ``sections`` maps section names (``"deck"``, ``"deal"``...) to validated sections; a check runs only
+    when every section it reads is there, so that a variant with a wrong section is still checked
+    for the rest (``tamalou.variant`` lists every problem of a file at once)."""
+    out: list[Problem] = []
+    deck: Deck | None = sections.get("deck")
+    deal: Deal | None = sections.get("deal")
+    players: Players | None = sections.get("players")
+    peek: Peek | None = sections.get("peek")
+    values: Values | None = sections.get("values")
+    powers: Powers | None = sections.get("powers")
+    draw: DrawRules | None = sections.get("draw")
+    timing: Timing | None = sections.get("timing")
+    if deck is not None:
+        out += _cards_problems(deck, values, powers, draw)
+        size = deck.size
+        if size == 0:
+            out.append((("deck",), "the deck has no cards: expected some ranks (deck.ranks) or jokers", None))
+        elif deal is not None and players is not None:
+            out += _deal_problems(size, deal, players)
+    if deal is not None and players is not None and isinstance(deal.first_player, int):
+        fp, most = deal.first_player, players.max
+        if not 0 <= fp < most:
+            out.append(
+                (
+                    ("deal", "first_player"),
+                    f"expected 'random' or a seat from 0 to {most - 1} (rules.players.max = {most}), got {fp}",
+                    fp,
+                )
             )
-        return self
+    if peek is not None and deal is not None:
+        n = deal.cards
+        if peek.mode == "fixed":
+            wrong = [slot for slot in peek.slots if slot >= n]
+            if wrong:
+                out.append(
+                    (
+                        ("peek", "slots"),
+                        f"expected slots from 0 to {n - 1} (rules.deal.cards = {n}), got {', '.join(map(str, wrong))}",
+                        list(peek.slots),
+                    )
+                )
+        elif peek.mode == "choose" and peek.count > n:
+            out.append(
+                (
+                    ("peek", "count"),
+                    f"expected at most {n} (rules.deal.cards: a player picks among the {n} cards dealt), "
+                    f"got {peek.count}",
+                    peek.count,
+                )
+            )
+    if timing is not None:
+        t = timing
+        if t.turn_seconds == 0 and (t.lockouts or t.countdown_seconds or t.peek_seconds or t.swap_show_seconds):
+            out.append(
+                (
+                    ("timing",),
+                    "lockouts, countdown, peek and swap times need a clock: set timing.turn_seconds",
+                    None,
+                )
+            )
+    return out
+
+
+def _deal_problems(size: int, deal: Deal, players: Players) -> list[Problem]:
+    """A deal at the largest table must leave the first discard and a card to draw."""
+    most, each, discard = players.max, deal.cards, deal.discard
+    needed = most * each + discard + 1
+    if size >= needed:
+        return []
+    fit = (size - discard - 1) // each
+    if fit >= players.min:
+        advice = f"expected at most {fit} players (or a bigger deck, or fewer cards dealt)"
+    else:
+        advice = "expected a bigger deck or fewer cards dealt"
+    why = (
+        f"{most} players need {needed} cards ({most} x {each} dealt, {discard} for the discard, 1 to draw) "
+        f"but the deck has {size}: {advice}"
+    )
+    return [(("players", "max"), why, most)]
+
+
+def _cards_problems(deck: Deck, values: Values | None, powers: Powers | None, draw: DrawRules | None) -> list[Problem]:
+    """Ranks and cards named by the tables must be the deck's."""
+    known = {*deck.ranks, JOKER}
+    faces = deck.faces
+    out: list[Problem] = []
+    if values is not None:
+        for r in values.ranks:
+            # values.ranks holds the standard defaults whatever the deck: only other ranks were set by a file.
+            if r not in known and r not in DEFAULT_VALUES:
+                out.append((("values", "ranks", r), _not_in_deck(r, deck.ranks), r))
+    if powers is not None:
+        for r in powers.ranks:
+            if r not in known:
+                out.append((("powers", "ranks", r), _not_in_deck(r, deck.ranks), r))
+    if draw is not None:
+        for r in draw.discard_forbidden:
+            if r not in known:
+                out.append((("draw", "discard_forbidden"), _not_in_deck(r, deck.ranks), r))
+    tables = [(name, section.cards) for name, section in (("values", values), ("powers", powers)) if section]
+    for section_name, table in tables:
+        for text in table:
+            card = parse_card(text)
+            if card.is_joker:
+                # A deck without jokers may still value them (for a composition that adds them, as the
+                # default values do); a deck with one joker has no JK2.
+                if 0 < deck.jokers < card.index:
+                    why = f"card {text!r} is not in the deck (rules.deck.jokers = {deck.jokers})"
+                    out.append(((section_name, "cards", text), why, text))
+            elif card not in faces:
+                if deck.suits and not card.suit:
+                    why = f"card {text!r} has no suit but the deck's cards have suits"
+                elif card.suit and not deck.suits:
+                    why = f"card {text!r} has a suit but the deck's cards have none (write its rank alone)"
+                else:
+                    why = f"card {text!r} is not in the deck"
+                out.append(((section_name, "cards", text), why, text))
+    return out
+
+
+_MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+
+def _named(name: str) -> str:
+    if not name.strip():
+        raise PydanticCustomError("empty_name", "expected a name that is not empty", {})
+    return name
+
+
+def _module_name(name: str) -> str:
+    if not _MODULE_NAME.fullmatch(name):
+        raise PydanticCustomError(
+            "module_name", "expected a module name like my_rules or my_package.rules, got {got}", {"got": repr(name)}
+        )
+    return name
 
 
 class Variant(BaseModel):
@@ -585,13 +759,15 @@ class Variant(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True, strict=True)
 
-    name: str = Field(description="The name it is found by (case-insensitive).")
-    aliases: Tup[str] = Field((), description="Other names it is found by.")
+    name: Annotated[str, AfterValidator(_named)] = Field(description="The name it is found by (case-insensitive).")
+    aliases: Tup[Annotated[str, AfterValidator(_named)]] = Field((), description="Other names it is found by.")
     title: str = Field("", description="A human title.")
     description: str = Field("", description="What this ruleset is.")
     sources: Tup[str] = Field((), description="The rule texts it follows.")
-    plugins: Tup[str] = Field(
-        (), description="Modules whose hook implementations apply to this variant (importable names)."
+    plugins: Tup[Annotated[str, AfterValidator(_module_name)]] = Field(
+        (),
+        description="Modules whose hook implementations apply to this variant (importable names; a module "
+        "beside the file that names it is found first).",
     )
     base: str | None = Field(
         None,
@@ -600,8 +776,28 @@ class Variant(BaseModel):
     )
     rules: Rules = Rules()
 
+    @field_validator("aliases")
+    @classmethod
+    def _aliases_differ(cls, aliases: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
+        """Names are found case-insensitively: two aliases, or an alias and the name, must differ so."""
+        seen = {str(info.data.get("name", "")).lower(): "the variant's name"}
+        for alias in aliases:
+            before = seen.get(alias.lower())
+            if before is not None:
+                what = before if before == "the variant's name" else f"alias {before!r}"
+                raise PydanticCustomError(
+                    "alias_twice",
+                    "alias {alias} repeats {what} (names are found whatever their case): expected different names",
+                    {"alias": repr(alias), "what": what},
+                )
+            seen[alias.lower()] = alias
+        return aliases
+
     _spec: object = PrivateAttr(default=None)
     _rulebook: object = PrivateAttr(default=None)
+    #: The plugin modules its load found beside its files, and their folders (imported again where it is
+    #: unpickled, e.g. in a worker process).
+    _plugin_dirs: dict[str, str] = PrivateAttr(default_factory=dict)
 
     def __eq__(self, other: object) -> bool:
         """Two variants are equal when their rules and descriptions are (not how they were found)."""
@@ -618,6 +814,15 @@ class Variant(BaseModel):
         private["_rulebook"] = None
         state["__pydantic_private__"] = private
         return state
+
+    def __setstate__(self, state: dict[Any, Any]) -> None:
+        """Unpickled: the plugin modules its load found beside its files are imported again first."""
+        super().__setstate__(state)
+        dirs = (state.get("__pydantic_private__") or {}).get("_plugin_dirs")
+        if dirs:
+            from .variant import _import_again
+
+            _import_again(dirs)
 
     @property
     def spec(self) -> object:

@@ -132,6 +132,7 @@ class DrawChooser:
     After ``budget`` choices it goes on with a ``random.Random`` seeded by one more draw, so that a
     long game (nobody calls) does not exhaust hypothesis's data.
 
+    >>> from hypothesis import given
     >>> @given(st.data())
     ... def test_ends(data):
     ...     game = data.draw(games("french"))
@@ -172,6 +173,7 @@ class DrawChooser:
 def variants() -> st.SearchStrategy[str]:
     """The name of a built-in (or installed) variant.
 
+    >>> from hypothesis import given
     >>> @given(variants())
     ... def test_every_ruleset_loads(name):
     ...     assert tamalou.load_variant(name).name == name
@@ -185,6 +187,7 @@ def games(draw: DrawFn, variant: VariantArg = None, players: PlayersArg = None) 
     or ``None`` for any of ``variants()``) and ``players`` (a count, a strategy, or ``None`` for any
     count the variant allows).
 
+    >>> from hypothesis import given
     >>> @given(games("french", players=st.integers(2, 6)))
     ... def test_deal(game):
     ...     assert all(game.card_count(p) == 4 for p in range(game.players))
@@ -203,6 +206,7 @@ def stacked_games(draw: DrawFn, variant: VariantArg = None, players: PlayersArg 
     at most ``max_stock`` cards in the stock and at most one on the discard. The universe is that
     small: empty stocks, impossible reshuffles and penalties without a card come quickly.
 
+    >>> from hypothesis import given
     >>> @given(stacked_games("french", max_stock=2), st.randoms())
     ... def test_short_stock_ends(game, rng):
     ...     check_result(play_out(game, RandomChooser(rng), check_every=1))
@@ -248,6 +252,7 @@ def played_games(
     drawn one by one before a drawn seed takes over (see ``DrawChooser``): lower is faster, higher
     shrinks better.
 
+    >>> from hypothesis import given
     >>> @given(played_games("french", max_actions=60))
     ... def test_conservation(game):
     ...     check_conservation(game)
@@ -275,6 +280,7 @@ def played_games(
 def actions_for(game: Game, player: int) -> st.SearchStrategy[Action]:
     """One of the legal actions of ``player`` now (``st.nothing()`` if they have none).
 
+    >>> from hypothesis import given
     >>> @given(st.data())
     ... def test_any_listed_action_is_accepted(data):
     ...     game = data.draw(played_games("french"))
@@ -358,6 +364,7 @@ def any_action(game: Game) -> st.SearchStrategy[object]:
     valid ranges; the player to move half of the time), or junk (unknown type, missing, extra or
     badly typed fields, not a dict).
 
+    >>> from hypothesis import given
     >>> @given(st.data())
     ... def test_refusals_change_nothing(data):
     ...     game = data.draw(played_games("french"))

@@ -7,32 +7,47 @@
   ``plugins`` lists add up). A cycle of ``extends`` is an error that names the cycle.
 - A *modifier* file says ``base = "<name>"``: composed with others it adds only its own keys;
   loaded alone it applies to its base.
+- A plugin module named in ``plugins`` is looked for first beside the file that names it (``my_rules.py``
+  or a package ``my_rules/`` next to ``house.toml``), then on ``sys.path``; ``sys.path`` is left as it
+  was. Such a module is imported once per process under its name, like any module.
 
-Every error is a ``VariantError`` naming the file, the key path and what was expected; a variant
-is validated whole before it is returned, so nothing is ever half-loaded.
+Every error is a ``VariantError`` naming the file, the key path and what was expected. A load lists
+every problem of the files at once (types, unknown keys, checks of meaning such as a peek at a slot
+nobody is dealt, plugins that cannot be imported), each in ``VariantError.errors``. A variant is
+validated whole before it is returned, so nothing is ever half-loaded: a load that fails leaves no
+cache entry, no plugin module it imported and no action type a plugin registered.
 
 Untrusted variants (``allow_plugins=False``, or a list of the plugin modules allowed): no plugin module is
-imported but tamalou's own (``tamalou.plugins.*``) and the listed ones; ``extends`` and ``base`` name
-registered variants only, never files; an error names the key and what was expected, never a value
-read from another file. In every mode a file is read once per load, ``extends`` chains are at most
-``MAX_EXTENDS_DEPTH`` files deep and TOML tables at most ``MAX_NESTING`` levels deep.
+imported but tamalou's own (``tamalou.plugins.*``) and the listed ones (from ``sys.path`` only, never
+beside a file); ``extends`` and ``base`` name registered variants only, never files; an error names the
+key and what was expected, never a value read from another file. In every mode a file is read once per
+load, ``extends`` chains are at most ``MAX_EXTENDS_DEPTH`` files deep and TOML tables at most
+``MAX_NESTING`` levels deep.
 """
 
 from __future__ import annotations
 
+import importlib.machinery
 import json
 import os
+import re
+import sys
+import threading
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
+from .actions import ACTION_TYPES
+from .cards import parse_card
 from .errors import VariantError
-from .plugins import discovery_manager, is_builtin_plugin
-from .schema import Variant
+from .plugins import discovery_manager, import_plugin, is_builtin_plugin, rules_manager
+from .schema import _MODULE_NAME, Powers, Rules, Variant, rules_problems
 
 VariantSpec = str | Path | Variant | Sequence[str | Path]
 
@@ -61,20 +76,31 @@ def _allowed(allow_plugins: bool | Iterable[str]) -> _Allowed:
     return names
 
 
-def _check_plugins(plugins: Any, allowed: _Allowed, file: str | None) -> None:
-    """Refuse, before anything is imported, a plugin module an untrusted variant may not use."""
+def _refusals(plugins: Any, allowed: _Allowed, file: str | None) -> list[VariantError]:
+    """The plugin modules an untrusted variant may not use (refused before anything is imported)."""
     if allowed is None or not isinstance(plugins, list | tuple):
-        return
+        return []
+    out = []
     for name in plugins:
         if isinstance(name, str) and not (is_builtin_plugin(name) or name in allowed):
             listed = sorted(allowed)
             extra = f" or one of {', '.join(listed)}" if len(listed) <= 8 else " or those allowed"
-            raise VariantError(
-                f"plugin module {name!r} is not allowed in an untrusted variant "
-                f"(only tamalou's own plugins, tamalou.plugins.*{extra if listed else ''})",
-                file=file,
-                key="plugins",
+            out.append(
+                VariantError(
+                    f"plugin module {name!r} is not allowed in an untrusted variant "
+                    f"(only tamalou's own plugins, tamalou.plugins.*{extra if listed else ''})",
+                    file=file,
+                    key="plugins",
+                )
             )
+    return out
+
+
+def _check_plugins(plugins: Any, allowed: _Allowed, file: str | None) -> None:
+    """Refuse, before anything is imported, a plugin module an untrusted variant may not use."""
+    refused = _refusals(plugins, allowed, file)
+    if refused:
+        raise VariantError.combine(refused)
 
 
 def _check_nesting(data: Any, file: str | None) -> None:
@@ -94,10 +120,10 @@ def _check_nesting(data: Any, file: str | None) -> None:
 
 
 @lru_cache(maxsize=1)
-def _discover() -> tuple[dict[str, Path], tuple[str, ...]]:
-    """Read every discovery plugin's files once: lower-cased names and aliases -> file, and the
+def _discover() -> tuple[dict[str, Path], tuple[str, ...], dict[Path, str]]:
+    """Read every discovery plugin's files once: lower-cased names and aliases -> file, the
     names of the variants found (a file whose name and aliases are all taken by an earlier one
-    is not found)."""
+    is not found), and the name of each file."""
     found: dict[str, Path] = {}
     name_of: dict[Path, str] = {}
     pm = discovery_manager()
@@ -115,7 +141,7 @@ def _discover() -> tuple[dict[str, Path], tuple[str, ...]]:
                 for key in (name, *[str(a) for a in raw.get("aliases", ())]):
                     found.setdefault(key.lower(), f)
     names = tuple(sorted({name_of[f] for f in set(found.values())}))
-    return found, names
+    return found, names, name_of
 
 
 def _registry() -> dict[str, Path]:
@@ -169,8 +195,8 @@ def _describe(value: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
 
 
-#: At most this many problems are listed in one error message.
-MAX_LISTED_ERRORS = 10
+#: At most this many problems are listed in one error's message (``VariantError.errors`` has them all).
+MAX_LISTED_ERRORS = VariantError.MAX_LISTED
 
 
 _EXPECTED = {
@@ -187,58 +213,150 @@ _EXPECTED = {
     "dict_type": "expected a table",
     "model_type": "expected a table",
     "model_attributes_type": "expected a table",
+    "none_required": "expected nothing",
 }
 
+# How pydantic names the member of a union that failed (``int``, ``literal['threshold']``...): dropped
+# from key paths, the members' expectations are joined ("expected an integer or one of 'threshold'").
+_UNION_TAG = re.compile(r"(int|str|float|bool|none|[a-z-]+\[.*\])")
 
-def _format(exc: ValidationError, file: str | None, *, echo: bool = True) -> VariantError:
-    """One ``VariantError`` for every error of ``exc``; with ``echo=False`` (untrusted variants) the
-    message says the key and what was expected, never the value found."""
+
+def _errors_of(
+    exc: ValidationError, file: str | None, *, echo: bool = True, skip_cross: bool = False
+) -> list[VariantError]:
+    """One ``VariantError`` per problem of ``exc``; with ``echo=False`` (untrusted variants) the message
+    says the key and what was expected, never the value found. ``skip_cross`` leaves out the checks
+    between sections (``cross_field``), made on the merged variant only."""
 
     def got(value: Any) -> str:
         return f", got {_describe(value)}" if echo else ""
 
-    lines = []
-    first_key = None
-    for err in exc.errors():
-        key = ".".join(str(x) for x in err["loc"])
-        first_key = first_key or key
+    errs = [e for e in exc.errors() if not (skip_cross and e["type"] == "cross_field")]
+    locs = [[str(x) for x in e["loc"] if x != "[key]"] for e in errs]
+    # A union's members fail together: two errors or more at one place, each under a member's tag.
+    tags = Counter(tuple(loc[:-1]) for loc in locs if len(loc) > 1 and _UNION_TAG.fullmatch(loc[-1]))
+    found: list[tuple[str, str, str, bool]] = []  # key, expectation, ", got ...", whether in a union
+    for err, loc in zip(errs, locs, strict=True):
         kind = err["type"]
+        tagged = len(loc) > 1 and tags[tuple(loc[:-1])] > 1 and _UNION_TAG.fullmatch(loc[-1]) is not None
+        if tagged:
+            loc = loc[:-1]
+        suffix = ""
         if kind == "extra_forbidden":
             what = "unknown key"
         elif kind == "missing":
             what = "required key is missing"
         elif kind == "literal_error":
-            what = f"expected one of {err.get('ctx', {}).get('expected', '')}{got(err['input'])}"
+            what, suffix = f"expected one of {err.get('ctx', {}).get('expected', '')}", got(err["input"])
         elif kind in _EXPECTED:
-            what = f"{_EXPECTED[kind]}{got(err['input'])}"
+            what, suffix = _EXPECTED[kind], got(err["input"])
         elif kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
-            what = f"{err['msg'].replace('Input should be', 'expected a number')}{got(err['input'])}"
+            what = err["msg"].replace("Input should be", "expected a number")
+            suffix = got(err["input"])
         else:
-            msg = err["msg"]
-            msg = msg.removeprefix("Value error, ")
+            msg = err["msg"].removeprefix("Value error, ")
             what = msg[:1].lower() + msg[1:]
-        lines.append(f"{key}: {what}" if key else what)
-    if len(lines) > MAX_LISTED_ERRORS:
-        lines[MAX_LISTED_ERRORS:] = [f"and {len(lines) - MAX_LISTED_ERRORS} more"]
-    message = lines[0] if len(lines) == 1 else "; ".join(lines)
-    return VariantError(message, file=file)
+        found.append((".".join(loc), what, suffix, tagged))
+    out: list[VariantError] = []
+    done: dict[str, VariantError] = {}
+    for key, what, suffix, tagged in found:
+        if tagged:  # every member of a union failed: one problem, each member's expectation
+            if key in done:
+                continue
+            members = [(w, s) for k, w, s, t in found if t and k == key]
+            whats = [members[0][0]] + [w.removeprefix("expected ") for w, _ in members[1:]]
+            what, suffix = " or ".join(whats), members[0][1]
+        error = VariantError(what + suffix, file=file, key=key or None)
+        done[key] = error
+        out.append(error)
+    return out
 
 
-def _check_partial(raw: Mapping[str, Any], file: str, *, echo: bool = True) -> None:
-    """Validate the keys of one file on their own, so an error names the file that wrote it."""
+def _partial_errors(raw: Mapping[str, Any], file: str, *, echo: bool = True) -> list[VariantError]:
+    """The problems of the keys of one file on their own, so that each error names the file that wrote
+    it (the checks between sections are made on the merged variant)."""
     data = {k: v for k, v in raw.items() if k not in ("extends",)}
     data.setdefault("name", Path(file).stem)
     try:
         Variant.model_validate(data)
     except ValidationError as exc:
-        # Cross-section checks (players.min <= players.max...) are left to the merged whole.
-        kept = [e for e in exc.errors() if e["type"] != "cross_field"]
-        if kept:
-            raise _format(exc, file, echo=echo) from None
+        return _errors_of(exc, file, echo=echo, skip_cross=True)
+    return []
+
+
+#: The tables keyed by cards, and by ranks: a file's keys are written the standard way before files are
+#: merged, so that ``kh`` in a file overrides ``KH`` of the file it extends.
+_CARD_TABLES = (("values", "cards"), ("powers", "cards"))
+_RANK_TABLES = (("values", "ranks"), ("powers", "ranks"), ("deck", "counts"))
+
+
+def _standard_keys(raw: dict[str, Any]) -> dict[str, Any]:
+    """``raw`` with the keys of its card and rank tables written the standard way (``kh`` -> ``KH``);
+    a key that names no card is left as it is (the error is the file's own)."""
+    rules = raw.get("rules")
+    if not isinstance(rules, Mapping):
+        return raw
+    new_rules: dict[str, Any] | None = None
+    for tables, norm in ((_CARD_TABLES, _card_text), (_RANK_TABLES, _rank_text)):
+        for section, key in tables:
+            sec = rules.get(section)
+            table = sec.get(key) if isinstance(sec, Mapping) else None
+            if not isinstance(table, Mapping):
+                continue
+            fixed = {norm(k): v for k, v in table.items()}
+            if list(fixed) == list(table):
+                continue
+            if new_rules is None:
+                new_rules = dict(rules)
+            new_rules[section] = {**new_rules[section], key: fixed}
+    return raw if new_rules is None else {**raw, "rules": new_rules}
+
+
+def _card_text(key: Any) -> Any:
+    try:
+        return str(parse_card(key))
+    except ValueError:
+        return key
+
+
+def _rank_text(key: Any) -> Any:
+    return key.upper() if isinstance(key, str) else key
+
+
+def _origin(error: VariantError, order: Sequence[tuple[str, Mapping[str, Any]]], default: str | None) -> str | None:
+    """The last file (of ``order``, the files in the order merged) that sets the key of ``error``; for a
+    problem of a plugin, the last file that names that plugin."""
+    if not error.key:
+        return default
+    parts = error.key.split(".")
+    for i in range(len(order) - 1, -1, -1):
+        file: str = order[i][0]
+        raw = order[i][1]
+        if parts == ["plugins"]:
+            named = raw.get("plugins")
+            if isinstance(named, list) and any(isinstance(p, str) and repr(p) in error.reason for p in named):
+                return file
+        elif _sets(raw, parts):
+            return file
+    return default
+
+
+def _sets(raw: Mapping[str, Any], parts: Sequence[str]) -> bool:
+    """Whether the table ``raw`` has the key path ``parts``."""
+    node: Any = raw
+    for part in parts:
+        if not isinstance(node, Mapping) or part not in node:
+            return False
+        node = node[part]
+    return True
 
 
 class _Loader:
-    """One load: every file is read, and resolved, at most once (an ``extends`` diamond stays cheap)."""
+    """One load: every file is read, and resolved, at most once (an ``extends`` diamond stays cheap).
+
+    Problems are gathered (``errors``), not raised one at a time, so that a load reports them all; a
+    problem that leaves no whole variant to check (a file that cannot be read, an ``extends`` that
+    cannot be followed) also sets ``broken``."""
 
     def __init__(self, allowed: _Allowed = None) -> None:
         self.allowed = allowed
@@ -247,8 +365,22 @@ class _Loader:
         self.files: dict[str, int] = {}  # every file read, with its modification time
         self.raw: dict[str, dict[str, Any]] = {}  # resolved path -> its parsed TOML
         self.resolved: dict[tuple[str, bool], dict[str, Any]] = {}  # (resolved path, as_delta) -> data
+        self.errors: list[VariantError] = []
+        self.broken = False
+        self.refused = False  # a plugin module an untrusted load may not import is named
+        self.checked: set[str] = set()  # the files whose own keys were checked
+        self.order: list[tuple[str, Mapping[str, Any]]] = []  # (file name, its own keys), in the order merged
+        #: plugin module -> the folders of the files naming it (and their names), searched first for it
+        self.beside: dict[str, list[tuple[Path, str]]] = {}
 
-    def lookup(self, spec: str | Path, *, file: str | None = None, near: Path | None = None) -> Path:
+    def fail(self, error: VariantError) -> None:
+        """A problem that leaves no whole variant to check."""
+        self.errors.extend(error.errors)
+        self.broken = True
+
+    def lookup(
+        self, spec: str | Path, *, file: str | None = None, near: Path | None = None, key: str = "extends"
+    ) -> Path:
         """A registered name or alias, else a path (relative to ``near``, the file that names it).
 
         For an untrusted load, a name written in a file (``file`` given) must be registered: a path is
@@ -257,12 +389,13 @@ class _Loader:
         reg = _registry()
         if isinstance(spec, str) and text.lower() in reg:
             return reg[text.lower()]
+        where = key if file else None
         if file is not None and self.untrusted:
             known = ", ".join(variant_names())
             raise VariantError(
                 f"expected the name of a registered variant ({known}); files are not followed in an untrusted variant",
                 file=file,
-                key="extends",
+                key=key,
             )
         p = Path(text)
         if near is not None and not p.is_absolute():
@@ -270,20 +403,16 @@ class _Loader:
         try:
             found = p.suffix == ".toml" or p.exists()
             if found and not p.is_file():
-                raise VariantError(f"no variant file at {short(text)}", file=file, key="extends" if file else None)
+                raise VariantError(f"no variant file at {short(text)}", file=file, key=where)
         except (OSError, ValueError) as exc:  # a name too long, a NUL in it...
             if isinstance(exc, VariantError):
                 raise
-            raise VariantError(
-                f"no variant file at {short(text)}", file=file, key="extends" if file else None
-            ) from None
+            raise VariantError(f"no variant file at {short(text)}", file=file, key=where) from None
         if found:
             return p
         known = ", ".join(variant_names())
         raise VariantError(
-            f"unknown variant {short(text)} (known: {known}; or give a path to a .toml file)",
-            file=file,
-            key="extends" if file else None,
+            f"unknown variant {short(text)} (known: {known}; or give a path to a .toml file)", file=file, key=where
         )
 
     def read(self, path: Path) -> dict[str, Any]:
@@ -307,7 +436,10 @@ class _Loader:
         return raw
 
     def resolve_file(self, path: Path, *, as_delta: bool) -> dict[str, Any]:
-        """The raw data of a file with its ``extends`` merged in (only its keys if ``as_delta``)."""
+        """The raw data of a file with its ``extends`` merged in (only its keys if ``as_delta``).
+
+        Raises what leaves nothing to resolve (a cycle, a file that cannot be read); the file's other
+        problems are added to ``errors``."""
         key = str(path.resolve())
         if key in self.stack:
             names = [Path(s).name for s in self.stack[self.stack.index(key) :]] + [path.name]
@@ -317,44 +449,74 @@ class _Loader:
             return done
         if len(self.stack) >= MAX_EXTENDS_DEPTH:
             raise VariantError(f"extends chain more than {MAX_EXTENDS_DEPTH} files deep", file=path.name, key="extends")
+        raw = self.read(path)
+        if key not in self.checked:
+            self.checked.add(key)
+            self._check_own(path, raw)
         self.stack.append(key)
         try:
-            raw = self.read(path)
-            _check_partial(raw, path.name, echo=not self.untrusted)
-            _check_plugins(raw.get("plugins"), self.allowed, path.name)
-            extends = raw.get("extends", [])
-            if isinstance(extends, str):
-                extends = [extends]
-            if not isinstance(extends, list) or not all(isinstance(e, str) for e in extends):
-                got = f", got {_describe(extends)}" if not self.untrusted else ""
-                raise VariantError(
-                    f"expected a variant name or a list of names{got}",
-                    file=path.name,
-                    key="extends",
-                )
-            base_name = raw.get("base")
-            merged: dict[str, Any] = {}
-            if extends:
-                merged = self.resolve_list(extends, file=path.name, near=path.parent)
-            elif base_name and not as_delta:
-                merged = self.resolve_list([base_name], file=path.name, near=path.parent)
-            own = {k: v for k, v in raw.items() if k != "extends"}
-            own.setdefault("name", path.stem)
-            merged = {k: v for k, v in merged.items() if k not in _META_NOT_INHERITED}
-            result = _merge(merged, own)
+            result = self._resolve(path, raw, as_delta=as_delta)
         finally:
             self.stack.pop()
         self.resolved[(key, as_delta)] = result
         return result
 
+    def _check_own(self, path: Path, raw: dict[str, Any]) -> None:
+        """The problems of a file's own keys; where to look for the plugin modules it names."""
+        file = path.name
+        self.errors += _partial_errors(raw, file, echo=not self.untrusted)
+        refused = _refusals(raw.get("plugins"), self.allowed, file)
+        self.refused = self.refused or bool(refused)
+        self.errors += refused
+        plugins = raw.get("plugins")
+        if isinstance(plugins, list):
+            for name in plugins:
+                if isinstance(name, str):
+                    self.beside.setdefault(name, []).append((path.resolve().parent, file))
+
+    def _resolve(self, path: Path, raw: dict[str, Any], *, as_delta: bool) -> dict[str, Any]:
+        file = path.name
+        extends = raw.get("extends", [])
+        if isinstance(extends, str):
+            extends = [extends]
+        if not isinstance(extends, list) or not all(isinstance(e, str) for e in extends):
+            got = f", got {_describe(extends)}" if not self.untrusted else ""
+            self.fail(VariantError(f"expected a variant name or a list of names{got}", file=file, key="extends"))
+            extends = []
+        base_name = raw.get("base")
+        merged: dict[str, Any] = {}
+        if extends:
+            merged = self.resolve_list(extends, file=file, near=path.parent)
+        elif base_name and not as_delta:
+            if isinstance(base_name, str):
+                merged = self.resolve_list([base_name], file=file, near=path.parent)
+            else:
+                self.broken = True  # the wrong type is the file's own error (base: expected a string)
+        own = _standard_keys({k: v for k, v in raw.items() if k != "extends"})
+        own.setdefault("name", path.stem)
+        self.order.append((file, own))
+        merged = {k: v for k, v in merged.items() if k not in _META_NOT_INHERITED}
+        return _merge(merged, own)
+
     def resolve_list(
-        self, specs: Sequence[str | Path], *, file: str | None = None, near: Path | None = None
+        self,
+        specs: Sequence[str | Path],
+        *,
+        file: str | None = None,
+        near: Path | None = None,
+        key: str = "extends",
     ) -> dict[str, Any]:
+        """The files of ``specs`` merged in order; a file that cannot be found or read is a problem
+        (gathered, then the others are still resolved) naming ``file``, the file that names them."""
         merged: dict[str, Any] = {}
         names = []
         for i, spec in enumerate(specs):
-            path = self.lookup(spec, file=file, near=near)
-            raw = self.resolve_file(path, as_delta=i > 0 and self._is_modifier(path))
+            try:
+                path = self.lookup(spec, file=file, near=near, key=key)
+                raw = self.resolve_file(path, as_delta=i > 0 and self._is_modifier(path))
+            except VariantError as exc:
+                self.fail(exc)
+                continue
             names.append(str(raw.get("name", path.stem)))
             merged = _merge({k: v for k, v in merged.items() if k not in _META_NOT_INHERITED}, raw)
         if len(names) > 1:
@@ -364,6 +526,31 @@ class _Loader:
 
     def _is_modifier(self, path: Path) -> bool:
         return bool(self.read(path).get("base"))
+
+    def alias_errors(self, path: Path, raw: Mapping[str, Any]) -> list[VariantError]:
+        """Aliases of the file loaded that are another registered ruleset's name or alias."""
+        aliases = raw.get("aliases")
+        if not isinstance(aliases, list):
+            return []
+        reg, names = _registry(), _discover()[2]
+        here = path.resolve()
+        out = []
+        for alias in aliases:
+            if not isinstance(alias, str):
+                continue
+            other = reg.get(alias.lower())
+            if other is not None and other.resolve() != here:
+                owner = names.get(other, other.stem)
+                said = f"alias {alias!r}" if not self.untrusted else "an alias"
+                out.append(
+                    VariantError(
+                        f"{said} is already a name of the registered ruleset {owner!r} ({other.name}): "
+                        "expected a name of its own",
+                        file=path.name,
+                        key="aliases",
+                    )
+                )
+        return out
 
 
 _LOADED: dict[tuple[object, ...], tuple[Variant, dict[str, int]]] = {}
@@ -379,8 +566,12 @@ def _unchanged(files: dict[str, int]) -> bool:
 def load_variant(spec: VariantSpec, *, allow_plugins: bool | Iterable[str] = True) -> Variant:
     """Load a variant by name, alias, path, or a list of those (a composition).
 
-    Raises ``VariantError`` naming the file, the key path and what was expected. A variant is
-    immutable, so the same spec gives the same object again while its files are unchanged.
+    Raises ``VariantError`` naming the file, the key path and what was expected; when there are several
+    problems, one error lists them all (each in ``VariantError.errors``). A variant is immutable, so the
+    same spec gives the same object again while its files are unchanged.
+
+    A plugin module named in a file's ``plugins`` is looked for beside that file first, then on
+    ``sys.path`` (which is left as it was).
 
     ``allow_plugins`` says which plugin modules the variant (or anything it extends) may import:
 
@@ -388,7 +579,7 @@ def load_variant(spec: VariantSpec, *, allow_plugins: bool | Iterable[str] = Tru
     - ``False``: only tamalou's own (``tamalou.plugins.*``, e.g. the French caller's rule). Any other
       module named in ``plugins`` is a ``VariantError`` naming the key and the module, and nothing is
       imported. A server loads uploaded rules so: ``load_variant(path, allow_plugins=False)``.
-    - a list of module names: those, and tamalou's own.
+    - a list of module names: those, and tamalou's own (found on ``sys.path`` only, never beside a file).
 
     When it is not ``True`` the rules are *untrusted*: ``extends`` and a modifier's ``base`` name only
     registered variants (built-ins and installed plugins'), never files — a path is refused without
@@ -415,20 +606,260 @@ def load_variant(spec: VariantSpec, *, allow_plugins: bool | Iterable[str] = Tru
 
 def _load(spec: VariantSpec, allowed: _Allowed = None) -> tuple[Variant, dict[str, int]]:
     loader = _Loader(allowed)
+    raw: dict[str, Any] = {}
+    file: str | None = None
+    keep: object = None
     if isinstance(spec, str | Path):
-        path = loader.lookup(spec)
-        raw = loader.resolve_file(path, as_delta=False)
-        file = path.name
-        keep: object = str(spec)
+        keep = str(spec)
+        try:
+            path = loader.lookup(spec)
+            file = path.name
+            raw = loader.resolve_file(path, as_delta=False)
+        except VariantError as exc:
+            loader.fail(exc)
+        else:
+            loader.errors += loader.alias_errors(path, loader.read(path))
     elif isinstance(spec, Sequence) and spec and all(isinstance(s, str | Path) for s in spec):
         raw = loader.resolve_list(list(spec))
-        file = None
         keep = [str(s) for s in spec]
     else:
         raise VariantError(f"expected a variant name, a path or a list of them, got {spec!r}")
-    variant = _validate(raw, file, allowed)
+    if loader.broken:
+        raise VariantError.combine(loader.errors)
+    variant = _validate(raw, file, allowed, loader)
     variant._spec = keep
     return variant, loader.files
+
+
+def variant_from_dict(
+    data: Mapping[str, Any], *, file: str | None = None, allow_plugins: bool | Iterable[str] = True
+) -> Variant:
+    """Validate a whole variant given as a dict (e.g. parsed TOML, ``extends`` already resolved).
+
+    ``allow_plugins`` is ``load_variant``'s: pass ``False`` for data you do not trust (a snapshot
+    received from elsewhere), so that only tamalou's own plugin modules may be imported. Its plugin
+    modules are imported by name (a module already imported, e.g. one found beside a variant file that
+    was loaded, is the one used)."""
+    return _validate(data, file, _allowed(allow_plugins))
+
+
+def _validate(data: Mapping[str, Any], file: str | None, allowed: _Allowed, loader: _Loader | None = None) -> Variant:
+    """The variant of ``data`` (merged, ``extends`` resolved), checked whole and compiled; else one
+    ``VariantError`` with every problem: the loader's (each file's own), then the merged variant's."""
+    if not isinstance(data, Mapping):
+        raise VariantError(f"expected a table, got {type(data).__name__}", file=file)
+    if "extends" in data:
+        raise VariantError("'extends' is resolved by load_variant; pass the merged data", file=file)
+    _check_nesting(data, file)
+    errors = list(loader.errors) if loader else []
+    order = loader.order if loader else []
+
+    def attribute(found: Sequence[VariantError], *, named: bool = False) -> list[VariantError]:
+        """The merged variant's problems that no file's own check reported. A check between keys names
+        the file loaded (its merge made the combination, or the last file of a composition that sets
+        the key); with ``named``, a power or a plugin names the file that named it."""
+        seen = {e.key for e in errors if e.key}  # keys reported, and every key path above them
+        above = {k.rsplit(".", i)[0] for k in seen for i in range(1, k.count(".") + 1)}
+        out = []
+        for e in found:
+            k = e.key or ""
+            parts = k.split(".")
+            if k and (k in above or any(".".join(parts[:i]) in seen for i in range(1, len(parts) + 1))):
+                continue
+            where = e.file or file
+            if order and (named or not where):
+                where = _origin(e, order, where)
+            out.append(e if where == e.file else VariantError(e.reason, file=where, key=e.key))
+        return out
+
+    refused = _refusals(data.get("plugins"), allowed, file)
+    errors += [e for e in refused if not any(e.reason == x.reason for x in errors)]
+    untouchable = bool(refused) or (loader is not None and loader.refused)  # nothing may be imported
+    variant: Variant | None = None
+    sections: dict[str, BaseModel] = {}
+    try:
+        variant = Variant.model_validate(dict(data))
+    except ValidationError as exc:
+        sections = _sections(data)
+        errors += attribute(_errors_of(exc, file, echo=allowed is None) + _problems_left(sections, file))
+    plugins = [] if untouchable else _plugin_names(variant, data)
+    beside: dict[str, str] = {}  # the plugin modules found beside a file, and where
+    with _rollback(plugins, loader):
+        if plugins and allowed is None and loader is not None:
+            errors += _import_beside(plugins, loader.beside, beside)
+        if errors:
+            if variant is None and not untouchable:
+                errors += attribute(
+                    _failed_plugins_and_powers(plugins, sections.get("powers"), errors, file), named=True
+                )
+            raise VariantError.combine(errors)
+        assert variant is not None
+        variant._plugin_dirs = beside
+        try:
+            _compile(variant, file)
+        except VariantError as exc:
+            raise VariantError.combine(attribute(exc.errors, named=True)) from exc.__cause__
+    return variant
+
+
+def _import_again(plugin_dirs: Mapping[str, str]) -> None:
+    """Import, where a variant is unpickled (another process), the plugin modules its load found beside
+    its files, from the same folders; a problem is left to the rulebook, which says it."""
+    todo = [name for name in plugin_dirs if name not in sys.modules]
+    if todo:
+        _import_beside(todo, {name: [(Path(plugin_dirs[name]), "")] for name in todo})
+
+
+def _plugin_names(variant: Variant | None, data: Mapping[str, Any]) -> list[str]:
+    if variant is not None:
+        return list(variant.plugins)
+    plugins = data.get("plugins")
+    if not isinstance(plugins, list | tuple):
+        return []
+    return [p for p in plugins if isinstance(p, str) and _MODULE_NAME.fullmatch(p)]
+
+
+def _sections(data: Mapping[str, Any]) -> dict[str, BaseModel]:
+    """The sections of ``data["rules"]`` that are right on their own, validated one by one."""
+    rules = data.get("rules", {})
+    if not isinstance(rules, Mapping):
+        return {}
+    sections: dict[str, BaseModel] = {}
+    for name, field in Rules.model_fields.items():
+        model = field.annotation
+        assert isinstance(model, type) and issubclass(model, BaseModel)
+        try:
+            sections[name] = model.model_validate(rules.get(name, {}))
+        except ValidationError:
+            continue
+    return sections
+
+
+def _problems_left(sections: Mapping[str, BaseModel], file: str | None) -> list[VariantError]:
+    """The checks between the sections of ``[rules]`` that pydantic did not make because a section is
+    wrong: made with the sections that are right (a failed load still lists every problem)."""
+    if len(sections) == len(Rules.model_fields):
+        return []  # every section is right: pydantic made the checks (and reported them)
+    return [
+        VariantError(message, file=file, key=".".join(("rules", *map(str, loc))))
+        for loc, message, _ in rules_problems(sections)
+    ]
+
+
+def _failed_plugins_and_powers(
+    plugins: Sequence[str], powers: BaseModel | None, errors: Sequence[VariantError], file: str | None
+) -> list[VariantError]:
+    """For a variant already known to be wrong (so not compiled): the plugin modules that fail, and the
+    powers named that no plugin registers."""
+    left = [p for p in plugins if not any(repr(p) in e.reason for e in errors)]
+    found = _plugin_errors(left, file)
+    if found or len(left) < len(plugins) or not isinstance(powers, Powers):
+        return found
+    try:
+        pm = rules_manager(Variant.model_construct(name="-", plugins=tuple(plugins)))
+        return _unknown_powers(powers, pm, file)
+    except Exception:  # a plugin's own bug: its problem is reported when the variant is right
+        return []
+
+
+def _unknown_powers(powers: Powers, pm: Any, file: str | None) -> list[VariantError]:
+    """Each power named in ``powers`` that no plugin of ``pm`` registers."""
+    known = {getattr(cls, "name", "") for answer in pm.hook.tamalou_powers() for cls in answer or ()} - {""}
+    listed = ", ".join(sorted(known))
+    out = []
+    for table, where in ((powers.ranks, "ranks"), (powers.cards, "cards")):
+        for k, name in table.items():
+            if name != "none" and name not in known:
+                reason = f"unknown power {name!r} (powers: none, {listed})"
+                out.append(VariantError(reason, file=file, key=f"rules.powers.{where}.{k}"))
+    return out
+
+
+# --- plugins: beside the file, compiled, and nothing left of a failed load -----------------------------
+
+_BESIDE_LOCK = threading.RLock()
+
+
+def _found_beside(top: str, folder: Path) -> str | None:
+    """The file of module (or package) ``top`` in ``folder``, if there is one."""
+    cached = sys.path_importer_cache.get(str(folder))
+    if cached is not None and hasattr(cached, "invalidate_caches"):
+        cached.invalidate_caches()  # a module written since the folder was last looked at
+    try:
+        spec = importlib.machinery.PathFinder.find_spec(top, [str(folder)])
+    except (ImportError, ValueError, OSError):
+        return None
+    if spec is None or spec.loader is None or not spec.origin:
+        return None  # not there, or a namespace portion: left to sys.path
+    return spec.origin
+
+
+def _same_file(a: str | None, b: str | None) -> bool:
+    if not a or not b:
+        return False
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except (OSError, ValueError):
+        return False
+
+
+def _import_beside(
+    plugins: Sequence[str], beside: Mapping[str, list[tuple[Path, str]]], found: dict[str, str] | None = None
+) -> list[VariantError]:
+    """Import the plugin modules found beside the files that name them: the folder of such a file is
+    searched first, then ``sys.path``. ``sys.path`` is extended only while the module is imported (so that
+    it may import its neighbours), then left as it was. A module of the same name already imported from
+    elsewhere is an error, not a silent mix-up. ``found`` gets the folder of each module found so."""
+    errors = []
+    for name in plugins:
+        if is_builtin_plugin(name) or name not in beside:
+            continue
+        top = name.partition(".")[0]
+        for folder, file in beside[name]:
+            origin = _found_beside(top, folder)
+            if origin is None:
+                continue
+            existing = sys.modules.get(top)
+            if existing is not None and not _same_file(getattr(existing, "__file__", None), origin):
+                elsewhere = getattr(existing, "__file__", None) or "built in"
+                errors.append(
+                    VariantError(
+                        f"plugin module {top!r} is beside this file ({origin}) but another module named {top!r} "
+                        f"is already imported (from {elsewhere}): expected a name of its own (rename one of them)",
+                        file=file,
+                        key="plugins",
+                    )
+                )
+                break
+            entry = str(folder)
+            with _BESIDE_LOCK:
+                sys.path.insert(0, entry)
+                try:
+                    import_plugin(name, file=file)
+                    if found is not None:
+                        found[name] = entry
+                except VariantError as exc:
+                    errors.append(exc)
+                finally:
+                    with suppress(ValueError):  # unless the plugin took it away itself
+                        sys.path.remove(entry)
+            break
+    return errors
+
+
+def _plugin_errors(plugins: Sequence[str], file: str | None) -> list[VariantError]:
+    """The problems of each plugin module on its own (import, hook names), for a failed load's report."""
+    errors = []
+    for name in plugins:
+        if is_builtin_plugin(name):
+            continue
+        try:
+            rules_manager(Variant.model_construct(name="-", plugins=(name,)))
+        except VariantError as exc:
+            errors.append(exc if exc.file else VariantError(exc.reason, file=file, key=exc.key))
+        except Exception as exc:  # a plugin's own bug, reported with the others
+            errors.append(VariantError(f"plugin {name!r} failed: {exc!r}", file=file, key="plugins"))
+    return errors
 
 
 def _compile(variant: Variant, file: str | None) -> None:
@@ -438,37 +869,67 @@ def _compile(variant: Variant, file: str | None) -> None:
     try:
         rulebook(variant)
     except VariantError as exc:
-        if file and not exc.file:
-            raise VariantError(exc.reason, file=file, key=exc.key) from None
-        raise
+        raise VariantError.combine(_compile_errors(variant, exc, file)) from exc.__cause__
     except Exception as exc:  # a plugin's own bug: say where, keep the traceback chained
         raise VariantError(f"a plugin hook failed: {exc!r}", file=file, key="plugins") from exc
 
 
-def variant_from_dict(
-    data: Mapping[str, Any], *, file: str | None = None, allow_plugins: bool | Iterable[str] = True
-) -> Variant:
-    """Validate a whole variant given as a dict (e.g. parsed TOML, ``extends`` already resolved).
-
-    ``allow_plugins`` is ``load_variant``'s: pass ``False`` for data you do not trust (a snapshot
-    received from elsewhere), so that only tamalou's own plugin modules may be imported."""
-    return _validate(data, file, _allowed(allow_plugins))
-
-
-def _validate(data: Mapping[str, Any], file: str | None, allowed: _Allowed) -> Variant:
-    if not isinstance(data, Mapping):
-        raise VariantError(f"expected a table, got {type(data).__name__}", file=file)
-    if "extends" in data:
-        raise VariantError("'extends' is resolved by load_variant; pass the merged data", file=file)
-    _check_nesting(data, file)
-    _check_plugins(data.get("plugins"), allowed, file)
+def _compile_errors(variant: Variant, exc: VariantError, file: str | None) -> list[VariantError]:
+    """Every problem of the kind ``exc`` is: each unknown power, each plugin that fails."""
+    key = exc.key or ""
+    if not key:  # the rulebook's answers of hooks: a plugin's, or the defaults' reading the tables
+        key = "plugins" if "of plugin" in exc.reason else "rules.values" if "no value for card" in exc.reason else ""
+    first = VariantError(exc.reason, file=exc.file or file, key=key or None)
     try:
-        variant = Variant.model_validate(dict(data))
-    except ValidationError as exc:
-        raise _format(exc, file, echo=allowed is None) from None
-    _check_plugins(list(variant.plugins), allowed, file)
-    _compile(variant, file)
-    return variant
+        if key.startswith("rules.powers."):
+            return _unknown_powers(variant.rules.powers, rules_manager(variant), file) or [first]
+        if key == "plugins" and len(variant.plugins) > 1:
+            return _plugin_errors(variant.plugins, file) or [first]
+    except Exception:  # the report of one problem is better than none
+        return [first]
+    return [first]
+
+
+@contextmanager
+def _rollback(plugins: Sequence[str], loader: _Loader | None) -> Iterator[None]:
+    """If the block raises, undo what the failed load left behind: the plugin modules it imported (and
+    their own modules, beside a file or in a plugin's package) and the action types their mechanics
+    registered."""
+    fresh = [p for p in plugins if not is_builtin_plugin(p) and p not in sys.modules]
+    modules = set(sys.modules) if fresh else set()
+    actions = set(ACTION_TYPES)
+    try:
+        yield
+    except BaseException:
+        for kind in set(ACTION_TYPES) - actions:
+            ACTION_TYPES.pop(kind, None)
+        if fresh:
+            beside = loader.beside if loader else {}
+            folders = {f for p in fresh for f, _ in beside.get(p, [])}
+            _forget_modules(set(sys.modules) - modules, {p.partition(".")[0] for p in fresh} - {"tamalou"}, folders)
+        raise
+
+
+def _forget_modules(new: set[str], tops: set[str], folders: set[Path]) -> None:
+    """Remove from ``sys.modules`` the modules of ``new`` that a failed load imported: those of the
+    packages ``tops`` and those whose file is right in one of ``folders`` (a plugin's neighbours)."""
+    for name in sorted(new, key=len, reverse=True):
+        if name.partition(".")[0] == "tamalou":
+            continue  # tamalou's own, imported on the way: never a plugin's
+        module = sys.modules.get(name)
+        where = getattr(module, "__file__", None)
+        ours = name.partition(".")[0] in tops
+        if not ours and where and folders:
+            try:
+                ours = Path(where).resolve().parent in folders
+            except (OSError, ValueError):
+                ours = False
+        if not ours:
+            continue
+        del sys.modules[name]
+        parent, _, child = name.rpartition(".")
+        if parent and getattr(sys.modules.get(parent), child, None) is module:
+            delattr(sys.modules[parent], child)
 
 
 def variant_json_schema() -> dict[str, Any]:

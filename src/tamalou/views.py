@@ -27,6 +27,18 @@ class Result(_Model):
     reason: str = Field(description="Why the round ended: 'called', 'turn_limit', 'no_card_to_draw'...")
     scores: list[int] = Field(description="What each player scores for the round in a match of rounds.")
 
+    def __repr__(self) -> str:
+        from .display import text
+
+        return text(self)
+
+    __str__ = __repr__
+
+    def __rich__(self) -> object:
+        from .display import rich
+
+        return rich(self)
+
 
 class PlayerView(_Model):
     """Everything ``player`` may see now, and nothing more."""
@@ -55,3 +67,15 @@ class PlayerView(_Model):
     to_act: list[int] = Field(default_factory=list, description="The seats the round waits for now (game.to_act).")
     is_over: bool
     result: Result | None = None
+
+    def __repr__(self) -> str:
+        from .display import text
+
+        return text(self)
+
+    __str__ = __repr__
+
+    def __rich__(self) -> object:
+        from .display import rich
+
+        return rich(self)

@@ -1,4 +1,4 @@
-"""A new mechanic (FAMILY kaboo: "a player whose layout is emptied calls automatically at the start of
+"""A new mechanic (Kaboo: "a player whose layout is emptied calls automatically at the start of
 their next turn"): the docs' example of a mechanic."""
 
 from __future__ import annotations

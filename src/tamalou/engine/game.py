@@ -246,6 +246,20 @@ class Game(Flow):
         """What ``player`` may see now, and nothing more."""
         return player_view(self, player)
 
+    def __repr__(self) -> str:
+        """The table as the referee sees it (``tamalou.display``): every card, ``*`` after a card its owner
+        does not know. Never show it to a player: ``repr(game.view(p))`` is what seat ``p`` sees."""
+        if not hasattr(self, "variant"):
+            return "<Game (blank)>"
+        from ..display import text
+
+        return text(self)
+
+    def __rich__(self) -> object:
+        from ..display import rich
+
+        return rich(self)
+
     def events_so_far(self, player: int | None = None) -> list[Event]:
         """Every event of the round so far, from the deal on, as ``player`` may see it (all of it with
         ``None``: not for a player's eyes). The game keeps no events: they are rebuilt by replaying

@@ -1,13 +1,13 @@
 """The call (Tamalou, Cabo, Cambio...): who may call, when, what a call does, and the empty layout.
 
-Keys (``rules.call``): ``when`` — "end_of_turn", after playing, before the next player plays (000:
-"pendant le tour, après avoir joué"), or "start_of_turn", instead of drawing (003: "the call takes
+Keys (``rules.call``): ``when`` — "end_of_turn", after playing, before the next player plays (Le Tamalou:
+"pendant le tour, après avoir joué"), or "start_of_turn", instead of drawing (tamalou.fun: "the call takes
 your turn"); ``verified`` — a wrong call is found out at once: the caller's cards are shown to all, a
-penalty, play goes on (003); ``protect_caller`` — the caller's layout is locked: nobody exchanges
-cards with it (003), and with ``protect_from = "everything"`` it is sealed (``g.sealed``: no power
+penalty, play goes on (tamalou.fun); ``protect_caller`` — the caller's layout is locked: nobody exchanges
+cards with it (tamalou.fun), and with ``protect_from = "everything"`` it is sealed (``g.sealed``: no power
 looks at it or swaps with it, nobody matches from it or gives into it, the caller matches no more;
-kaboo); ``empty_layout`` — a player with no card at their turn "must_call" without playing (000),
-"may_call" (001), the round "ends_round" as soon as a layout is emptied (003), or they "auto_call":
+kaboo); ``empty_layout`` — a player with no card at their turn "must_call" without playing (Le Tamalou),
+"may_call" (Cartalogue), the round "ends_round" as soon as a layout is emptied (tamalou.fun), or they "auto_call":
 the call is made for them at the start of their turn, if nobody called yet (the turn is skipped with
 reason "called"; kaboo).
 Whether a call is allowed at all now is also the hook ``tamalou_call_allowed`` (asked when listing and
@@ -142,7 +142,7 @@ class Calling(Mechanic):
         return False
 
     def skip_turn(self, g: Game, p: int) -> str | None:
-        # 000: "s'il n'a plus de cartes ... il doit annoncer le Tamalou" — unless someone already called.
+        # Le Tamalou: "s'il n'a plus de cartes ... il doit annoncer le Tamalou" — unless someone already called.
         if g.caller is not None:
             return "no card" if g.empty(p) else None
         if self.auto_call and g.empty(p):

@@ -1,11 +1,11 @@
 """Matching (appariement, défausse instantanée, doubling): throwing a card of the thrown card's rank,
 in turn or out of turn, and the closing window of a called round.
 
-Keys (``rules.matching``): ``max_cards`` a player may throw on one thrown card (000: "une, deux ou
+Keys (``rules.matching``): ``max_cards`` a player may throw on one thrown card (Le Tamalou: "une, deux ou
 trois cartes"); ``by`` rank or value (or the hook ``tamalou_same_kind``); ``late`` — a right card
-thrown on a window somebody already won is taken back ("return", 000: "le plus lent replace sa
-carte") or is a miss ("miss", 003); a *wrong* card is always a miss, whenever it is thrown;
-``penalty_cards`` per wrong card; ``caller_may_match``; ``while_playing`` (003: not while you hold a
+thrown on a window somebody already won is taken back ("return", Le Tamalou: "le plus lent replace sa
+carte") or is a miss ("miss", tamalou.fun); a *wrong* card is always a miss, whenever it is thrown;
+``penalty_cards`` per wrong card; ``caller_may_match``; ``while_playing`` (tamalou.fun: not while you hold a
 drawn card or choose a power target); ``closing_window`` — when a called round's last turn ends, each
 player who may match gets one last chance on that turn's card (``match`` or ``pass``) before the end
 (untimed rulesets; timed ones have their countdown); ``race`` — only the first right match of a card
@@ -481,7 +481,7 @@ class Matching(Mechanic):
         st: MatchingState = g.ms[self.index]
         if st.win_by >= 0 and g.phase == CLOSING:  # the card was matched: nobody else may match it any more
             st.waiting &= 1 << st.win_by
-        # (A window after the power stays open to the others: a later right card is taken back, 000/§1.)
+        # (A window after the power stays open to the others: a later right card is taken back, Le Tamalou.)
         waiting = st.waiting
         for q in range(g.players):  # a layout emptied, a player blocked or out of tries meanwhile
             if waiting >> q & 1 and (

@@ -1,4 +1,4 @@
-"""The chosen opening peek (``rules.peek.mode = "choose"``; cartalogue, 001: "look at any 2 of your
+"""The chosen opening peek (``rules.peek.mode = "choose"``; cartalogue, Cartalogue: "look at any 2 of your
 4 cards"): before the first turn, each player picks ``peek.count`` of their own slots to look at, in
 any order; the first turn starts when everyone has. (A fixed peek, ``mode = "fixed"``, is dealt.)"""
 

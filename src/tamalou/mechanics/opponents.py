@@ -1,4 +1,4 @@
-"""Opponent matching (000, Variantes 2; ``rules.matching.opponents``): a player may also throw an
+"""Opponent matching (Le Tamalou, Variantes 2; ``rules.matching.opponents``): a player may also throw an
 opponent's card of the thrown card's rank; for each one taken they then give one of their own cards,
 chosen without looking, into the opponent's emptied slot (phase ``give``: nobody else acts until it is
 done; ``current_player`` is the giver meanwhile). A miss: the card returns to its place, everyone saw

@@ -2,9 +2,9 @@
 
 Which card has which power is ``tamalou_card_power`` (``rules.powers.ranks`` / ``cards``); what a power
 does is its ``CardPower`` class (``tamalou.powers``). This mechanic decides when one is offered
-(``rules.powers.trigger``: "drawn_thrown", a card drawn from the stock and thrown at once (000);
-"landing", any card landing on the discard in your turn (003)), whether it may be declined
-(``optional``) and whether the next player may use it once instead of drawing (``passed_on``, 003).
+(``rules.powers.trigger``: "drawn_thrown", a card drawn from the stock and thrown at once (Le Tamalou);
+"landing", any card landing on the discard in your turn (tamalou.fun)), whether it may be declined
+(``optional``) and whether the next player may use it once instead of drawing (``passed_on``, tamalou.fun).
 With ``replaced`` (a cambia house rule), after a stock draw the card replaced out of the layout gives
 its power too, as part of the replace: that power cannot be declined (``pass`` is listed only when it
 has no use; a timed turn that runs out uses its first use).

@@ -1,4 +1,4 @@
-"""A second draw in a turn (``rules.draw.per_turn = 2``; cartalogue-rapide, 001 "Variations"): once
+"""A second draw in a turn (``rules.draw.per_turn = 2``; cartalogue-rapide, Cartalogue's "Variations"): once
 the first drawn card is resolved, the player may draw and resolve one more, or ``pass``."""
 
 from __future__ import annotations

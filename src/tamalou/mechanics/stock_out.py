@@ -1,4 +1,4 @@
-"""The stock running out ends the round (``rules.draw.stock_empty = "end_round"``; Cabo, FAMILY §2).
+"""The stock running out ends the round (``rules.draw.stock_empty = "end_round"``; Cabo).
 
 Without it the discard is reshuffled into a new stock. With it, the round ends at the end of the turn
 that left the stock empty, although the discard's top could still be taken (``Result.reason`` is

@@ -1,4 +1,4 @@
-"""Time, for rulesets played against the clock (003; ``rules.timing``).
+"""Time, for rulesets played against the clock (tamalou.fun; ``rules.timing``).
 
 Time is an input: an action may carry ``at`` (seconds since the deal) and ``Tick(at)`` lets time pass.
 Before an action is applied, the game is brought to its time: every deadline that falls before it

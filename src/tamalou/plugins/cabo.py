@@ -23,6 +23,7 @@ shows it to the end of the round.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations, pairwise
 from typing import TYPE_CHECKING, ClassVar
@@ -34,7 +35,7 @@ from ..engine.mechanic import Mechanic, PhaseSpec
 from ..engine.state import HOLD, NO_CARD
 from ..errors import IllegalAction
 from ..events import Event
-from ..hookspecs import MatchTally, Tally, hookimpl
+from ..hookspecs import MatchTally, Tally, TieBreak, hookimpl
 from ..schema import Variant
 from ..views import Result
 from .defaults import rank_by_total
@@ -144,12 +145,12 @@ def kamikaze(tally: Tally) -> list[int]:
 
 
 @hookimpl
-def tamalou_rank(variant: Variant, tally: Tally) -> list[list[int]] | None:
+def tamalou_rank(variant: Variant, tally: Tally, tiebreaks: Sequence[TieBreak]) -> list[list[int]] | None:
     """A kamikaze player is first; the others by total, with the variant's tie-breaks."""
     first = kamikaze(tally)
     if not first:
         return None
-    rest = [[p for p in place if p not in first] for place in rank_by_total(tally, variant.rules.end.ties)]
+    rest = [[p for p in place if p not in first] for place in rank_by_total(tally, tiebreaks)]
     return [first, *[place for place in rest if place]]
 
 

@@ -5,12 +5,12 @@ Registered ``trylast``, so any other plugin's answer wins over these.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..cards import Card
-from ..hookspecs import Tally, hookimpl
+from ..hookspecs import Tally, TieBreak, hookimpl
 from ..schema import Variant
 
 
@@ -54,22 +54,23 @@ def tamalou_call_threshold(variant: Variant) -> int | None:
     return variant.rules.call.threshold
 
 
-def rank_by_total(tally: Tally, ties: tuple[str, ...]) -> list[list[int]]:
-    """Places by total, the tie-breaks applied in order; players still equal share a place.
-    Players who left the round come last."""
+FEWER_CARDS = TieBreak("fewer_cards", "the player with fewer cards wins a tie", lambda t, p: t.card_counts[p])
+CALLER_AHEAD = TieBreak("caller_ahead", "the caller wins ties", lambda t, p: 0 if p == t.caller else 1)
+CALLER_BEHIND = TieBreak("caller_behind", "the caller loses ties", lambda t, p: 1 if p == t.caller else 0)
+#: The tie-breaks ``rules.end.ties`` may name.
+TIEBREAKS: dict[str, TieBreak] = {t.name: t for t in (FEWER_CARDS, CALLER_AHEAD, CALLER_BEHIND)}
 
-    def key(p: int) -> tuple[int, ...]:
-        k = [1 if p in tally.left else 0, tally.totals[p]]
-        for tie in ties:
-            if tie == "fewer_cards":
-                k.append(tally.card_counts[p])
-            elif tie == "caller_ahead":
-                k.append(0 if p == tally.caller else 1)
-            elif tie == "caller_behind":
-                k.append(1 if p == tally.caller else 0)
-        return tuple(k)
 
-    return places_by_key({p: key(p) for p in range(len(tally.totals))})
+def rank_by_total(tally: Tally, tiebreaks: Sequence[TieBreak | str]) -> list[list[int]]:
+    """Places by total, lowest first, the tie-breaks applied in order (a name stands for a built-in one
+    of ``rules.end.ties``); players still equal share a place. Players who left the round come last."""
+    ties = [TIEBREAKS[t] if isinstance(t, str) else t for t in tiebreaks]
+    left, totals = tally.left, tally.totals
+
+    def key(p: int) -> tuple[Any, ...]:
+        return (p in left, totals[p], *[t.key(tally, p) for t in ties])
+
+    return places_by_key({p: key(p) for p in range(len(totals))})
 
 
 def places_by_key(keys: Mapping[int, Any]) -> list[list[int]]:
@@ -84,8 +85,13 @@ def places_by_key(keys: Mapping[int, Any]) -> list[list[int]]:
 
 
 @hookimpl(trylast=True)
-def tamalou_rank(variant: Variant, tally: Tally) -> list[list[int]] | None:
-    return rank_by_total(tally, variant.rules.end.ties)
+def tamalou_tiebreaks(variant: Variant) -> list[TieBreak] | None:
+    return [TIEBREAKS[name] for name in variant.rules.end.ties]
+
+
+@hookimpl(trylast=True)
+def tamalou_rank(variant: Variant, tally: Tally, tiebreaks: Sequence[TieBreak]) -> list[list[int]] | None:
+    return rank_by_total(tally, tiebreaks)
 
 
 @hookimpl(trylast=True)

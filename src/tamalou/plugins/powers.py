@@ -1,9 +1,9 @@
 """The built-in card powers, registered through ``tamalou_powers`` like any plugin's.
 
-French (000): 7, 8 "regarder au choix l'une des cartes de son jeu" (``peek_own``); 9, 10 "regarder
+French (Le Tamalou): 7, 8 "regarder au choix l'une des cartes de son jeu" (``peek_own``); 9, 10 "regarder
 une carte du jeu d'un adversaire" (``peek_opponent``); J, Q "échanger à l'aveugle une carte de son
 jeu avec une carte du jeu d'un adversaire" (``blind_swap``); black K "échanger ... avec une carte du
-jeu d'un adversaire qu'il a la possibilité de regarder" (``look_and_swap``). tamalou.fun (003): Jack
+jeu d'un adversaire qu'il a la possibilité de regarder" (``look_and_swap``). tamalou.fun (tamalou.fun): Jack
 "play again" (``play_again``).
 
 The family beyond the sources (cambia, kaboo, dutch): ``look_both_and_swap`` (cambia K),
@@ -151,7 +151,7 @@ class LookAndSwap(PeekOpponent):
 
 
 class PlayAgain(CardPower):
-    """Play again: draw once more, from the stock (003: "Jack: play again")."""
+    """Play again: draw once more, from the stock (tamalou.fun: "Jack: play again")."""
 
     name = "play_again"
     passable = False

@@ -1,0 +1,861 @@
+"""The commands of ``tamalou`` (typer and rich: the ``cli`` extra). See ``tamalou.cli``."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, TypeVar
+
+import typer
+from pydantic import BaseModel
+from rich.console import Console
+from rich.table import Table
+from rich.tree import Tree
+from typer.core import TyperCommand, TyperGroup
+
+from .. import __version__
+from ..authoring import NameError_, check_name, module_name, scaffold, write_files
+from ..bots import BotLike, CautiousBot, RandomBot, play_game
+from ..effective import EffectiveRules, effective_rules, match_words, variant_to_toml
+from ..engine.game import Game, new_game
+from ..errors import SetupError, TamalouError, VariantError
+from ..events import Event
+from ..match import Match, MatchResult, new_match
+from ..schema import Variant
+from ..variant import is_registered, load_variant, variant_json_schema, variant_names
+from ..views import Result
+from .log import Narrator, cards, seat
+
+#: The exit statuses, said in ``tamalou --help``.
+OK, RULE_FAILURE, USAGE_ERROR = 0, 1, 2
+
+EPILOG = (
+    "Exit status: 0 success; 1 a rule or invariant failure (validate found a bad ruleset, verify a broken "
+    "invariant, a plugin failed during a game); 2 a usage or load error (a bad option, a ruleset that "
+    "cannot be found, read or loaded by show, new, play, simulate or verify, a file that new would "
+    "overwrite)."
+)
+
+
+# ----------------------------------------------------------------------------- help that reads well
+
+
+def _plain_types(command: Any, ctx: Any) -> None:
+    """Leave the type column of the help empty for flags and arguments: a flag takes no value, and an
+    argument's name (its metavar) says what it is. (typer 0.2x shows ``<bool>`` and ``<list[str]>`` there;
+    options are given a metavar where they are declared.)"""
+    for param in command.get_params(ctx):
+        if getattr(param, "is_flag", False) or getattr(param, "param_type_name", "") == "argument":
+            if getattr(param, "is_flag", False) and getattr(param, "metavar", None) is None:
+                param.metavar = ""
+            if hasattr(param, "display_type_rich"):
+                param.display_type_rich = lambda ctx: None
+
+
+class _Command(TyperCommand):
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        _plain_types(self, ctx)
+        super().format_help(ctx, formatter)
+
+
+class _Group(TyperGroup):
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        _plain_types(self, ctx)
+        super().format_help(ctx, formatter)
+
+
+app = typer.Typer(
+    name="tamalou",
+    help="Tamalou and its cousins (Cabo, Cambio, Gabo...): rulesets, bots and games.",
+    epilog=EPILOG,
+    cls=_Group,
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _command(function: F) -> F:
+    """``@app.command``, its help the docstring with each paragraph on one line (rich keeps line breaks)."""
+    paragraphs = inspect.cleandoc(function.__doc__ or "").split("\n\n")
+    help_text = "\n\n".join(" ".join(p.split()) for p in paragraphs)
+    app.command(cls=_Command, help=help_text)(function)
+    return function
+
+
+BOT_KINDS: dict[str, Callable[[int], BotLike]] = {
+    "random": lambda seed: RandomBot(seed),
+    "cautious": lambda seed: CautiousBot(seed),
+}
+
+RULESET = "RULESET"
+RULESET_HELP = "Ruleset: a name, an alias, a .toml path, or a composition a+b."
+
+VariantOption = Annotated[str, typer.Option("--variant", "-v", metavar=RULESET, help=RULESET_HELP)]
+PlayersOption = Annotated[int, typer.Option("--players", "-p", metavar="N", help="Number of players.")]
+BotsOption = Annotated[
+    str,
+    typer.Option(
+        "--bots", "-b", metavar="BOTS", help="random or cautious for every seat, or one per seat: cautious,random,..."
+    ),
+]
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _out() -> Console:
+    return Console(markup=False, highlight=False, emoji=False)
+
+
+def _err() -> Console:
+    return Console(stderr=True, markup=False, highlight=False, emoji=False)
+
+
+def _fail(message: str, code: int = USAGE_ERROR) -> NoReturn:
+    _err().print(f"error: {message}", soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def _spec(text: str) -> str | list[str]:
+    """A ruleset argument: a name, alias or path, or ``a+b`` for a composition."""
+    if "+" in text and not Path(text).exists():
+        return [part for part in text.split("+") if part]
+    return text
+
+
+def _parts(specs: str | Sequence[str]) -> list[str]:
+    parts: list[str] = []
+    for s in [specs] if isinstance(specs, str) else specs:
+        sp = _spec(s)
+        parts.extend([sp] if isinstance(sp, str) else sp)
+    return parts
+
+
+def _load(specs: str | Sequence[str]) -> Variant:
+    """Load a ruleset (several arguments compose); one that does not load ends the command with status 2."""
+    parts = _parts(specs)
+    try:
+        return load_variant(parts[0] if len(parts) == 1 else parts)
+    except VariantError as exc:
+        _fail(str(exc))
+
+
+def _findable(part: str) -> bool:
+    """Whether ``part`` names a registered ruleset or a readable file."""
+    if is_registered(part):
+        return True
+    path = Path(part)
+    try:
+        return path.is_file() and os.access(path, os.R_OK)
+    except (OSError, ValueError):
+        return False
+
+
+def _check_players(v: Variant, players: int) -> None:
+    p = v.rules.players
+    if not p.min <= players <= p.max:
+        _fail(f"{v.name} is played by {p.min} to {p.max} players, got {players}")
+
+
+def _at_least_one(option: str, value: int) -> None:
+    if value < 1:
+        _fail(f"{option} must be at least 1, got {value}")
+
+
+def _bot_kinds(spec: str, players: int) -> list[str]:
+    kinds = [k.strip().lower() for k in spec.split(",") if k.strip()]
+    for k in kinds:
+        if k not in BOT_KINDS:
+            _fail(f"unknown bot {k!r} (bots: {', '.join(BOT_KINDS)})")
+    if len(kinds) == 1:
+        kinds *= players
+    if len(kinds) != players:
+        _fail(f"--bots names one bot for every seat, or one for all: {players} players, {len(kinds)} bots")
+    return kinds
+
+
+def _bots(kinds: list[str], seed: int) -> list[BotLike]:
+    """One bot per seat, each seeded from the game's seed and its seat."""
+    return [BOT_KINDS[k](seed * 64 + seat) for seat, k in enumerate(kinds)]
+
+
+def _round_bots(kinds: list[str], seed: int, round_index: int) -> list[BotLike]:
+    """The bots of round ``round_index`` (0 for the first) of a match played with ``seed``."""
+    return _bots(kinds, seed * 1000 + round_index)
+
+
+def _new_game(variant: Variant, players: int, seed: int) -> Game:
+    try:
+        return new_game(variant, players=players, seed=seed)
+    except (VariantError, SetupError) as exc:
+        _fail(str(exc))
+
+
+def _new_match(variant: Variant, players: int, seed: int) -> Match:
+    try:
+        return new_match(variant, players=players, seed=seed)
+    except (VariantError, SetupError) as exc:
+        _fail(str(exc))
+
+
+def _is_match(v: Variant) -> bool:
+    return v.rules.rounds.form != "single"
+
+
+def _text(value: Any) -> str:
+    """A rule value as a person reads it."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={_text(v)}" for k, v in value.items()) or "(none)"
+    if isinstance(value, list | tuple):
+        return ", ".join(_text(v) for v in value) or "(none)"
+    return str(value)
+
+
+def _first_line(doc: str | None) -> str:
+    return (doc or "").strip().splitlines()[0] if doc and doc.strip() else ""
+
+
+# ----------------------------------------------------------------------------- variants / show / schema
+
+
+@_command
+def variants() -> None:
+    """List the known rulesets: names, aliases, players, title."""
+    table = Table(title="Rulesets")
+    table.add_column("name", no_wrap=True)
+    table.add_column("aliases")
+    table.add_column("players", justify="center", no_wrap=True)
+    table.add_column("title")
+    for name in variant_names():
+        try:
+            v = load_variant(name)
+        except VariantError as exc:
+            table.add_row(name, "", "", f"error: {exc}")
+            continue
+        p = v.rules.players
+        table.add_row(v.name, ", ".join(v.aliases), f"{p.min}-{p.max}", v.title)
+    _out().print(table)
+
+
+def _keys_tree(v: Variant) -> Tree:
+    """Every key of the ruleset, section by section (``show --keys``)."""
+    data = v.model_dump(mode="json")
+    tree = Tree(f"{v.name}" + (f" — {v.title}" if v.title else ""))
+    for key in ("aliases", "description", "sources", "plugins", "base"):
+        value = data.get(key)
+        if value:
+            tree.add(f"{key}: {_text(value)}")
+    rules = tree.add("rules")
+    for section_name in type(v.rules).model_fields:
+        section = getattr(v.rules, section_name)
+        doc = _first_line(type(section).__doc__)
+        branch = rules.add(f"{section_name}" + (f" — {doc}" if doc else ""))
+        assert isinstance(section, BaseModel)
+        for key, field in type(section).model_fields.items():
+            value = data["rules"][section_name][key]
+            line = f"{key} = {_text(value)}"
+            if field.description:
+                line += f"    ({field.description})"
+            branch.add(line)
+    return tree
+
+
+def _from(plugin: str | None) -> str:
+    return f" (plugin {plugin})" if plugin else ""
+
+
+def _print_effective(v: Variant, e: EffectiveRules, spec: str) -> None:
+    """The rules as they are played (``show``)."""
+    out = _out()
+
+    def say(line: str = "") -> None:
+        out.print(line, soft_wrap=True)
+
+    say(f"{e.name}" + (f" — {e.title}" if e.title else ""))
+    if v.description:
+        say(v.description)
+    say()
+    say(f"players: {e.players[0]} to {e.players[1]}")
+    say(f"deck: {e.deck}")
+    say(f"match: {e.match}")
+    if e.plugins:
+        say("plugins:")
+        for p in e.plugins:
+            what = ", ".join(p.hooks)
+            say(f"  {p.module}" + (f": {p.summary}" if p.summary else "") + (f" [hooks: {what}]" if what else ""))
+    else:
+        say("plugins: none (the keys say every rule)")
+    say()
+    table = Table(title="Cards: points and power", title_justify="left")
+    table.add_column("card", no_wrap=True)
+    table.add_column("points", justify="right", no_wrap=True)
+    table.add_column("power")
+    for line in e.cards:
+        label = line.rank if line.whole_rank else f"{line.rank}: {' '.join(line.cards)}"
+        points = f"{line.value}{_from(line.value_from)}"
+        power = "" if line.power == "none" else f"{line.power} — {line.power_title}{_from(line.power_from)}"
+        table.add_row(label, points, power)
+    out.print(table)
+    say()
+    say(f"call: right at {e.call_threshold} points or less{_from(e.threshold_from)}")
+    for words in e.call[1:]:
+        say(f"  {words}")
+    say("end of the round:")
+    for words in e.ranking:
+        say(f"  {words}")
+    say(f"mechanics in play: {', '.join(e.mechanics)}")
+    say()
+    say(f"Every key: tamalou show {spec} --keys")
+
+
+@_command
+def show(
+    variant: Annotated[
+        list[str], typer.Argument(metavar=RULESET, help="Ruleset(s): name, alias or .toml path; several compose.")
+    ],
+    keys: Annotated[bool, typer.Option("--keys", help="Every key of the ruleset, section by section.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="The ruleset's keys as JSON (with --effective: the rules as played).")
+    ] = False,
+    effective: Annotated[
+        bool, typer.Option("--effective", help="With --json: the rules as played, after the plugins' hooks.")
+    ] = False,
+    as_toml: Annotated[
+        bool,
+        typer.Option("--toml", help="A complete stand-alone TOML file (no extends): it loads back to the same rules."),
+    ] = False,
+) -> None:
+    """Show a ruleset as it is played: cards, the call, the end of a round, plugins.
+
+    Every card's points and power, the call threshold, how a finished round is ranked and won, and the
+    plugins in effect, as the plugins' hooks answer them. --keys shows the ruleset's keys instead, --toml
+    writes them as a stand-alone file.
+    """
+    if sum((keys, as_json, as_toml)) > 1:
+        _fail("choose one of --keys, --json and --toml")
+    if effective and (keys or as_toml):
+        _fail("--effective goes with --json (the plain show is the effective rules already)")
+    v = _load(variant)
+    if as_json:
+        data = effective_rules(v).model_dump(mode="json") if effective else v.model_dump(mode="json")
+        typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    elif as_toml:
+        typer.echo(variant_to_toml(v), nl=False)
+    elif keys:
+        _out().print(_keys_tree(v))
+    else:
+        _print_effective(v, effective_rules(v), "+".join(_parts(variant)))
+
+
+@_command
+def schema() -> None:
+    """Print the JSON Schema of the variant TOML format (for editors)."""
+    typer.echo(json.dumps(variant_json_schema(), indent=2, ensure_ascii=False))
+
+
+# ----------------------------------------------------------------------------- new / validate
+
+
+def _extends_entry(part: str, folder: Path) -> str:
+    """How the new file names the base ``part``: its name, or its path relative to the new file's folder."""
+    if is_registered(part):
+        return part
+    path = Path(part).resolve()
+    try:
+        return Path(os.path.relpath(path, folder.resolve())).as_posix()
+    except ValueError:  # another drive
+        return path.as_posix()
+
+
+@_command
+def new(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The new ruleset's name: the file is NAME.toml.")],
+    extends: Annotated[
+        str, typer.Option("--extends", "-e", metavar=RULESET, help="The ruleset it changes (name, path, or a+b).")
+    ],
+    plugin: Annotated[
+        bool,
+        typer.Option(
+            "--plugin", help="Also a plugin module NAME_rules.py with one hook, and a pyproject.toml to install both."
+        ),
+    ] = False,
+    folder: Annotated[
+        Path, typer.Option("--dir", "-d", metavar="DIR", help="Where to write the files (made if needed).")
+    ] = Path("."),
+    force: Annotated[bool, typer.Option("--force", help="Overwrite files that exist.")] = False,
+) -> None:
+    """Write a new ruleset to edit: NAME.toml (and a plugin module with --plugin).
+
+    NAME.toml extends a ruleset and changes nothing yet: its comments show the keys one usually changes,
+    with the base's values, ready to uncomment. It loads and validates as it is. Existing files are left
+    alone (exit 2) unless --force.
+    """
+    try:
+        name = check_name(name)
+    except NameError_ as exc:
+        _fail(str(exc))
+    if is_registered(name):
+        _fail(f"{name!r} is the name of a known ruleset: choose another name")
+    base = _load(extends)
+    parts = _parts(extends)
+    try:
+        files = scaffold(name, [_extends_entry(p, folder) for p in parts], plugin=plugin, base=base)
+    except (NameError_, VariantError) as exc:
+        _fail(str(exc))
+    try:
+        written = write_files(files, folder, force=force)
+    except FileExistsError as exc:
+        _fail(f"{exc}: nothing written (--force overwrites)")
+    except OSError as exc:
+        _fail(f"cannot write in {folder}: {exc.strerror}" if exc.strerror else str(exc))
+    out = _out()
+    for path in written:
+        out.print(f"wrote {path}", soft_wrap=True)
+    toml = written[0]
+    out.print(f"next: tamalou validate {toml}; tamalou show {toml}", soft_wrap=True)
+    if plugin:
+        out.print(
+            f"{module_name(name)}.py is imported from the folder of {toml.name}; pip install {folder} makes "
+            f"{name} a ruleset found by its name from anywhere",
+            soft_wrap=True,
+        )
+
+
+@_command
+def validate(
+    files: Annotated[list[str], typer.Argument(metavar="RULESET", help="Variant files (.toml) or names to check.")],
+) -> None:
+    """Check rulesets: 'ok', or every error (file, key, what was expected).
+
+    Exit 1 if a ruleset is bad, 2 if one cannot be found or read.
+    """
+    out, err = _out(), _err()
+    bad = missing = 0
+    for f in files:
+        try:
+            v = load_variant(_spec(f))
+        except VariantError as exc:
+            if all(_findable(part) for part in _parts(f)):
+                bad += 1
+            else:
+                missing += 1
+            message = str(exc)
+            if f not in message and Path(f).name not in message:
+                message = f"{f}: {message}"
+            err.print(message, soft_wrap=True)
+        else:
+            out.print(f"{f}: ok ({v.name})", soft_wrap=True)
+    if missing:
+        raise typer.Exit(USAGE_ERROR)
+    if bad:
+        raise typer.Exit(RULE_FAILURE)
+
+
+# ----------------------------------------------------------------------------- play
+
+
+def _result_table(result: Result, game: Game, names: list[str], title: str = "Result") -> Table:
+    place = {p: i + 1 for i, group in enumerate(result.ranking) for p in group}
+    table = Table(title=f"{title} ({result.reason})")
+    table.add_column("seat", no_wrap=True)
+    table.add_column("bot")
+    table.add_column("cards")
+    table.add_column("total", justify="right")
+    table.add_column("score", justify="right")
+    table.add_column("place", justify="right")
+    table.add_column("", no_wrap=True)
+    for p in range(game.players):
+        marks = []
+        if p in result.winners:
+            marks.append("winner")
+        if p == result.caller:
+            marks.append("caller")
+        table.add_row(
+            seat(p),
+            names[p],
+            cards(game.layout(p)),
+            str(result.totals[p]),
+            str(result.scores[p]) if p < len(result.scores) else "",
+            str(place.get(p, "")),
+            ", ".join(marks),
+        )
+    return table
+
+
+def _match_table(result: MatchResult, names: list[str]) -> Table:
+    place = {p: i + 1 for i, group in enumerate(result.ranking) for p in group}
+    table = Table(title=f"Match ({result.form}, {len(result.rounds)} rounds)")
+    table.add_column("seat", no_wrap=True)
+    table.add_column("bot")
+    for r in range(len(result.rounds)):
+        table.add_column(f"r{r + 1}", justify="right")
+    table.add_column("total", justify="right")
+    table.add_column("place", justify="right")
+    table.add_column("", no_wrap=True)
+    for p in range(len(names)):
+        rounds = []
+        for r, scores in enumerate(result.rounds):
+            extra = result.adjustments[r][p] if r < len(result.adjustments) else 0
+            rounds.append(f"{scores[p]}{f'{extra:+d}' if extra else ''}")
+        table.add_row(
+            seat(p),
+            names[p],
+            *rounds,
+            str(result.totals[p]),
+            str(place.get(p, "")),
+            "winner" if p in result.winners else "",
+        )
+    return table
+
+
+class _Round:
+    """Plays one round between bots, saying it line by line (``say`` is ``None``: silently)."""
+
+    def __init__(self, game: Game, kinds: list[str], say: Callable[[str], None] | None) -> None:
+        self.game, self.kinds, self.say = game, kinds, say
+        self.narrator = Narrator(game)
+        self.last_turn = -1  # the last turn event's ``turn``
+
+    def event(self, event: Event) -> None:
+        if event.type == "turn":
+            self.last_turn = event["turn"]
+        line = self.narrator.line(event)
+        if line is not None and self.say is not None:
+            self.say(line if event.type == "turn" else f"  {line}")
+
+    def play(self, bots: list[BotLike]) -> Result:
+        g, say = self.game, self.say
+        if say is not None:
+            for p in range(g.players):
+                say(f"  {seat(p)} ({self.kinds[p]}): {cards(g.layout(p))}")
+            top = g.discard_top
+            say(f"  discard: {top if top is not None else 'empty'}, stock: {len(g.stock)} cards")
+        for event in g.events_so_far():  # the deal, the opening and the first turn
+            self.event(event)
+        try:
+            return play_game(g, bots, on_event=self.event)
+        except TamalouError as exc:  # a plugin's hook failed during the game
+            _fail(str(exc), RULE_FAILURE)
+
+    @property
+    def turns(self) -> int:
+        """Turns begun, as the log numbers them (the last ``-- turn N``)."""
+        return self.last_turn + 1
+
+
+def _play_json(v: Variant, players: int, seed: int, kinds: list[str]) -> dict[str, Any]:
+    """The whole game (or match) as one JSON document."""
+    rounds: list[dict[str, Any]] = []
+
+    def one(game: Game, bots: list[BotLike]) -> None:
+        try:
+            result = play_game(game, bots)
+        except TamalouError as exc:
+            _fail(str(exc), RULE_FAILURE)
+        rounds.append(
+            {
+                "seed": game.seed,
+                "first_player": game.first_player,
+                "events": [e.to_dict() for e in game.events_so_far()],
+                "result": result.model_dump(mode="json"),
+            }
+        )
+
+    match: MatchResult | None = None
+    if _is_match(v):
+        m = _new_match(v, players, seed)
+        while not m.is_over:
+            one(m.game, _round_bots(kinds, seed, m.round))
+            m.next_round()
+        match = m.result()
+    else:
+        one(_new_game(v, players, seed), _bots(kinds, seed))
+    return {
+        "variant": v.name,
+        "players": players,
+        "seed": seed,
+        "bots": kinds,
+        "rounds": rounds,
+        "match": match.model_dump(mode="json") if match is not None else None,
+    }
+
+
+@_command
+def play(
+    variant: VariantOption = "french",
+    players: PlayersOption = 4,
+    seed: Annotated[int, typer.Option("--seed", "-s", metavar="N", help="Seed of the deal and of the bots.")] = 0,
+    bots: BotsOption = "cautious",
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the results.")] = False,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="Print the game as one JSON document: per round its seed, first player, every event (every "
+            "card shown) and result; the match's result. An event's 'turn' counts the turns played before it "
+            "(0 for the first), so the log's 'turn 1' is the event's turn 0.",
+        ),
+    ] = False,
+) -> None:
+    """Play a seeded game between bots, printing the referee's log (every card shown).
+
+    A ruleset of several rounds (rules.rounds) is played as a whole match, round by round. The log counts
+    turns from 1.
+    """
+    v = _load(variant)
+    _check_players(v, players)
+    kinds = _bot_kinds(bots, players)
+    if as_json:
+        typer.echo(json.dumps(_play_json(v, players, seed, kinds), indent=1, ensure_ascii=False))
+        return
+    out = _out()
+
+    def say(line: str) -> None:
+        out.print(line, soft_wrap=True)
+
+    log = None if quiet else say
+    title = v.title or v.name
+    if not _is_match(v):
+        game = _new_game(v, players, seed)
+        if not quiet:
+            say(f"{title}: {players} players, seed {seed}, bots {', '.join(kinds)}")
+        rnd = _Round(game, kinds, log)
+        result = rnd.play(_bots(kinds, seed))
+        out.print(_result_table(result, game, kinds))
+        winners = ", ".join(seat(p) for p in result.winners) or "nobody"
+        caller = seat(result.caller) if result.caller is not None else "nobody"
+        say(f"winners: {winners}; caller: {caller}; turns: {rnd.turns}; actions: {len(game.actions)}")
+        return
+    m = _new_match(v, players, seed)
+    say(f"{title}: {match_words(v)}; {players} players, seed {seed}, bots {', '.join(kinds)}")
+    while not m.is_over:
+        r, game = m.round, m.game
+        say(f"== round {r + 1}: {seat(game.first_player)} plays first")
+        rnd = _Round(game, kinds, log)
+        result = rnd.play(_round_bots(kinds, seed, r))
+        if not quiet:
+            out.print(_result_table(result, game, kinds, title=f"Round {r + 1}"))
+        m.next_round()
+        totals = m.totals()
+        scored = ", ".join(f"{seat(p)} {result.scores[p]}" for p in range(players))
+        so_far = ", ".join(f"{seat(p)} {totals[p]}" for p in range(players))
+        say(f"round {r + 1} ({result.reason}, {rnd.turns} turns): scores {scored}; totals {so_far}")
+    match = m.result()
+    out.print(_match_table(match, kinds))
+    winners = ", ".join(seat(p) for p in match.winners) or "nobody"
+    say(f"match winners: {winners}; rounds: {len(match.rounds)}")
+
+
+# ----------------------------------------------------------------------------- simulate / verify
+
+
+def _simulate_rounds(v: Variant, players: int, games: int, seed: int, kinds: list[str]) -> dict[str, Any]:
+    wins = [0] * players
+    totals = [0] * players
+    reasons: Counter[str] = Counter()
+    actions = 0
+    no_winner = 0
+    for i in range(games):
+        game = _new_game(v, players, seed + i)
+        try:
+            result = play_game(game, _bots(kinds, seed + i))
+        except TamalouError as exc:
+            _fail(f"seed {seed + i}: {exc}", RULE_FAILURE)
+        actions += len(game.actions)
+        reasons[result.reason] += 1
+        if not result.winners:
+            no_winner += 1
+        for p in result.winners:
+            wins[p] += 1
+        for p in range(players):
+            totals[p] += result.totals[p]
+    stats = {
+        "wins": wins,
+        "win_rates": [round(w / games, 4) for w in wins],
+        "average_totals": [round(t / games, 2) for t in totals],
+        "no_winner": no_winner,
+        "actions": actions,
+        "actions_per_game": round(actions / games, 2),
+        "reasons": dict(sorted(reasons.items())),
+    }
+    return stats
+
+
+def _simulate_matches(v: Variant, players: int, games: int, seed: int, kinds: list[str]) -> dict[str, Any]:
+    wins = [0] * players
+    round_wins = [0] * players
+    totals = [0] * players
+    reasons: Counter[str] = Counter()
+    actions = rounds = 0
+    for i in range(games):
+        m = _new_match(v, players, seed + i)
+        try:
+            while not m.is_over:
+                result = play_game(m.game, _round_bots(kinds, seed + i, m.round))
+                actions += len(m.game.actions)
+                reasons[result.reason] += 1
+                m.next_round()
+            match = m.result()
+        except TamalouError as exc:
+            _fail(f"seed {seed + i}: {exc}", RULE_FAILURE)
+        rounds += len(match.rounds)
+        for p in match.winners:
+            wins[p] += 1
+        for p in range(players):
+            totals[p] += match.totals[p]
+            round_wins[p] += match.wins[p]
+    return {
+        "rounds": rounds,
+        "rounds_per_match": round(rounds / games, 2),
+        "wins": wins,
+        "win_rates": [round(w / games, 4) for w in wins],
+        "round_wins": round_wins,
+        "average_totals": [round(t / games, 2) for t in totals],
+        "no_winner": 0,
+        "actions": actions,
+        "actions_per_game": round(actions / games, 2),
+        "reasons": dict(sorted(reasons.items())),
+    }
+
+
+@_command
+def simulate(
+    variant: VariantOption = "french",
+    players: PlayersOption = 4,
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games", "-n", metavar="N", help="Number of games (of whole matches, for a ruleset of several rounds)."
+        ),
+    ] = 100,
+    seed: Annotated[int, typer.Option("--seed", "-s", metavar="N", help="Seed of the first game (then +1 each).")] = 0,
+    bots: BotsOption = "random",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
+) -> None:
+    """Play many seeded games between bots: speed, win rates, how rounds end.
+
+    A ruleset of several rounds plays whole matches, and counts the match winners.
+    """
+    _at_least_one("--games", games)
+    v = _load(variant)
+    _check_players(v, players)
+    kinds = _bot_kinds(bots, players)
+    is_match = _is_match(v)
+    start = time.perf_counter()
+    if is_match:
+        found = _simulate_matches(v, players, games, seed, kinds)
+    else:
+        found = _simulate_rounds(v, players, games, seed, kinds)
+    seconds = time.perf_counter() - start
+    stats: dict[str, Any] = {
+        "variant": v.name,
+        "players": players,
+        "bots": kinds,
+        "games": games,
+        "match": v.rules.rounds.form if is_match else None,
+        "seed": seed,
+        "seconds": round(seconds, 4),
+        "games_per_second": round(games / seconds, 2) if seconds > 0 else None,
+        **found,
+    }
+    if as_json:
+        typer.echo(json.dumps(stats, indent=2))
+        return
+    out = _out()
+    seeds = f"{seed}..{seed + games - 1}"
+    what = "matches" if is_match else "games"
+    out.print(f"{games} {what} of {v.name}, {players} players, bots {', '.join(kinds)}, seeds {seeds}", soft_wrap=True)
+    gps = stats["games_per_second"]
+    per = stats["actions"] / games
+    out.print(f"{seconds:.2f} s, {gps} {what}/s, {per:.1f} actions/{'match' if is_match else 'game'}")
+    if is_match:
+        out.print(f"{stats['rounds']} rounds, {stats['rounds_per_match']} per match")
+    table = Table(title="Seats")
+    columns = ["seat", "bot", "match wins" if is_match else "wins", "win rate"]
+    columns += ["rounds won", "average match total"] if is_match else ["average total"]
+    for col in columns:
+        table.add_column(col, justify="right" if col not in ("seat", "bot") else "left")
+    for p in range(players):
+        row = [seat(p), kinds[p], str(stats["wins"][p]), f"{stats['wins'][p] / games:.1%}"]
+        if is_match:
+            row.append(str(stats["round_wins"][p]))
+        row.append(f"{stats['average_totals'][p]:.2f}")
+        table.add_row(*row)
+    out.print(table)
+    ends = Table(title="How rounds ended")
+    ends.add_column("reason")
+    ends.add_column("rounds" if is_match else "games", justify="right")
+    for reason, count in stats["reasons"].items():
+        ends.add_row(reason, str(count))
+    out.print(ends)
+    if stats["no_winner"]:
+        out.print(f"games without a winner: {stats['no_winner']}")
+
+
+@_command
+def verify(
+    variant: Annotated[str, typer.Argument(metavar=RULESET, help=RULESET_HELP)],
+    games: Annotated[int, typer.Option("--games", "-n", metavar="N", help="Number of random games.")] = 100,
+    players: Annotated[
+        int | None,
+        typer.Option("--players", "-p", metavar="N", help="Number of players (default: every allowed count in turn)."),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", metavar="N", help="Seed of the first game.")] = 0,
+) -> None:
+    """Play random games, checking the engine's invariants (exit 1 on a failure).
+
+    Cards conserved at every step; no leak, listed actions accepted, refused ones harmless and snapshots
+    exact at sampled steps; replay and result at the end.
+    """
+    try:
+        from .. import invariants
+    except ImportError:
+        _fail("tamalou.invariants is not available in this installation")
+    _at_least_one("--games", games)
+    v = _load(variant)
+    if players is not None:
+        _check_players(v, players)
+    try:
+        report = invariants.verify(v, games=games, players=players, seed=seed)
+    except (VariantError, SetupError) as exc:
+        _fail(str(exc))
+    out = _out()
+    failures = list(report.failures)
+    out.print(f"{v.name}: {report.games} games, {report.actions} actions, {len(failures)} failure(s)")
+    reasons = getattr(report, "reasons", None)
+    if reasons:
+        out.print("rounds ended: " + ", ".join(f"{k} {n}" for k, n in sorted(reasons.items())), soft_wrap=True)
+    for f_seed, f_players, message in failures:
+        out.print(f"  seed {f_seed}, {f_players} players: {message}", soft_wrap=True)
+    if failures:
+        raise typer.Exit(RULE_FAILURE)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"tamalou {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Tamalou and its cousins (Cabo, Cambio, Gabo...): rulesets, bots and games."""
+
+
+__all__ = ["BOT_KINDS", "EPILOG", "app"]

@@ -1,0 +1,114 @@
+"""The table drawn as text: ``repr(game)``, ``repr(view)``, ``repr(result)`` and their ``__rich__`` forms.
+
+A ``PlayerView`` is drawn as its seat sees it (``??`` for a card that seat does not know); a ``Game`` as
+the referee sees it (every card, each marked ``*`` where its owner does not know it); a ``Result`` as
+the table of totals, places and winners. Plain text needs nothing; the ``__rich__`` forms (used by
+``rich.print`` and the command line) need ``rich``, which comes with the ``cli`` extra.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from .engine.state import NO_CARD
+
+if TYPE_CHECKING:
+    from .engine.game import Game
+    from .views import PlayerView, Result
+
+UNKNOWN = "??"
+
+
+def _head(name: str, view: PlayerView) -> str:
+    """The public facts of the table (the same for every seat), after ``name``."""
+    parts = [name] if name else []
+    if view.is_over:
+        parts.append("round over")
+    else:
+        parts += [f"turn {view.turn + 1}", f"P{view.current_player} to play ({view.phase})"]
+    parts += [f"stock {view.stock_size}", f"discard {view.discard_top or '-'}"]
+    parts.append(f"P{view.caller} called" if view.caller is not None else "no call yet")
+    return " · ".join(parts)
+
+
+def _row(seat: int, cards: Sequence[str], marks: Sequence[str]) -> str:
+    shown = " ".join(f"[{c:>3}]" for c in cards) if cards else "(no card)"
+    tail = "  " + ", ".join(marks) if marks else ""
+    return f"  P{seat}: {shown}{tail}"
+
+
+def view_lines(view: PlayerView) -> list[str]:
+    """The table as ``view.player`` sees it, one line per seat after a heading."""
+    lines = [f"{_head('', view)} · seen by P{view.player}"]
+    for seat, hand in enumerate(view.hands):
+        marks = []
+        if seat == view.player:
+            marks.append("you")
+        if view.holding == seat:
+            marks.append(f"holding {view.held}" if seat == view.player and view.held else "holding a card")
+        if seat in view.left:
+            marks.append("left the round")
+        lines.append(_row(seat, [s.card or UNKNOWN for s in hand], marks))
+    if view.power:
+        lines.append(f"  power on offer: {view.power}")
+    if view.result is not None:
+        lines += ["", *result_lines(view.result)]
+    return lines
+
+
+def game_lines(game: Game) -> list[str]:
+    """The table as the referee sees it: every card, ``*`` after a card its owner does not know."""
+    view = game.view(game.current_player)
+    lines = [f"{_head(game.variant.name, view)} · {game.players} players"]
+    for seat in range(game.players):
+        cards = [game.text[c] + ("" if game.knowers[c] >> seat & 1 else "*") for c in game.hands[seat] if c != NO_CARD]
+        marks = []
+        if view.holding == seat and view.holding is not None:
+            marks.append(f"holding {game.text[game.held]}")
+        if seat in view.left:
+            marks.append("left the round")
+        lines.append(_row(seat, cards, marks))
+    if game.is_over:
+        lines += ["", *result_lines(game.final_result())]
+    return lines
+
+
+def result_lines(result: Result) -> list[str]:
+    """Totals, places and winners of a round, one line per player in ranking order."""
+    place_of = {p: i for i, place in enumerate(result.ranking, 1) for p in place}
+    lines = [f"result ({result.reason})" + (f", P{result.caller} called" if result.caller is not None else "")]
+    for p in sorted(range(len(result.totals)), key=lambda q: (place_of.get(q, 0), q)):
+        mark = "  winner" if p in result.winners else ""
+        lines.append(
+            f"  {place_of.get(p, 0)}. P{p}: {result.totals[p]} points, {result.card_counts[p]} cards, "
+            f"scores {result.scores[p]}{mark}"
+        )
+    if not result.winners:
+        lines.append("  nobody wins")
+    return lines
+
+
+def text(obj: Game | PlayerView | Result) -> str:
+    """The drawing of a game, a view or a result, as plain text."""
+    from .views import PlayerView, Result
+
+    if isinstance(obj, PlayerView):
+        return "\n".join(view_lines(obj))
+    if isinstance(obj, Result):
+        return "\n".join(result_lines(obj))
+    return "\n".join(game_lines(obj))
+
+
+def rich(obj: Game | PlayerView | Result) -> Any:
+    """The drawing of a game, a view or a result as a ``rich`` panel (needs ``rich``: the ``cli`` extra)."""
+    from rich.panel import Panel
+    from rich.text import Text
+
+    from .views import PlayerView, Result
+
+    lines = view_lines(obj) if isinstance(obj, PlayerView) else result_lines(obj) if isinstance(obj, Result) else None
+    if lines is None:
+        lines = game_lines(obj)  # type: ignore[arg-type]
+    title, body = lines[0], lines[1:]
+    return Panel(Text("\n".join(line.removeprefix("  ") for line in body)), title=title, expand=False)

@@ -1,0 +1,5 @@
+"""A plugin module that exits when imported."""
+
+import sys
+
+sys.exit(3)

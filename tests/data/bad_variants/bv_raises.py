@@ -1,0 +1,3 @@
+"""A plugin module that raises when imported."""
+
+raise RuntimeError("this plugin is broken")
