@@ -1,6 +1,7 @@
 """Loading variants: names, aliases, paths, ``extends``, modifiers, composition, errors, schema.
 
-CONTRACT.md, "Rulesets": a variant is an immutable pydantic model; a file may ``extends`` others;
+The public contract (README, "Write house rules"; docs/reference/variant-file.md): a variant is an immutable
+pydantic model; a file may ``extends`` others;
 bad input raises ``VariantError`` naming the file, the key path and what was expected; an unknown
 key is an error; nothing is half-loaded. House-rule files are written to ``tmp_path``.
 """
@@ -234,7 +235,7 @@ def test_wrong_type_message_names_file_key_and_expectation(tmp_path: Path) -> No
     assert "rules.call.threshold" in message
     assert "expected an integer" in message
     assert '"seven"' in message
-    # The exact form of CONTRACT.md.
+    # The exact form the README shows.
     assert 'gabo.toml: rules.call.threshold: expected an integer, got "seven"' in message
 
 
