@@ -20,8 +20,9 @@ from typing import Any
 import pytest
 
 import tamalou
-from tamalou import Draw, Game, IllegalAction, MatchAction, Pass, PlayerView, Result
+from tamalou import Draw, Game, IllegalAction, MatchAction, Pass, PlayerView, Result, invariants
 from tamalou.invariants import (
+    INVARIANTS,
     InvariantViolation,
     VerifyReport,
     check_accepted_is_listed,
@@ -29,14 +30,22 @@ from tamalou.invariants import (
     check_conservation,
     check_illegal_leaves_state,
     check_knowledge,
+    check_knowledge_events,
     check_legal_actions_accepted,
+    check_listing_complete,
+    check_no_crash,
     check_no_leak,
+    check_refusals,
     check_replay,
     check_result,
+    check_slot_order,
     check_snapshot_roundtrip,
+    check_step_knowledge,
+    check_termination,
     exchange_faces,
     random_playout,
     step_bound,
+    turn_bound,
     verify,
 )
 
@@ -423,15 +432,236 @@ def test_verify_reports_a_clean_engine() -> None:
     assert sum(report.reasons.values()) == 4
 
 
-def test_verify_reports_every_failure_with_a_reproduction(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_verify_reports_every_failure_with_the_actions_that_reproduce_it(monkeypatch: pytest.MonkeyPatch) -> None:
     real_legal = Game.legal_actions
     monkeypatch.setattr(Game, "legal_actions", lambda self, p: real_legal(self, p) * 2)
     report = verify("french", games=3, players=3, seed=40)
     assert report.games == 3 and not report.ok
     assert [(seed, players) for seed, players, _ in report.failures] == [(40, 3), (41, 3), (42, 3)]
-    for seed, _, message in report.failures:
-        assert "twice" in message
-        assert f"random_playout('french', 3, {seed}" in message
+    for _, _, message in report.failures:
+        assert message.startswith("listed_accepted: ") and "twice" in message
+    assert report.failed == {"listed_accepted": 3}
+    for failure in report.details:
+        assert failure.invariant == "listed_accepted"
+        game = tamalou.replay("french", 3, seed=failure.seed, actions=failure.actions)
+        with pytest.raises(InvariantViolation, match="twice") as caught:
+            INVARIANTS[failure.invariant](game)
+        assert caught.value.invariant == "listed_accepted"
+
+
+# --------------------------------------------------------------------------------- one by one, by name
+
+
+def test_every_invariant_has_a_name_a_description_and_defaults() -> None:
+    assert list(INVARIANTS) == [
+        "conservation",
+        "knowledge",
+        "knowledge_events",
+        "no_leak",
+        "listed_accepted",
+        "listing_complete",
+        "refusals",
+        "snapshot",
+        "no_crash",
+        "termination",
+        "replay",
+        "result",
+        "slot_order",
+    ]
+    done = finished()
+    for name, inv in INVARIANTS.items():
+        assert inv.name == name and inv.description and "\n" not in inv.description
+        assert inv.when in ("step", "sample", "end", "game")
+        inv(done)  # a game is all it takes
+        inv(done, thorough=True)
+        if inv.when != "end":
+            inv(fresh())
+
+
+def test_checks_need_no_generator_and_sample_the_same_state_the_same_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = after_call()
+    before = game.to_json()
+    check_all(game)
+    check_no_leak(game, 1)
+    check_refusals(game)
+    check_listing_complete(game)
+    check_termination(game)
+    assert game.to_json() == before
+    # The default generator is seeded from the game: the same state draws the same samples.
+    seen: list[Any] = []
+    real = invariants.random_action
+
+    def spy(g: Game, rng: random.Random) -> Any:
+        seen.append(real(g, rng))
+        return seen[-1]
+
+    monkeypatch.setattr(invariants, "random_action", spy)
+    check_refusals(game.copy(), actions=5)
+    check_refusals(game.copy(), actions=5)
+    assert len(seen) == 10 and seen[:5] == seen[5:]
+
+
+def test_a_sampled_listing_check_tries_at_most_limit_actions(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = fresh()
+    tried: list[Any] = []
+    real_apply = Game.apply
+
+    def apply(self: Game, action: Any, **kw: Any) -> list[Any]:
+        tried.append(action)
+        return real_apply(self, action, **kw)
+
+    monkeypatch.setattr(Game, "apply", apply)
+    check_legal_actions_accepted(game, limit=2)
+    assert len(tried) <= 2 * game.players
+    tried.clear()
+    check_legal_actions_accepted(game)
+    assert len(tried) == sum(len(game.legal_actions(p)) for p in range(game.players))
+
+
+# --------------------------------------------------------------------------------- knowledge from events
+
+
+def test_knowledge_follows_the_events_on_the_engine() -> None:
+    for seed in range(3):
+        check_knowledge_events(random_playout("french", 3, seed=seed))
+    check_knowledge_events(random_playout("cabo", 2, seed=1))
+
+
+def test_a_card_marked_known_without_an_event_is_caught() -> None:
+    game = fresh()
+    before = list(game.knowers)
+    card = game.hands[1][3]
+    game.knowers[card] |= 0b01  # seat 0 "knows" seat 1's 8S: nothing showed it to them
+    with pytest.raises(InvariantViolation, match=r"player 0 now knows card .* \(8S.*no event of the step") as caught:
+        check_step_knowledge(game, before, [])
+    assert caught.value.invariant == "knowledge_events"
+
+
+def test_a_card_shown_by_an_event_but_not_known_is_caught() -> None:
+    game = fresh()
+    before = list(game.knowers)
+    looked = tamalou.Event("looked", {"player": 1, "owner": 0, "slot": 3}, {"card": "4S"}, 0b10)
+    with pytest.raises(InvariantViolation, match=r"an event \(looked\) showed player 1 the 4S, but they do not know"):
+        check_step_knowledge(game, before, [looked])
+    game.knowers[game.hands[0][3]] |= 0b10  # the look done right: seat 1 knows it now
+    check_step_knowledge(game, before, [looked])
+
+
+def test_a_power_showing_the_wrong_seat_is_caught_over_a_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The owner of the card is marked as knowing it, the event goes to the power's user."""
+    from tamalou.engine.table import Table
+
+    def look(self: Table, p: int, owner: int, slot: int, events: list[Any]) -> int:
+        c = self.hands[owner][slot]
+        self.knowers[c] |= 1 << owner
+        events.append(
+            tamalou.Event("looked", {"player": p, "owner": owner, "slot": slot}, {"card": self.text[c]}, 1 << p)
+        )
+        return c
+
+    game = random_playout("french", 4, seed=1)
+    monkeypatch.setattr(Table, "look", look)
+    game = tamalou.replay("french", 4, seed=1, actions=game.actions)  # the same game, looked at wrongly
+    with pytest.raises(InvariantViolation, match="know") as caught:
+        check_knowledge_events(game)
+    assert caught.value.invariant == "knowledge_events"
+
+
+# --------------------------------------------------------------------------------- the call and hidden totals
+
+
+def test_a_call_decided_on_the_hidden_total_is_a_leak(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = fresh()
+    for action in ({"type": "draw", "player": 0, "source": "stock"}, {"type": "discard", "player": 0}):
+        game.apply(action)
+    assert game.phase == "call" and any(isinstance(a, tamalou.Call) for a in game.legal_actions(0))
+    check_no_leak(game, 0, pairs=0)
+    real_legal = Game.legal_actions
+    monkeypatch.setattr(
+        Game,
+        "legal_actions",
+        lambda self, p: [a for a in real_legal(self, p) if not isinstance(a, tamalou.Call) or self.total(p) <= 12],
+    )
+    # No random pair: the exchanges that move seat 0's hidden total (10 points) are always tried.
+    with pytest.raises(InvariantViolation, match=r"leak: .* changes their legal actions") as caught:
+        check_no_leak(game, 0, pairs=0)
+    assert caught.value.invariant == "no_leak"
+
+
+# --------------------------------------------------------------------------------- slot order, no crash, termination
+
+
+def test_the_result_does_not_depend_on_the_order_of_the_cards_on_any_ruleset() -> None:
+    for name in tamalou.variant_names():
+        v = tamalou.load_variant(name)
+        for seed in range(2):
+            check_slot_order(random_playout(v, v.rules.players.min + seed, seed=seed), permutations=6)
+
+
+def test_a_score_read_from_the_first_slot_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = Game.final_result
+
+    def final_result(self: Game) -> Result:
+        if self._result is None:
+            r = real(self)
+            first = next(c for c in self.hands[0] if c != -1)
+            self._result = r.model_copy(update={"scores": [r.scores[0] + self.value[first], *r.scores[1:]]})
+        return self._result
+
+    monkeypatch.setattr(Game, "final_result", final_result)
+    game = random_playout("french", 3, seed=2)
+    with pytest.raises(
+        InvariantViolation, match=r"the result depends on the order of player 0's cards: scores"
+    ) as caught:
+        check_slot_order(game)
+    assert caught.value.invariant == "slot_order"
+
+
+def test_a_hook_that_raises_is_a_no_crash_violation_naming_the_action(monkeypatch: pytest.MonkeyPatch) -> None:
+    real_apply = Game.apply
+
+    def apply(self: Game, action: Any, **kw: Any) -> list[Any]:
+        if isinstance(action, tamalou.Call) or (isinstance(action, dict) and action.get("type") == "call"):
+            raise tamalou.PluginError("boom", plugin="house", hook="tamalou_round_scores")
+        return real_apply(self, action, **kw)
+
+    monkeypatch.setattr(Game, "apply", apply)
+    with pytest.raises(InvariantViolation, match="crashed: PluginError") as caught:
+        random_playout("french", 2, seed=3, call_probability=1.0)
+    assert caught.value.invariant == "no_crash"
+    assert isinstance(caught.value.pending, tamalou.Call)
+    game = fresh()
+    game.apply({"type": "draw", "player": 0, "source": "stock"})
+    game.apply({"type": "discard", "player": 0})
+    with pytest.raises(InvariantViolation, match="crashed") as again:
+        check_no_crash(game)
+    assert again.value.invariant == "no_crash"
+
+
+def test_a_turn_that_never_ends_is_caught_at_the_turn_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    def end_turn(self: Game, events: list[Any]) -> None:
+        self.start_turn((self.current_player + 1) % self.players, events)  # the turn is not counted
+
+    game = tamalou.new_game("french", 2, seed=3)
+    check_termination(game)
+    monkeypatch.setattr(Game, "end_turn", end_turn)
+    bound = turn_bound(game)
+    with pytest.raises(
+        InvariantViolation, match=rf"has not ended after {bound} actions \(the bound: turn_bound"
+    ) as caught:
+        random_playout("french", 2, seed=3, call_probability=0.0)
+    assert caught.value.invariant == "termination"
+    with pytest.raises(InvariantViolation, match="turn_bound"):
+        check_termination(game)
+
+
+def test_the_turn_bound_leaves_room_for_every_ruleset() -> None:
+    for name in tamalou.variant_names():
+        v = tamalou.load_variant(name)
+        n = v.rules.players.min
+        game = random_playout(v, n, seed=4, out_of_turn=0.7, match_probability=0.6)
+        assert game.is_over
+        assert turn_bound(game) >= 60
 
 
 # --------------------------------------------------------------------------------- tamalou.testing

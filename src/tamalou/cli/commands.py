@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import json
 import os
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
 from pydantic import BaseModel
@@ -30,6 +32,9 @@ from ..schema import Variant
 from ..variant import is_registered, load_variant, variant_json_schema, variant_names
 from ..views import Result
 from .log import Narrator, cards, seat
+
+if TYPE_CHECKING:
+    from ..verification import Counterexample
 
 #: The exit statuses, said in ``tamalou --help``.
 OK, RULE_FAILURE, USAGE_ERROR = 0, 1, 2
@@ -812,35 +817,262 @@ def verify(
         int | None,
         typer.Option("--players", "-p", metavar="N", help="Number of players (default: every allowed count in turn)."),
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", "-s", metavar="N", help="Seed of the first game.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", "-s", metavar="N", help="Seed of the first game (then +1 each).")] = 0,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers", "-w", metavar="N", help="Worker processes (default: one per core, at most one per game)."
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            metavar="FILE",
+            help="Where to write the counterexample of a failure (default: tamalou-counterexample-NAME-SEED.json, "
+            "here).",
+        ),
+    ] = None,
+    max_failures: Annotated[
+        int, typer.Option("--max-failures", metavar="N", help="Stop after N failing games (0: never).")
+    ] = 10,
 ) -> None:
-    """Play random games, checking the engine's invariants (exit 1 on a failure).
+    """Play random games, checking every invariant of the engine and the rules (exit 1 on a failure).
 
-    Cards conserved at every step; no leak, listed actions accepted, refused ones harmless and snapshots
-    exact at sampled steps; replay and result at the end.
+    Cards conserved and knowledge following the events at every step; no leak, listed actions accepted, refused
+    ones harmless and snapshots exact at sampled states; replay, result and slot order at the end; every round
+    ends. A table says how often each invariant was checked and failed; the report is the same whatever the
+    number of workers.
+
+    On a failure, the first failing game is shrunk (fewer players, fewer and simpler actions) and written as a
+    counterexample file that carries the ruleset with it: tamalou replay FILE plays it step by step and says
+    whether it still fails.
     """
     try:
-        from .. import invariants
+        from .. import invariants, verification
     except ImportError:
         _fail("tamalou.invariants is not available in this installation")
     _at_least_one("--games", games)
+    if workers is not None:
+        _at_least_one("--workers", workers)
+    if max_failures < 0:
+        _fail(f"--max-failures must be at least 0, got {max_failures}")
+    if out is not None and not out.parent.is_dir():
+        _fail(f"--out: no folder {str(out.parent)!r} to write {out.name!r} into")
     v = _load(variant)
     if players is not None:
         _check_players(v, players)
+    n_workers = verification.default_workers(games) if workers is None else min(workers, games)
+    err = _err()
+    start = time.perf_counter()
+    with _progress(err) as bar:
+        task = bar.add_task(f"verify {v.name}", total=games, failures=0)
+
+        def advance(done: int, failing: int) -> None:
+            bar.update(task, completed=done, failures=failing)
+
+        try:
+            report = invariants.verify(
+                v,
+                games=games,
+                players=players,
+                seed=seed,
+                workers=n_workers,
+                max_failures=max_failures or None,
+                progress=advance,
+            )
+        except (VariantError, SetupError) as exc:
+            _fail(str(exc))
+    seconds = time.perf_counter() - start
+    for note in report.notes:
+        err.print(f"note: {note}", soft_wrap=True)
+    out_console = _out()
+
+    def say(line: str = "") -> None:
+        out_console.print(line, soft_wrap=True)
+
+    say(f"{v.name}: {report.games} games, {report.actions} actions, {len(report.failures)} failure(s)")
+    if report.reasons:
+        say("rounds ended: " + ", ".join(f"{k} {n}" for k, n in sorted(report.reasons.items())))
+    out_console.print(_invariants_table(report.checks, report.failed))
+    err.print(f"{seconds:.1f} s, {n_workers} worker(s)", soft_wrap=True)
+    if not report.failures:
+        return
+    if report.stopped:
+        say(f"stopped after {len(report.failures)} failing games (--max-failures {max_failures})")
+    say("failures:")
+    for f_seed, f_players, message in report.failures:
+        say(f"  seed {f_seed}, {f_players} players: {message}")
+    if not report.details:
+        raise typer.Exit(RULE_FAILURE)
+    first = report.details[0]
+    err.print(f"shrinking the failure of seed {first.seed} ({first.invariant})...", soft_wrap=True)
     try:
-        report = invariants.verify(v, games=games, players=players, seed=seed)
+        example = verification.shrink(v, first)
+    except Exception as exc:  # a bug of the shrinker must not hide the failure: the game as it was found
+        err.print(f"note: shrinking failed ({type(exc).__name__}: {exc}); the game is written as found", soft_wrap=True)
+        example = verification.shrink(v, first, budget=verification.ShrinkBudget(evaluations=0), players=False)
+    path = out if out is not None else Path(verification.counterexample_name(v.name, example.seed))
+    try:
+        example.write(path)
+    except OSError as exc:
+        _fail(f"cannot write the counterexample to {str(path)!r}: {exc}")
+    say(
+        f"counterexample ({example.invariant}): {len(example.actions)} actions, {example.players} players "
+        f"(found with {len(first.actions)} actions, {first.players} players): {path}"
+    )
+    say(f"reproduce: tamalou replay {_quoted(str(path))}")
+    again = f"tamalou verify {_quoted(variant)} --games 1 --seed {first.seed} --players {first.players}"
+    say(f"play a failing game again: {again} (--seed and --players of any failure above)")
+    raise typer.Exit(RULE_FAILURE)
+
+
+def _progress(console: Console) -> Any:
+    """The progress bar of ``verify`` (on stderr; silent when it is not a terminal)."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games, {task.fields[failures]} failing"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    )
+
+
+def _invariants_table(checks: dict[str, int], failed: dict[str, int]) -> Table:
+    """Which invariants held: checks run and games that failed, one row per invariant."""
+    from ..invariants import INVARIANTS
+
+    table = Table(title="Invariants")
+    table.add_column("invariant", no_wrap=True)
+    table.add_column("checks", justify="right")
+    table.add_column("failures", justify="right")
+    table.add_column("what it says")
+    for name, inv in INVARIANTS.items():
+        table.add_row(name, str(checks.get(name, 0)), str(failed.get(name, 0)), inv.description)
+    return table
+
+
+def _quoted(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
+@_command
+def replay(
+    file: Annotated[
+        Path,
+        typer.Argument(metavar="FILE", help="A counterexample written by verify, or a game snapshot (game.to_json())."),
+    ],
+    seat_: Annotated[
+        int | None, typer.Option("--seat", metavar="P", help="Show only what seat P sees: its events and its view.")
+    ] = None,
+    step: Annotated[
+        bool, typer.Option("--step", help="Wait for Enter between actions (when the input is a terminal).")
+    ] = False,
+) -> None:
+    """Play a counterexample (or a game snapshot) again, step by step, then check the invariant it broke.
+
+    Each action is printed with the events it made and the table as every seat sees it (only seat P's with
+    --seat). At the end the invariant that broke is checked again: exit 1 if it still fails, 0 if it holds now
+    (run it after fixing your rule). A snapshot has every invariant checked along the way and at the end.
+    """
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as exc:
+        _fail(f"cannot read {str(file)!r}: {exc.strerror or exc}")
+    example = _read_replayable(text, file)
+    try:
+        v = example.load_variant()
+    except (VariantError, SetupError) as exc:
+        where = "; ".join(f"{name} was in {folder}" for name, folder in example.variant.plugin_dirs.items())
+        _fail(f"the ruleset in {str(file)!r} does not load here: {exc}" + (f" ({where})" if where else ""))
+    if seat_ is not None and not 0 <= seat_ < example.players:
+        _fail(f"--seat: a seat from 0 to {example.players - 1}, got {seat_}")
+    out = _out()
+
+    def say(line: str = "") -> None:
+        out.print(line, soft_wrap=True)
+
+    if example.invariant:
+        say(f"counterexample: {example.invariant} ({example.description or 'an invariant'})")
+        say(f"  {example.message}")
+    else:
+        say(f"game snapshot: every invariant is checked ({file})")
+    plugins = f" (plugins: {', '.join(example.variant.plugins)})" if example.variant.plugins else ""
+    deal = "a stacked deal" if example.deal is not None else f"seed {example.seed}"
+    say(f"{v.name}{plugins}: {example.players} players, {deal}, {len(example.actions)} actions")
+    interactive = step and sys.stdin.isatty()
+    shown = range(example.players) if seat_ is None else [seat_]
+
+    def on_step(game: Game, action: Any, events: list[Event]) -> None:
+        say()
+        if action is None:
+            say("deal")
+        else:
+            say(f"step {len(game.actions)}: {json.dumps(action.to_dict())}")
+        for e in events:
+            say(f"  · {(e if seat_ is None else e.for_player(seat_)).describe(seat)}")
+        for p in shown:
+            for line in repr(game.view(p)).splitlines():
+                say(f"  {line}")
+        if interactive and len(game.actions) < len(example.actions):
+            with contextlib.suppress(EOFError):
+                input("(Enter: next action) ")
+
+    try:
+        outcome = example.check(on_step=on_step)
     except (VariantError, SetupError) as exc:
         _fail(str(exc))
-    out = _out()
-    failures = list(report.failures)
-    out.print(f"{v.name}: {report.games} games, {report.actions} actions, {len(failures)} failure(s)")
-    reasons = getattr(report, "reasons", None)
-    if reasons:
-        out.print("rounds ended: " + ", ".join(f"{k} {n}" for k, n in sorted(reasons.items())), soft_wrap=True)
-    for f_seed, f_players, message in failures:
-        out.print(f"  seed {f_seed}, {f_players} players: {message}", soft_wrap=True)
-    if failures:
+    say()
+    if outcome.refused is not None:
+        index, reason = outcome.refused
+        say(f"action {index + 1} of the file is refused now: {reason} (the rules changed: the game stops there)")
+    what = example.invariant or "every invariant"
+    if outcome.violation is not None:
+        name = outcome.violation.invariant or example.invariant
+        say(f"still fails: {name}: {outcome.violation}")
         raise typer.Exit(RULE_FAILURE)
+    if not outcome.checked:
+        say(f"{what} cannot be checked: the round is not over after the actions of the file; it does not fail")
+        return
+    say(f"holds now: {what}")
+
+
+def _read_replayable(text: str, file: Path) -> Counterexample:
+    """A counterexample from ``text``, or a game snapshot made into one; else a usage error."""
+    from pydantic import ValidationError
+
+    from ..errors import SnapshotError
+    from ..verification import Counterexample
+
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        _fail(f"{str(file)!r} is not JSON: {exc}")
+    if isinstance(data, dict) and data.get("kind") == "tamalou-counterexample":
+        try:
+            return Counterexample.model_validate(data)
+        except ValidationError as exc:
+            _fail(f"{str(file)!r} is not a valid counterexample: {exc}")
+    try:
+        return Counterexample.from_snapshot(text)
+    except (SnapshotError, VariantError) as exc:
+        _fail(f"{str(file)!r} is neither a counterexample nor a game snapshot: {exc}")
 
 
 def _version(value: bool) -> None:

@@ -1,0 +1,146 @@
+"""``tamalou verify``, with its defaults, catches rules broken on purpose.
+
+Each ruleset of ``tests/data/broken/`` adds one plugin of ``tests/plugins_for_tests/broken_*.py`` to French
+Tamalou (the plugin's docstring says its bug; the lines of the TOML that bring it in end with ``# the
+bug``). For each, the real command line is run as a user would, with no option but ``--out``:
+
+- ``tamalou verify RULESET`` exits 1, its table counts a failure of the invariant that the bug breaks, and
+  its list of failures names that invariant;
+- it writes a counterexample file naming that invariant and carrying the broken plugin;
+- ``tamalou replay FILE`` plays it again and still fails (exit 1);
+- the same ruleset without the lines marked ``# the bug`` passes (exit 0) with the same defaults: the
+  plugin is what is caught, not the rest of the ruleset.
+
+These run the commands in subprocesses (``verify`` uses one worker process per core): about two and a half
+minutes in all on two busy cores. A broken ruleset stops at its tenth failing game (``--max-failures``'s
+default) or after the hundred games; the controls play the hundred games, and those that are the same
+ruleset once their bug is taken out (plain French) share one run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+BROKEN = TESTS / "data" / "broken"
+MARK = "# the bug"
+TIMEOUT = 1800
+
+
+@dataclass(frozen=True)
+class Bug:
+    toml: str  # a file of tests/data/broken/
+    invariant: str  # the invariant verify reports broken
+    says: str = ""  # words the failure's message must contain
+
+
+BUGS = {
+    "duplicated card": Bug("copy.toml", "conservation", "is both at"),
+    "card shown to the wrong seat": Bug("wrong_seat.toml", "knowledge_events", "no event of the step showed it"),
+    "call decided on the hidden total": Bug("call_peek.toml", "no_leak", "changes their legal actions"),
+    "round that never ends": Bug("endless.toml", "termination", "has not ended"),
+    "score read from the first slot": Bug("first_slot.toml", "slot_order", "depends on the order"),
+    "ranking without a player": Bug("ranking.toml", "no_crash", "tamalou_rank"),
+    "hook raising on some rounds": Bug("raises.toml", "no_crash", "tamalou_round_scores"),
+}
+
+
+def tamalou_command() -> list[str]:
+    script = Path(sys.executable).with_name("tamalou")
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-c", "from tamalou.cli import main; main()"]
+
+
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``tamalou ARGS`` in ``cwd``, with ``tests/`` on the path (the plugins are ``plugins_for_tests.*``)."""
+    path = os.pathsep.join([str(TESTS), *filter(None, [os.environ.get("PYTHONPATH")])])
+    env = {**os.environ, "PYTHONPATH": path, "COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"}
+    return subprocess.run(
+        [*tamalou_command(), *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=TIMEOUT, check=False
+    )
+
+
+def table_row(output: str, invariant: str) -> tuple[int, int]:
+    """The counts of ``invariant``'s row in verify's table: checks, failures."""
+    m = re.search(rf"^[^\w\n]*{invariant}[^\w\n]+(\d+)[^\w\n]+(\d+)[^\w\n]", output, re.M)
+    assert m is not None, f"no row for {invariant} in verify's table:\n{output}"
+    return int(m.group(1)), int(m.group(2))
+
+
+def without_the_bug(toml: str) -> str:
+    """The ruleset of ``toml`` without the lines marked ``# the bug``, its name, comments and blank lines."""
+    text = (BROKEN / toml).read_text(encoding="utf-8")
+    lines = [line.split("#")[0].rstrip() for line in text.splitlines() if not line.rstrip().endswith(MARK)]
+    return "".join(f"{line}\n" for line in lines if line and not line.startswith("name ="))
+
+
+@cache
+def control_run(rules: str) -> tuple[int, str]:
+    """``tamalou verify`` of ``rules`` (named "control"), once per distinct text: several broken rulesets
+    are plain French once their bug is taken out, and share one run."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        (folder / "control.toml").write_text(f'name = "control"\n{rules}', encoding="utf-8")
+        done = run("verify", "control.toml", "--out", "counterexample.json", cwd=folder)
+        written = (folder / "counterexample.json").exists()
+    return done.returncode, done.stdout + done.stderr + ("\n(a counterexample was written)" if written else "")
+
+
+def test_every_broken_plugin_has_a_ruleset_and_a_docstring() -> None:
+    plugins = sorted(p.stem for p in (TESTS / "plugins_for_tests").glob("broken_*.py"))
+    named = sorted(f"broken_{Path(bug.toml).stem}" for bug in BUGS.values())
+    assert plugins == named
+    for bug in BUGS.values():
+        text = (BROKEN / bug.toml).read_text(encoding="utf-8")
+        module = f"plugins_for_tests.broken_{Path(bug.toml).stem}"
+        assert f'plugins = ["{module}"]  {MARK}' in text
+        source = (TESTS / "plugins_for_tests" / f"broken_{Path(bug.toml).stem}.py").read_text(encoding="utf-8")
+        assert source.startswith('"""Broken on purpose: ') and "BUG" in source
+
+
+@pytest.mark.parametrize("bug", list(BUGS.values()), ids=list(BUGS))
+def test_verify_catches_the_bug_with_its_defaults(bug: Bug, tmp_path: Path) -> None:
+    example = tmp_path / "counterexample.json"
+    done = run("verify", str(BROKEN / bug.toml), "--out", str(example), cwd=tmp_path)
+    output = done.stdout + done.stderr
+    assert done.returncode == 1, output
+    checks, failures = table_row(output, bug.invariant)
+    assert checks >= failures >= 1, output
+    failed = [line for line in output.splitlines() if re.match(r"\s*seed \d+, \d+ players: ", line)]
+    assert failed, output
+    assert any(f"players: {bug.invariant}: " in line and bug.says in line for line in failed), output
+
+    # The counterexample names the invariant and carries the broken plugin with the ruleset.
+    assert example.is_file(), output
+    found = json.loads(example.read_text(encoding="utf-8"))
+    assert found["kind"] == "tamalou-counterexample"
+    assert found["invariant"] == bug.invariant
+    assert bug.says in found["message"]
+    assert f"plugins_for_tests.broken_{Path(bug.toml).stem}" in found["variant"]["plugins"]
+
+    # Played again, it still fails.
+    again = run("replay", str(example), cwd=tmp_path)
+    replayed = again.stdout + again.stderr
+    assert again.returncode == 1, replayed[-3000:]
+    assert f"still fails: {bug.invariant}" in replayed, replayed[-3000:]
+
+
+@pytest.mark.parametrize("bug", list(BUGS.values()), ids=list(BUGS))
+def test_the_same_ruleset_without_the_bug_passes(bug: Bug) -> None:
+    rules = without_the_bug(bug.toml)
+    assert "plugins" not in rules
+    returncode, output = control_run(rules)
+    assert returncode == 0, output
+    assert " 0 failure(s)" in output.splitlines()[0], output
+    assert "counterexample was written" not in output
