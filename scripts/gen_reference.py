@@ -937,13 +937,22 @@ MODULES = (
     ),
     (
         "tamalou.testing",
-        'Hypothesis strategies for property tests of your own rulesets (`pip install "tamalou[testing]"`); '
-        "it re-exports the checks of `tamalou.invariants` (below), so one import gives both.",
+        'Hypothesis strategies for property tests of your own rulesets (`pip install "tamalou[testing]"`), '
+        "a `RoundMachine` (a hypothesis state machine) to subclass with your variant, settings profiles with "
+        "no deadline (`tamalou`, `tamalou-ci`, `tamalou-thorough`) and `check_property` (one property of the "
+        "standard suite, as `pytest --tamalou-variant` runs it); it re-exports the checks of "
+        "`tamalou.invariants` (below), so one import gives both.",
     ),
     (
         "tamalou.invariants",
         "Invariant checks that need no test framework (a server can run them on live games), random "
-        "playouts and `verify`, which `tamalou verify` runs.",
+        "playouts and `verify`; `INVARIANTS` holds every check by the name `tamalou verify` shows.",
+    ),
+    (
+        "tamalou.verification",
+        "What `tamalou verify` and `tamalou replay` run: games on every core, the table of invariants, "
+        "the shrinking of a failing game and the `Counterexample` file (the variant embedded) that "
+        "replays it anywhere.",
     ),
 )
 

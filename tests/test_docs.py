@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 SCRIPT = ROOT / "scripts" / "gen_reference.py"
 REGENERATE = "regenerate with `python scripts/gen_reference.py` (from the repository root) and commit the pages"
-TUTORIALS = ("index.md", "getting-started.md", "house-rules.md")
+TUTORIALS = ("index.md", "getting-started.md", "house-rules.md", "verify.md")  # testing.md: tests/test_pytest_plugin.py
 TIMEOUT = 300
 
 
@@ -295,9 +295,11 @@ def assert_shows(output: str, expected: list[str], where: str) -> None:
             assert any(want in line for line in lines), f"{where}: the output has no line with {want!r}:\n{output}"
 
 
-def run(args: list[str], cwd: Path, where: str) -> str:
+def run(args: list[str], cwd: Path, where: str, status: int = 0) -> str:
     done = subprocess.run(args, cwd=cwd, capture_output=True, text=True, env=clean_env(), timeout=TIMEOUT, check=False)
-    assert done.returncode == 0, f"{where}: exit status {done.returncode}\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
+    assert done.returncode == status, (
+        f"{where}: exit status {done.returncode}, expected {status}\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
+    )
     return done.stdout
 
 
@@ -320,11 +322,15 @@ def run_page(page: str, folder: Path) -> dict[str, int]:
             counts["python"] += 1
             continue
         elif block.lang == "console":
-            for command, expected in console_commands(block.body):
+            commands = list(console_commands(block.body))
+            for i, (command, expected) in enumerate(commands):
                 argv = shlex.split(command)
                 if argv[0] != "tamalou":
-                    continue  # shown only: pip and the like
-                output = run(tamalou_command() + argv[1:], folder, f"{where}: `{command}`")
+                    continue  # shown only: pip, `echo $?` (read below) and the like
+                status = 0  # a command followed by `$ echo $?` must exit with the status shown
+                if i + 1 < len(commands) and commands[i + 1][0] == "echo $?":
+                    status = int(commands[i + 1][1][0])
+                output = run(tamalou_command() + argv[1:], folder, f"{where}: `{command}`", status)
                 assert_shows(output, expected, f"{where}: `{command}`")
                 counts["command"] += 1
         last = None

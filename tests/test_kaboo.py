@@ -277,6 +277,28 @@ def test_king_looks_at_any_two_cards_then_chooses_whether_to_swap_them_in_everyo
         assert g.current_player == 1
 
 
+def test_a_match_in_the_middle_of_the_kings_swap_owes_a_give_then_the_swap_goes_on() -> None:
+    """Kaboo: "whenever the discard top matches a card on the table, anyone may throw a matching card"
+    — also while the King's player decides whether to swap: p1 throws p2's KD on the thrown KC, owes p2
+    a card, gives it; the swap is then still p0's to decide. A snapshot taken while the give is owed
+    restores and plays on identically."""
+    hands = [["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"], ["KD", "2D", "3D", "4D"]]
+    g = power_turn(hands, "KC")
+    g.apply(Power(0, slot=3, target=2, target_slot=1, owner=1))  # p0 looks at p1's 4H and p2's 2D
+    assert g.phase == "swap"
+    g.apply(MatchAction(1, (0,), owner=2))
+    assert g.phase == "give" and g.current_player == 1
+    saved = g.to_json()
+    again = Game.from_json(saved)
+    assert again.to_json() == saved
+    for game in (g, again):
+        game.apply(Give(1, 0))
+        assert game.phase == "swap" and game.current_player == 0
+        assert Pass(0) in game.legal_actions(0)
+        game.apply(Power(0, slot=3, target=2, target_slot=1, owner=1))
+    assert again.to_json() == g.to_json() and g.layout(1)[3] == "2D" and g.layout(2)[1] == "4H"
+
+
 def test_the_red_king_has_the_kings_power_too() -> None:
     """Kaboo: "K pick any two cards on the table ..." (every K, red ones included)."""
     g = start(THREE, ["KH", *QUIET[:4]])

@@ -37,7 +37,7 @@ from tamalou.testing import (
     check_replay,
     check_result,
     check_snapshot_roundtrip,
-    games,
+    dealt_games,
     play_out,
     played_games,
     stacked_games,
@@ -113,7 +113,7 @@ def test_every_builtin_ruleset_is_covered() -> None:
 @PROPERTY
 @given(data=st.data())
 def test_cards_are_conserved_at_every_step(name: Variantish, data: st.DataObject) -> None:
-    game = data.draw(games(name))
+    game = data.draw(dealt_games(name))
     check_conservation(game)
     _play_to_end(data, game, calls, on_step=_each_step)
 
@@ -152,7 +152,7 @@ def test_a_refused_action_leaves_the_game_identical(name: Variantish, data: st.D
 @PROPERTY
 @given(data=st.data())
 def test_the_round_ends(name: Variantish, data: st.DataObject) -> None:
-    game = data.draw(games(name))
+    game = data.draw(dealt_games(name))
     _play_to_end(data, game, calls_or_never)  # raises InvariantViolation past step_bound(game)
     assert game.is_over
     assert len(game.actions) <= step_bound(game)

@@ -1018,6 +1018,9 @@ def test_a_double_that_leaves_you_with_no_card_at_all_ends_the_game_at_once() ->
     assert result.totals == [36, 0] and result.card_counts == [4, 0]
     assert result.winners == [1] and result.ranking == [[1], [0]]
     assert_illegal(g, Discard(0, at=12))
+    # p0 still holds the KC, shown to all and counted for nobody: the finished round saves and restores
+    again = tamalou.Game.from_json(g.to_json())
+    assert again.is_over and again.to_json() == g.to_json()
 
 
 # --------------------------------------------------------------------------------- FAQ: when can you double?

@@ -7,7 +7,8 @@ tamalou new our-table --extends french  a new ruleset file to edit (--plugin: an
 tamalou validate our-table.toml ...   check house-rule files (exit 1 on a bad one)
 tamalou play --seed 7 --bots cautious a seeded game (a whole match for match rulesets) between bots
 tamalou simulate --games 1000         many games: speed, win rates, how rounds end
-tamalou verify french --games 200     random games checked against the engine's invariants
+tamalou verify french --games 200     random games checked against the engine's invariants, on every core
+tamalou replay COUNTEREXAMPLE.json    a failing game that verify wrote, step by step (--seat, --step)
 tamalou schema                        the JSON Schema of the variant TOML format
 ```
 

@@ -41,9 +41,9 @@ OK, RULE_FAILURE, USAGE_ERROR = 0, 1, 2
 
 EPILOG = (
     "Exit status: 0 success; 1 a rule or invariant failure (validate found a bad ruleset, verify a broken "
-    "invariant, a plugin failed during a game); 2 a usage or load error (a bad option, a ruleset that "
-    "cannot be found, read or loaded by show, new, play, simulate or verify, a file that new would "
-    "overwrite)."
+    "invariant, replay a counterexample that still fails, a plugin failed during a game); 2 a usage or load "
+    "error (a bad option, a ruleset that cannot be found, read or loaded by show, new, play, simulate or "
+    "verify, a counterexample file that replay cannot read, a file that new would overwrite)."
 )
 
 

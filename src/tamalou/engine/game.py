@@ -92,6 +92,16 @@ class Game(Flow):
                 return self.ms[m.index]
         return None
 
+    def phase_beneath(self) -> tuple[str, int]:
+        """The phase and the player the round is in beneath any interruption (see
+        ``Mechanic.resumes``): ``(phase, current_player)`` when nothing interrupted the turn."""
+        for m in self.rb.mechanics:
+            st = self.ms[m.index]
+            back = m.resumes(self, st) if st is not None else None
+            if back is not None:
+                return back
+        return self.phase, self.current_player
+
     def mechanic(self, name: str) -> Mechanic | None:
         """The mechanic called ``name`` of this game's variant, if it plays a part."""
         return next((m for m in self.rb.mechanics if m.name == name), None)

@@ -133,6 +133,12 @@ class Mechanic:
         may be damaged or forged), or ``None``: values in range, and what its phases need."""
         return None
 
+    def resumes(self, g: Game, st: Any) -> tuple[str, int] | None:
+        """If the round is held in a phase of this mechanic that interrupted another (a give owed in
+        the middle of someone's turn), the phase and the player it goes back to; else ``None``.
+        Other mechanics' checks of a restored state read it through ``game.phase_beneath()``."""
+        return None
+
     def phases(self) -> dict[str, PhaseSpec]:
         """The phases this mechanic owns or adds actions to (a phase name -> ``PhaseSpec``)."""
         return {}

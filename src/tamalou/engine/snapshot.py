@@ -20,7 +20,7 @@ from ..errors import SnapshotError, TamalouError
 from ..rng import Rng
 from ..snapshots import SnapshotShape
 from .deal import set_universe
-from .state import GIVE, HOLD, NO_CARD, Phase
+from .state import GIVE, HOLD, NO_CARD, OVER, Phase
 
 if TYPE_CHECKING:
     from ..schema import Variant
@@ -240,7 +240,10 @@ def _inconsistency(g: Game) -> str | None:
         return "knowledge or masks name players who are not at the table"
     if g.held_from not in ("", "stock", "discard") or g.draws < 0 or g.turn < 0 or not 0 <= g.now < 1e12:
         return "the turn's state is out of bounds"
-    if (g.phase == HOLD) != (g.held != NO_CARD) and not (g.phase == GIVE and g.held != NO_CARD):
+    # A card is held in the hold phase, and may still be held when a two-step power waits for its
+    # giving step (GIVE) or when the round ended while the player to move held their drawn card
+    # (a layout emptied out of turn: the card stays in their hand, shown, and counts for nobody).
+    if (g.phase == HOLD) != (g.held != NO_CARD) and not (g.phase in (GIVE, OVER) and g.held != NO_CARD):
         return f"phase {g.phase!r} and the held card do not agree"
     for m, st in zip(g.rb.mechanics, g.ms, strict=True):
         if st is not None:

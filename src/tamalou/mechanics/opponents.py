@@ -85,6 +85,9 @@ class OpponentMatching(Matching):
                 return "a give goes into a place that holds a card"
         return None
 
+    def resumes(self, g: Game, st: OpponentMatchingState) -> tuple[str, int] | None:
+        return (g.phase_named(st.resume), st.resume_player) if g.phase == GIVE and st.resume else None
+
     def phases(self) -> dict[str, PhaseSpec]:
         table = super().phases()
         handlers: dict[type, Any] = {Give: self.do_give}

@@ -81,11 +81,12 @@ class Powers(Mechanic):
         for name in (st.power, st.passing):
             if name is not None and (not isinstance(name, str) or name not in powers):
                 return "it names a power that is not registered"
-        if g.phase == POWER and st.power is None:
+        phase, player = g.phase_beneath()  # a give owed out of turn may interrupt a power
+        if phase == POWER and st.power is None:
             return "the power phase has no power on offer"
-        if self.replaced and g.phase != POWER and getattr(st, "forced", False):
+        if self.replaced and phase != POWER and getattr(st, "forced", False):
             return "a power that must be used outside its phase"
-        if g.phase == SWAP:
+        if phase == SWAP:
             step = st.step
             if not (
                 isinstance(step, list)
@@ -98,10 +99,10 @@ class Powers(Mechanic):
         elif st.step is not None:
             return "a power's second step outside its phase"
         try:  # what the power would list must make sense on this table
-            if g.phase == POWER and st.power is not None:
-                self.kind(g, st.power).uses(g, g.current_player)
-            if g.phase == SWAP and st.step is not None:
-                self.kind(g, st.step[0]).next_uses(g, g.current_player, st.step[1])
+            if phase == POWER and st.power is not None:
+                self.kind(g, st.power).uses(g, player)
+            if phase == SWAP and st.step is not None:
+                self.kind(g, st.step[0]).next_uses(g, player, st.step[1])
         except (LookupError, TypeError, ValueError):
             return "the power on offer does not fit the table"
         return None
