@@ -936,6 +936,12 @@ MODULES = (
         "`play_game` seats bots at a table and plays the round out.",
     ),
     (
+        "tamalou.play",
+        "Bots seated at a table: the `Bot` protocol and `play_game` (re-exported by `tamalou.bots`). A bot "
+        "gets its seat's `SeatView` (none if its `needs_view` is false) and its legal actions; "
+        "`may_match()`, if it has one, is asked out of turn before its matches are listed.",
+    ),
+    (
         "tamalou.testing",
         'Hypothesis strategies for property tests of your own rulesets (`pip install "tamalou[testing]"`), '
         "a `RoundMachine` (a hypothesis state machine) to subclass with your variant, settings profiles with "

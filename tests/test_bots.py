@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import tamalou
-from tamalou import Action, Call, Discard, Draw, MatchAction, Pass, PlayerView, Power, Replace
+from tamalou import Action, Call, Discard, Draw, MatchAction, Pass, Power, Replace, SeatView
 from tamalou.bots import CautiousBot, RandomBot, as_bot, play_game
 from tamalou.engine import Game
 from tamalou.invariants import exchange_faces
@@ -34,8 +34,8 @@ class Checked:
         if setup is not None:
             setup(variant, player)
 
-    def act(self, view: PlayerView, legal: list[Action]) -> Action | None:
-        assert isinstance(view, PlayerView)
+    def act(self, view: SeatView, legal: list[Action]) -> Action | None:
+        assert isinstance(view, SeatView)
         assert legal, "a bot is asked only when it has something to do"
         self.calls += 1
         action = as_bot(self.bot)(view, legal)
@@ -156,7 +156,7 @@ def test_play_game_gives_bots_only_their_view_and_listed_actions() -> None:
         def act(self, *args: Any, **kwargs: Any) -> Action | None:
             assert not kwargs
             view, legal = args
-            assert type(view) is PlayerView
+            assert type(view) is SeatView
             assert view == game.view(view.player)
             assert legal == game.legal_actions(view.player)
             asked.append(view.player)
@@ -177,7 +177,7 @@ def _decision_points(kind: str, seeds: range, players: int = 4) -> list[tuple[Ga
                 b.setup(FRENCH, p)
 
         def recorder(game: Game, p: int, bot: Any) -> Any:
-            def act(view: PlayerView, legal: list[Action]) -> Action | None:
+            def act(view: SeatView, legal: list[Action]) -> Action | None:
                 points.append((game.copy(), p, copy.deepcopy(bot)))
                 return bot.act(view, legal)  # type: ignore[no-any-return]
 
@@ -372,7 +372,7 @@ def test_play_game_checks_its_bots() -> None:
 
 
 def test_play_game_accepts_plain_callables() -> None:
-    def first_turn_action(view: PlayerView, legal: list[Action]) -> Action | None:
+    def first_turn_action(view: SeatView, legal: list[Action]) -> Action | None:
         mine = [a for a in legal if not isinstance(a, MatchAction)]
         return mine[-1] if mine else None
 

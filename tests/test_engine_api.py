@@ -11,6 +11,7 @@ the opening lasts 5 s and a turn 45 s (15 s for an absent player); timed actions
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
@@ -479,3 +480,31 @@ def test_a_snapshot_can_be_checked_against_its_own_replay() -> None:
     tamalou.Game.from_json(forged)
     with pytest.raises(tamalou.SnapshotError, match="not the game"):
         tamalou.Game.from_json(forged, replay_check=True)
+
+
+@pytest.mark.parametrize("name", ["french", "opponent-matching", "tamalou-fun", "kaboo"])
+def test_seat_view_is_the_view_as_a_plain_object(name: str) -> None:
+    """``game.seat_view(p)`` has every field of ``game.view(p)``, equal, at every step of seeded random
+    rounds; ``to_model()`` and ``model_dump()`` give the pydantic view and its JSON."""
+    from tamalou.invariants import RandomChooser, play_out
+
+    seen = 0
+
+    def each(g: tamalou.Game, action: tamalou.Action) -> None:
+        nonlocal seen
+        for p in range(g.players):
+            fast, model = g.seat_view(p), g.view(p)
+            assert isinstance(fast, tamalou.SeatView) and fast == model and fast.to_model() == model
+            assert all(getattr(fast, f) == getattr(model, f) for f in tamalou.PlayerView.model_fields if f != "hands")
+            assert [[(s.slot, s.card) for s in h] for h in fast.hands] == [
+                [(s.slot, s.card) for s in h] for h in model.hands
+            ]
+            seen += 1
+        if len(g.actions) % 10 == 0:
+            assert g.seat_view(0).model_dump(mode="json") == g.view(0).model_dump(mode="json")
+
+    for seed in range(3):
+        play_out(tamalou.new_game(name, players=3, seed=seed), RandomChooser(random.Random(seed)), on_step=each)
+    assert seen > 100
+    with pytest.raises(AttributeError):
+        tamalou.SeatView(no_such_field=1)

@@ -44,7 +44,7 @@ from .powers import CardPower
 from .rules import card_power, card_value, ranking_rule
 from .schema import Variant
 from .variant import load_variant, variant_from_dict, variant_json_schema, variant_names
-from .views import PlayerView, Result, SlotView
+from .views import PlayerView, Result, SeatView, Slot, SlotView
 
 __version__ = "0.1.0"
 
@@ -74,7 +74,9 @@ __all__ = [
     "Reason",
     "Replace",
     "Result",
+    "SeatView",
     "SetupError",
+    "Slot",
     "SlotView",
     "SnapshotError",
     "Swap",

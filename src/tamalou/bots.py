@@ -1,14 +1,14 @@
 """Bots: players that see only their own view, and ``play_game`` to seat them at a table.
 
 A bot is an object with ``act(view, legal_actions) -> action`` (or a plain callable with the same
-signature). ``view`` is the ``PlayerView`` of its seat and ``legal_actions`` the list that
+signature). ``view`` is the ``SeatView`` of its seat and ``legal_actions`` the list that
 ``Game.legal_actions`` gives that seat: a bot never gets the game itself, so it cannot read a hidden
 card. Out of its turn a bot is only asked about matches, and returns ``None`` to let the chance go;
 when it has to act (its turn, an opening peek, a card to give) it must return one of the listed
 actions.
 
-A bot may also define ``setup(variant, player)``: ``play_game`` calls it once before the first
-action, with the ruleset (public information: card values, powers, the call threshold).
+A bot may also define ``setup(variant, player)``, ``needs_view = False`` and ``may_match()``: see
+``tamalou.play``, where ``Bot`` and ``play_game`` live (they are re-exported here).
 
 ```python
 import tamalou
@@ -23,43 +23,29 @@ print(result.winners)
 from __future__ import annotations
 
 import copy
-import dataclasses
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
-from typing import Protocol
+from collections.abc import Callable
 
 from .actions import Action, Call, Discard, Draw, Give, MatchAction, Pass, PeekAction, Power, Replace, Swap, Tick
 from .cards import parse_card
-from .engine.game import Game
-from .events import Event
+from .play import Bot, BotLike, as_bot, play_game
 from .rules import Rulebook, rulebook
 from .schema import Variant
-from .views import PlayerView, Result
+from .views import SeatView
 
-__all__ = ["Bot", "BotLike", "CautiousBot", "RandomBot", "as_bot", "play_game"]
-
-
-class Bot(Protocol):
-    """What ``play_game`` needs of a bot: one decision from what its seat sees.
-
-    Return one of ``legal_actions``. Out of turn (only matches listed) ``None`` declines.
-    """
-
-    def act(self, view: PlayerView, legal_actions: list[Action]) -> Action | None: ...
-
-
-BotLike = Bot | Callable[[PlayerView, list[Action]], Action | None]
-
-
-def as_bot(bot: BotLike) -> Callable[[PlayerView, list[Action]], Action | None]:
-    """The decision function of ``bot``: its ``act`` method, or the callable itself."""
-    act = getattr(bot, "act", None)
-    if callable(act):
-        return act  # type: ignore[no-any-return]
-    if callable(bot):
-        return bot
-    raise TypeError(f"a bot has an act(view, legal_actions) method or is such a callable, got {bot!r}")
+__all__ = [
+    "BOT_ENTRY_POINT_GROUP",
+    "BUILTIN_BOTS",
+    "Bot",
+    "BotLike",
+    "CautiousBot",
+    "RandomBot",
+    "as_bot",
+    "bot_names",
+    "make_bot",
+    "play_game",
+]
 
 
 # ----------------------------------------------------------------------------- the random bot
@@ -74,13 +60,27 @@ class RandomBot:
     ``match_probability``. Out of turn it tries a match with probability ``match_probability``.
     """
 
+    #: It decides from the legal actions alone: ``play_game`` and simulations build no view for it.
+    needs_view = False
+
     def __init__(self, seed: int = 0, call_probability: float = 0.05, match_probability: float = 0.05) -> None:
         self.rng = random.Random(seed)
         self.call_probability = call_probability
         self.match_probability = match_probability
+        self._match_next = False
 
-    def act(self, view: PlayerView, legal_actions: list[Action]) -> Action | None:
+    def may_match(self) -> bool:
+        """Out of turn, before its matches are listed: whether it tries one (with ``match_probability``)."""
+        self._match_next = self.rng.random() < self.match_probability
+        return self._match_next
+
+    def act(self, view: SeatView | None, legal_actions: list[Action]) -> Action | None:
         rng = self.rng
+        if self._match_next:  # out of turn, after ``may_match`` said yes: a random one of the listed matches
+            self._match_next = False
+            tries = [a for a in legal_actions if isinstance(a, MatchAction)]
+            if tries and len(tries) == len(legal_actions):
+                return rng.choice(tries)
         calls: list[Action] = []
         matches: list[Action] = []
         others: list[Action] = []
@@ -165,7 +165,7 @@ class CautiousBot:
             v = self._values[card] = self.rb.value(parse_card(card))
         return v
 
-    def estimate(self, view: PlayerView) -> float:
+    def estimate(self, view: SeatView) -> float:
         """The expected value of a card this player has not seen: the mean of the unseen cards."""
         unseen = Counter(self._deck)
         unseen.subtract(view.discard)
@@ -186,12 +186,12 @@ class CautiousBot:
             return self.value(a) == self.value(b)
         return parse_card(a).rank == parse_card(b).rank
 
-    def expected_total(self, view: PlayerView, player: int, est: float) -> float:
+    def expected_total(self, view: SeatView, player: int, est: float) -> float:
         return sum(self._worth(s.card, est) for s in view.hands[player])
 
     # -- deciding ---------------------------------------------------------------------------------
 
-    def act(self, view: PlayerView, legal_actions: list[Action]) -> Action | None:
+    def act(self, view: SeatView, legal_actions: list[Action]) -> Action | None:
         if not legal_actions:
             return None
         me = view.player
@@ -224,7 +224,7 @@ class CautiousBot:
             return next((a for a in mine if isinstance(a, Pass)), mine[0])
         return next((a for a in mine if not isinstance(a, Call)), mine[0])
 
-    def should_call(self, view: PlayerView, est: float) -> bool:
+    def should_call(self, view: SeatView, est: float) -> bool:
         """Known cards plus the estimate for the unknown ones at most the threshold, and below
         what every opponent is expected to hold."""
         me = view.player
@@ -234,7 +234,7 @@ class CautiousBot:
         others = [self.expected_total(view, q, est) for q in range(view.players) if q != me]
         return all(mine < t for t in others)
 
-    def _good_match(self, view: PlayerView, legal: list[Action]) -> Action | None:
+    def _good_match(self, view: SeatView, legal: list[Action]) -> Action | None:
         top = view.discard_top
         if top is None:
             return None
@@ -253,13 +253,13 @@ class CautiousBot:
                 best = (score, -a.slots[0], a)
         return None if best is None else best[2]
 
-    def _give(self, view: PlayerView, mine: list[Action], est: float) -> Action:
+    def _give(self, view: SeatView, mine: list[Action], est: float) -> Action:
         gives = [a for a in mine if isinstance(a, Give)]
         if not gives:
             return mine[0]
         return max(gives, key=lambda a: (self._worth(_card_at(view, view.player, a.slot), est), -a.slot))
 
-    def _own_worst(self, view: PlayerView, est: float) -> tuple[float, int] | None:
+    def _own_worst(self, view: SeatView, est: float) -> tuple[float, int] | None:
         """The own slot worth the most points (known value, or the estimate if unknown)."""
         best: tuple[float, int, int] | None = None
         for s in view.hands[view.player]:
@@ -270,7 +270,7 @@ class CautiousBot:
                 best = key
         return None if best is None else (best[0], -best[2])
 
-    def _draw(self, view: PlayerView, mine: list[Action], est: float) -> Action:
+    def _draw(self, view: SeatView, mine: list[Action], est: float) -> Action:
         calls = [a for a in mine if isinstance(a, Call)]
         draws = [a for a in mine if isinstance(a, Draw)]
         if calls and (not draws or self.should_call(view, est)):
@@ -289,7 +289,7 @@ class CautiousBot:
             return discard
         return next((a for a in mine if isinstance(a, Pass)), mine[0])
 
-    def _hold(self, view: PlayerView, mine: list[Action], est: float) -> Action:
+    def _hold(self, view: SeatView, mine: list[Action], est: float) -> Action:
         held = view.held
         replaces = {a.slot: a for a in mine if isinstance(a, Replace)}
         discard = next((a for a in mine if isinstance(a, Discard)), None)
@@ -313,7 +313,7 @@ class CautiousBot:
             return replaces[-best[2]]
         return discard
 
-    def _power(self, view: PlayerView, mine: list[Action], est: float) -> Action:
+    def _power(self, view: SeatView, mine: list[Action], est: float) -> Action:
         me = view.player
         powers = [a for a in mine if isinstance(a, Power)]
         passing = next((a for a in mine if isinstance(a, Pass)), None)
@@ -363,7 +363,7 @@ class CautiousBot:
             return powers[0]
         return passing or powers[0]
 
-    def _swap(self, view: PlayerView, mine: list[Action], est: float) -> Action:
+    def _swap(self, view: SeatView, mine: list[Action], est: float) -> Action:
         passing = next((a for a in mine if isinstance(a, Pass)), None)
         swaps = {a.slot: a for a in mine if isinstance(a, Swap)}
         look, self._look = self._look, None
@@ -394,88 +394,55 @@ class CautiousBot:
         return "CautiousBot()"
 
 
-def _card_at(view: PlayerView, player: int, slot: int) -> str | None:
+def _card_at(view: SeatView, player: int, slot: int) -> str | None:
     for s in view.hands[player]:
         if s.slot == slot:
             return s.card
     return None
 
 
-def _target_card(view: PlayerView, a: Power) -> str | None:
+def _target_card(view: SeatView, a: Power) -> str | None:
     if a.target is None or a.target_slot is None:
         return None
     return _card_at(view, a.target, a.target_slot)
 
 
-# ----------------------------------------------------------------------------- driving a game
+# ----------------------------------------------------------------------------- bots by name
+
+#: The entry-point group through which an installed package adds bots: each entry point is named after
+#: its bot and loads a factory ``(seed: int) -> Bot`` (a bot class whose first argument is the seed will do).
+BOT_ENTRY_POINT_GROUP = "tamalou.bots"
+
+#: The built-in bots: a name -> a factory ``(seed) -> Bot``.
+BUILTIN_BOTS: dict[str, Callable[[int], BotLike]] = {
+    "random": RandomBot,
+    "cautious": CautiousBot,
+}
 
 
-def play_game(
-    game: Game,
-    bots: Sequence[BotLike],
-    *,
-    on_event: Callable[[Event], None] | None = None,
-    max_steps: int = 1_000_000,
-    seconds_per_action: float = 1.0,
-) -> Result:
-    """Play ``game`` to its end with one bot per seat and return its result.
+def _installed_bots() -> dict[str, Callable[[int], BotLike]]:
+    from importlib.metadata import entry_points
 
-    Each step: the other players, in seat order after the current one, may match (their bot is
-    asked only when matches are listed for them, and may return ``None``); then the player who has
-    to act (the current player, or whoever must peek or give a card) acts. Each bot sees only its
-    ``game.view(p)`` and ``game.legal_actions(p)``. ``on_event`` gets every event, in order, as the
-    referee sees it (secret fields included). Deterministic for deterministic bots.
+    found: dict[str, Callable[[int], BotLike]] = {}
+    for ep in entry_points(group=BOT_ENTRY_POINT_GROUP):
+        if ep.name.lower() not in BUILTIN_BOTS:
+            found[ep.name.lower()] = ep.load()
+    return found
 
-    In a timed ruleset each action is stamped ``seconds_per_action`` after the previous one, and when
-    nobody can act (the opening peek, the final countdown) time jumps to the next deadline.
-    """
-    n = game.players
-    if len(bots) != n:
-        raise ValueError(f"one bot per seat: {n} players, {len(bots)} bots")
-    acts = [as_bot(b) for b in bots]
-    for p, b in enumerate(bots):
-        setup = getattr(b, "setup", None)
-        if callable(setup):
-            setup(game.variant, p)
 
-    timed = game.variant.rules.timing.turn_seconds > 0
+def bot_names() -> list[str]:
+    """The names ``make_bot`` knows: the built-in bots, then those of installed packages, sorted."""
+    return [*BUILTIN_BOTS, *sorted(_installed_bots())]
 
-    def apply(action: Action) -> None:
-        if timed and not isinstance(action, Tick):
-            action = dataclasses.replace(action, at=game.now + seconds_per_action)  # type: ignore[type-var]
-        events = game.apply(action)
-        if on_event is not None:
-            for e in events:
-                on_event(e)
 
-    steps = 0
-    while not game.is_over:
-        steps += 1
-        if steps > max_steps:
-            raise RuntimeError(f"the game did not end within {max_steps} steps")
-        cur = game.current_player
-        others = [(cur + i) % n for i in range(1, n)]
-        for q in others:
-            if game.is_over:
-                break
-            legal = game.legal_actions(q)
-            if legal and all(isinstance(a, MatchAction) for a in legal):
-                action = acts[q](game.view(q), legal)
-                if action is not None:
-                    apply(action)
-        if game.is_over:
-            break
-        for p in (cur, *others):
-            legal = game.legal_actions(p)
-            if any(not isinstance(a, MatchAction | Tick) for a in legal):
-                break
-        else:
-            if timed:
-                apply(Tick(at=max(game.now, game.deadline or game.now)))
-                continue
-            raise RuntimeError(f"nobody can act in phase {game.phase!r}")
-        action = acts[p](game.view(p), legal)
-        if action is None:
-            raise TypeError(f"the bot of player {p} must act now (phase {game.phase!r}) but returned None")
-        apply(action)
-    return game.result()
+def make_bot(name: str, seed: int = 0) -> BotLike:
+    """A new bot called ``name`` (case-insensitive; see ``bot_names``), seeded with ``seed``. Simulations
+    send bots to worker processes by name and seed, so a bot must be rebuilt the same from both."""
+    key = name.strip().lower()
+    factory = BUILTIN_BOTS.get(key)
+    if factory is None:
+        factory = _installed_bots().get(key)
+    if factory is None:
+        raise ValueError(f"unknown bot {name!r} (bots: {', '.join(bot_names())})")
+    bot: BotLike = factory(seed)
+    return bot

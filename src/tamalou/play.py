@@ -1,0 +1,133 @@
+"""Bots seated at a table: the ``Bot`` protocol and ``play_game``, which plays a round out between bots.
+
+A bot is an object with ``act(view, legal_actions) -> action`` (or a plain callable with the same
+signature). ``view`` is what its seat sees (a ``SeatView``: the fields of ``PlayerView``, built cheaply)
+and ``legal_actions`` the list that ``Game.legal_actions`` gives that seat: a bot never gets the game
+itself, so it cannot read a hidden card. Out of its turn a bot is only asked about matches, and returns
+``None`` to let the chance go; when it has to act (its turn, an opening peek, a card to give) it must
+return one of the listed actions.
+
+Optional attributes a bot may have:
+
+- ``setup(variant, player)``: called once before the first action, with the ruleset (public
+  information: card values, powers, the call threshold);
+- ``needs_view = False``: the bot decides from the legal actions alone, and gets ``None`` for a view
+  (a simulation then builds no view for it);
+- ``may_match() -> bool``: asked out of turn before anything is listed for the bot; ``False`` lets the
+  chance go without listing its matches (a random bot that tries one match in twenty).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from .actions import Action, MatchAction, Tick
+from .engine.game import Game
+from .events import Event
+from .views import Result, SeatView
+
+__all__ = ["Bot", "BotLike", "as_bot", "play_game"]
+
+
+class Bot(Protocol):
+    """What ``play_game`` needs of a bot: one decision from what its seat sees.
+
+    Return one of ``legal_actions``. Out of turn (only matches listed) ``None`` declines. ``view`` is
+    ``None`` for a bot whose ``needs_view`` is ``False``.
+    """
+
+    def act(self, view: SeatView, legal_actions: list[Action]) -> Action | None: ...
+
+
+BotLike = Bot | Callable[[SeatView, list[Action]], Action | None]
+
+
+def as_bot(bot: BotLike) -> Callable[[SeatView, list[Action]], Action | None]:
+    """The decision function of ``bot``: its ``act`` method, or the callable itself."""
+    act = getattr(bot, "act", None)
+    if callable(act):
+        return act  # type: ignore[no-any-return]
+    if callable(bot):
+        return bot
+    raise TypeError(f"a bot has an act(view, legal_actions) method or is such a callable, got {bot!r}")
+
+
+def play_game(
+    game: Game,
+    bots: Sequence[BotLike],
+    *,
+    on_event: Callable[[Event], None] | None = None,
+    max_steps: int = 1_000_000,
+    seconds_per_action: float = 1.0,
+) -> Result:
+    """Play ``game`` to its end with one bot per seat and return its result.
+
+    Each step: the other players, in seat order after the current one, may match (their bot is
+    asked only when matches are listed for them, and may return ``None``); then the player who has
+    to act (the current player, or whoever must peek or give a card) acts. Each bot sees only its
+    ``game.seat_view(p)`` (none if its ``needs_view`` is false) and ``game.legal_actions(p)``.
+    ``on_event`` gets every event, in order, as the referee sees it (secret fields included).
+    Deterministic for deterministic bots.
+
+    In a timed ruleset each action is stamped ``seconds_per_action`` after the previous one, and when
+    nobody can act (the opening peek, the final countdown) time jumps to the next deadline.
+    """
+    n = game.players
+    if len(bots) != n:
+        raise ValueError(f"one bot per seat: {n} players, {len(bots)} bots")
+    acts = [as_bot(b) for b in bots]
+    for p, b in enumerate(bots):
+        setup = getattr(b, "setup", None)
+        if callable(setup):
+            setup(game.variant, p)
+    sees = [getattr(b, "needs_view", True) is not False for b in bots]
+    asks: list[Callable[[], bool] | None] = [getattr(b, "may_match", None) for b in bots]
+    seat_view = game.seat_view
+    legal_actions = game.legal_actions
+
+    timed = game.variant.rules.timing.turn_seconds > 0
+
+    def apply(action: Action) -> None:
+        if timed and not isinstance(action, Tick):
+            action = dataclasses.replace(action, at=game.now + seconds_per_action)  # type: ignore[type-var]
+        events = game.apply(action)
+        if on_event is not None:
+            for e in events:
+                on_event(e)
+
+    steps = 0
+    while not game.is_over:
+        steps += 1
+        if steps > max_steps:
+            raise RuntimeError(f"the game did not end within {max_steps} steps")
+        cur = game.current_player
+        others = [(cur + i) % n for i in range(1, n)]
+        for q in others:
+            if game.is_over:
+                break
+            ask = asks[q]
+            if ask is not None and not ask():
+                continue
+            legal = legal_actions(q)
+            if legal and all(isinstance(a, MatchAction) for a in legal):
+                action = acts[q](seat_view(q) if sees[q] else None, legal)  # type: ignore[arg-type]
+                if action is not None:
+                    apply(action)
+        if game.is_over:
+            break
+        for p in (cur, *others):
+            legal = legal_actions(p)
+            if any(not isinstance(a, MatchAction | Tick) for a in legal):
+                break
+        else:
+            if timed:
+                apply(Tick(at=max(game.now, game.deadline or game.now)))
+                continue
+            raise RuntimeError(f"nobody can act in phase {game.phase!r}")
+        action = acts[p](seat_view(p) if sees[p] else None, legal)  # type: ignore[arg-type]
+        if action is None:
+            raise TypeError(f"the bot of player {p} must act now (phase {game.phase!r}) but returned None")
+        apply(action)
+    return game.result()
