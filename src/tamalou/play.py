@@ -19,11 +19,10 @@ Optional attributes a bot may have:
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from .actions import Action, MatchAction, Tick
+from .actions import Action, MatchAction, Tick, timed
 from .engine.game import Game
 from .events import Event
 from .views import Result, SeatView
@@ -87,11 +86,11 @@ def play_game(
     seat_view = game.seat_view
     legal_actions = game.legal_actions
 
-    timed = game.variant.rules.timing.turn_seconds > 0
+    clocked = game.variant.rules.timing.turn_seconds > 0
 
     def apply(action: Action) -> None:
-        if timed and not isinstance(action, Tick):
-            action = dataclasses.replace(action, at=game.now + seconds_per_action)  # type: ignore[type-var]
+        if clocked and not isinstance(action, Tick):
+            action = timed(action, game.now + seconds_per_action)
         events = game.apply(action)
         if on_event is not None:
             for e in events:
@@ -122,7 +121,7 @@ def play_game(
             if any(not isinstance(a, MatchAction | Tick) for a in legal):
                 break
         else:
-            if timed:
+            if clocked:
                 apply(Tick(at=max(game.now, game.deadline or game.now)))
                 continue
             raise RuntimeError(f"nobody can act in phase {game.phase!r}")

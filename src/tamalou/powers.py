@@ -148,7 +148,7 @@ class CardPower:
         if not g.player_ok(q) or q == a.player:
             return "'target' must be an opponent"
         assert q is not None
-        if q not in g.targets(a.player, exchanging):
+        if not g.targetable(a.player, q, exchanging):
             return f"player {q} cannot be targeted now"
         if not g.slot_ok(q, s):
             return f"slot {s} of player {q} holds no card"

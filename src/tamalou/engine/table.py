@@ -38,7 +38,9 @@ class Table(State):
         return [s for s, c in enumerate(hand) if c != NO_CARD]
 
     def card_count(self, player: int) -> int:
-        return sum(1 for c in self.hands[player] if c != NO_CARD)
+        """How many cards ``player``'s layout holds."""
+        hand = self.hands[player]
+        return len(hand) - hand.count(NO_CARD)
 
     def empty(self, player: int) -> bool:
         """Whether ``player``'s layout holds no card (every slot emptied, or no slot at all)."""
@@ -81,11 +83,20 @@ class Table(State):
         """Whether ``p`` left the round (they are never targeted and never act)."""
         return bool(self.left >> p & 1)
 
+    def unaimable(self, exchanging: bool = False) -> int:
+        """The players nobody may aim at now, as a bit mask (see ``targets``; an empty layout aside)."""
+        return self.left | self.sealed | (self.locked if exchanging else 0)
+
+    def targetable(self, p: int, q: int, exchanging: bool = False) -> bool:
+        """Whether ``q`` is one of ``targets(p, exchanging)`` (without building the list)."""
+        hand = self.hands[q]
+        return q != p and not self.unaimable(exchanging) >> q & 1 and hand.count(NO_CARD) != len(hand)
+
     def targets(self, p: int, exchanging: bool = False) -> list[int]:
         """The other players ``p`` may aim at: those with a card, still in the round, whose layout is not
         sealed (nobody looks at it, exchanges with it, matches from it or gives into it), and, when cards
         are exchanged with them (``exchanging``), whose layout is not locked (a protected caller)."""
-        blocked = self.left | self.sealed | (self.locked if exchanging else 0)
+        blocked = self.unaimable(exchanging)
         hands = self.hands
         return [
             q

@@ -50,6 +50,7 @@ _WINDOWS = frozenset((CLOSING, WINDOW))
 
 _OWN: list[list[MatchAction]] = []  # per seat, per slot: the one-card match of one's own card
 _OTHERS: dict[tuple[int, int, int], MatchAction] = {}
+_THEIRS: dict[tuple[int, int], list[MatchAction]] = {}  # per (seat, opponent), per slot
 
 
 def own_matches(p: int, slots: int) -> list[MatchAction]:
@@ -64,6 +65,18 @@ def own_matches(p: int, slots: int) -> list[MatchAction]:
             while len(own) < slots:
                 own.append(MatchAction(p, (len(own),)))
     return _OWN[p]
+
+
+def their_matches(p: int, q: int, slots: int) -> list[MatchAction]:
+    """The one-card matches by seat ``p`` of seat ``q``'s slots ``0..slots-1`` (opponent matching), made
+    once per process, grown under the seats' lock like ``own_matches``."""
+    theirs = _THEIRS.get((p, q))
+    if theirs is None or len(theirs) < slots:
+        with GROWTH:
+            theirs = _THEIRS.setdefault((p, q), [])
+            while len(theirs) < slots:
+                theirs.append(match_action(p, len(theirs), q))
+    return theirs
 
 
 def match_action(p: int, s: int, owner: int | None = None) -> MatchAction:

@@ -23,7 +23,7 @@ from ..engine.seats import SEATS
 from ..engine.state import GIVE, NO_CARD
 from ..errors import IllegalAction
 from ..events import Event
-from .matching import _WINDOWS, Matching, MatchingState, match_action, own_matches
+from .matching import _THEIRS, _WINDOWS, Matching, MatchingState, own_matches, their_matches
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -97,14 +97,27 @@ class OpponentMatching(Matching):
         return table
 
     def list_more(self, g: Game, p: int, out: list[Action]) -> None:
-        for q in g.targets(p, True):
-            out.extend(match_action(p, s, q) for s in g.occupied(q))
+        """Matches of every card of ``g.targets(p, True)`` (an empty layout lists nothing by itself)."""
+        hands = g.hands
+        blocked = g.unaimable(True) | 1 << p
+        for q in range(g.players):
+            if blocked >> q & 1:
+                continue
+            hand = hands[q]
+            n = len(hand)
+            theirs = _THEIRS.get((p, q))
+            if theirs is None or len(theirs) < n:
+                theirs = their_matches(p, q, n)
+            if NO_CARD in hand:
+                out.extend([theirs[s] for s, c in enumerate(hand) if c != NO_CARD])
+            else:  # no emptied slot: every slot, at C speed
+                out.extend(theirs[:n])
 
     def check_owner(self, g: Game, a: MatchAction, owner: int) -> None:
         p = a.player
         if owner == p:
             return
-        if not g.player_ok(owner) or owner not in g.targets(p, True):
+        if not g.player_ok(owner) or not g.targetable(p, owner, True):
             raise IllegalAction(f"player {owner}'s cards cannot be matched now", a)
         if not self.bare and g.card_count(p) < len(a.slots):
             raise IllegalAction("you need a card of your own to give for each card you take", a)
