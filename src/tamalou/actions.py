@@ -312,15 +312,20 @@ def _check(action: Action) -> None:
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
+def field_names(cls: type[Action]) -> tuple[str, ...]:
+    """The field names of an action class, in order (``dataclasses.fields``, looked up once per class)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
+    return names
+
+
 def timed(action: A, at: float | None) -> A:
     """``action`` at the time ``at`` (``dataclasses.replace(action, at=at)`` without checking the other
     fields again: they were checked when ``action`` was made)."""
     cls = type(action)
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls) if f.name != "at")  # type: ignore[arg-type]
     new = object.__new__(cls)
-    for name in names:
+    for name in field_names(cls):
         object.__setattr__(new, name, getattr(action, name))
     object.__setattr__(new, "at", at)
     return new

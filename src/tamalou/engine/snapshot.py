@@ -9,12 +9,11 @@ resolved variant, so a game on a ruleset loaded from a file restores from any di
 from __future__ import annotations
 
 import json
-from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
-from ..actions import ACTION_TYPES, Action, short
+from ..actions import ACTION_TYPES, Action, field_names, short
 from ..cards import parse_card
 from ..errors import SnapshotError, TamalouError
 from ..rng import Rng
@@ -47,7 +46,7 @@ _TYPES = {v: k for k, v in _CODES.items()}
 
 def compact(a: Action) -> list[Any]:
     """An action as a short list: its code, then its fields in order, trailing ``None`` dropped."""
-    values = [getattr(a, f.name) for f in fields(a)]  # type: ignore[arg-type]
+    values = [getattr(a, name) for name in field_names(type(a))]
     while values and values[-1] is None:
         values.pop()
     return [_CODES.get(a.type, a.type), *(list(v) if isinstance(v, tuple) else v for v in values)]
@@ -60,7 +59,7 @@ def uncompact(item: list[Any]) -> Action:
     cls: Any = ACTION_TYPES.get(_TYPES.get(item[0], item[0]))
     if cls is None:
         raise SnapshotError(f"unknown action type {item[0]!r} in a snapshot's log")
-    names = [f.name for f in fields(cls)]
+    names = field_names(cls)
     body = {n: (tuple(v) if isinstance(v, list) else v) for n, v in zip(names, item[1:], strict=False)}
     try:
         return cls(**body)  # type: ignore[no-any-return]
