@@ -955,6 +955,12 @@ MODULES = (
         "playouts and `verify`; `INVARIANTS` holds every check by the name `tamalou verify` shows.",
     ),
     (
+        "tamalou.simulation",
+        "What `tamalou simulate` runs: many seeded games between bots, inline, on every core or on a Ray "
+        "cluster, with the same statistics whatever the backend; the balance report of two rulesets "
+        "(`compare`) and plots of the totals.",
+    ),
+    (
         "tamalou.verification",
         "What `tamalou verify` and `tamalou replay` run: games on every core, the table of invariants, "
         "the shrinking of a failing game and the `Counterexample` file (the variant embedded) that "

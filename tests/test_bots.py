@@ -1,19 +1,40 @@
-"""Bots (``tamalou.bots``): they finish games, play only listed actions, see only their view, and
-the cautious bot plays clearly better than the random one."""
+"""Bots (``tamalou.bots``): they finish games, play only listed actions, see only their view, the
+cautious bot plays clearly better than the random one, and bots are made by name, the built-in ones and
+those of installed packages (entry-point group ``tamalou.bots``). The greedy bot's own decisions are in
+``test_greedy_bot.py``."""
 
 from __future__ import annotations
 
 import copy
+import importlib
+import json
+import os
 import random
+import subprocess
+import sys
+import tomllib
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import tamalou
-from tamalou import Action, Call, Discard, Draw, MatchAction, Pass, Power, Replace, SeatView
-from tamalou.bots import CautiousBot, RandomBot, as_bot, play_game
+from tamalou import Action, Call, Discard, Draw, MatchAction, Pass, PluginError, Power, Replace, SeatView
+from tamalou.bots import (
+    BOT_ENTRY_POINT_GROUP,
+    BUILTIN_BOTS,
+    CautiousBot,
+    GreedyBot,
+    RandomBot,
+    as_bot,
+    bot_factory,
+    bot_names,
+    make_bot,
+    play_game,
+)
 from tamalou.engine import Game
 from tamalou.invariants import exchange_faces
 
@@ -34,6 +55,10 @@ class Checked:
         if setup is not None:
             setup(variant, player)
 
+    def may_match(self) -> bool:
+        ask = getattr(self.bot, "may_match", None)
+        return True if ask is None else bool(ask())
+
     def act(self, view: SeatView, legal: list[Action]) -> Action | None:
         assert isinstance(view, SeatView)
         assert legal, "a bot is asked only when it has something to do"
@@ -48,15 +73,14 @@ class Checked:
 
 
 def _bots(kind: str, players: int, seed: int) -> list[Any]:
-    make = CautiousBot if kind == "cautious" else RandomBot
-    return [make(seed * 16 + p) for p in range(players)]
+    return [make_bot(kind, seed * 16 + p) for p in range(players)]
 
 
 # ----------------------------------------------------------------------------- finishing games
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-@pytest.mark.parametrize("kind", ["random", "cautious"])
+@pytest.mark.parametrize("kind", ["random", "cautious", "greedy"])
 def test_bots_finish_100_seeded_games(kind: str, players: int) -> None:
     reasons: Counter[str] = Counter()
     for seed in range(100):
@@ -69,11 +93,11 @@ def test_bots_finish_100_seeded_games(kind: str, players: int) -> None:
         assert len(result.totals) == players
         assert sorted(p for place in result.ranking for p in place) == list(range(players))
         reasons[result.reason] += 1
-    # Both bots end their rounds by calling, not by running into the safety bound.
+    # The bots end their rounds by calling, not by running into the safety bound.
     assert reasons["called"] >= 95, reasons
 
 
-@pytest.mark.parametrize("kind", ["random", "cautious"])
+@pytest.mark.parametrize("kind", ["random", "cautious", "greedy"])
 def test_bots_play_opponent_matching(kind: str) -> None:
     """A ruleset with out-of-turn obligations (giving a card after taking an opponent's)."""
     v = tamalou.load_variant(["french", "opponent-matching"])
@@ -84,8 +108,8 @@ def test_bots_play_opponent_matching(kind: str) -> None:
         play_game(game, [Checked(b) for b in _bots(kind, 4, seed)], on_event=events.append)
         assert game.is_over
         gave += sum(e.type == "gave" for e in events)
-    if kind == "cautious":
-        assert gave > 0, "the cautious bot never took an opponent's card it knew"
+    if kind != "random":
+        assert gave > 0, f"the {kind} bot never took an opponent's card it knew"
 
 
 def test_mixed_table_is_deterministic() -> None:
@@ -187,7 +211,7 @@ def _decision_points(kind: str, seeds: range, players: int = 4) -> list[tuple[Ga
     return points
 
 
-@pytest.mark.parametrize("kind", ["cautious", "random"])
+@pytest.mark.parametrize("kind", ["cautious", "random", "greedy"])
 def test_bot_decisions_do_not_depend_on_hidden_cards(kind: str) -> None:
     """Exchanging two cards the player does not know changes neither its view nor its bot's choice."""
     rng = random.Random(0)
@@ -477,3 +501,155 @@ def test_a_penalty_that_empties_the_stock_ends_the_round_when_nothing_can_be_dra
     game.apply(MatchAction(1, (0,)))  # 5H on JC: a miss, the penalty takes 9D, the last stock card
     assert game.is_over, "the round is not over, yet nobody has anything but a match to play"
     assert game.result().reason == "no_card_to_draw"
+
+
+# ----------------------------------------------------------------------------- bots by name
+#
+# An installed package is a real ``.dist-info`` folder on ``sys.path`` with an ``entry_points.txt``: the
+# entry points are found and loaded by ``importlib.metadata``, as for a package installed with pip.
+
+DOCS_PAGE = Path(__file__).resolve().parent.parent / "docs" / "bots.md"
+
+
+def _docs_files() -> dict[str, str]:
+    """The files docs/bots.md shows (blocks with a title): ``my_bots.py`` and ``pyproject.toml``."""
+    from test_docs import blocks
+
+    return {b.title: b.body for b in blocks(DOCS_PAGE.read_text(encoding="utf-8")) if b.title and b.title != "Output"}
+
+
+def _install(site: Path, dist: str, modules: dict[str, str], entry_points: dict[str, str]) -> None:
+    """Install the package ``dist`` into ``site``: its modules, and its entry points of group tamalou.bots."""
+    site.mkdir(exist_ok=True)
+    for name, text in modules.items():
+        (site / f"{name}.py").write_text(text, encoding="utf-8")
+    info = site / f"{dist.replace('-', '_')}-1.0.dist-info"  # as a wheel names it
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n", encoding="utf-8")
+    lines = [f"{name} = {target}" for name, target in entry_points.items()]
+    (info / "entry_points.txt").write_text(f"[{BOT_ENTRY_POINT_GROUP}]\n" + "\n".join(lines) + "\n", encoding="utf-8")
+
+
+@contextmanager
+def on_path(site: Path, *modules: str) -> Iterator[Path]:
+    """``site`` on ``sys.path`` (its packages installed) for the duration; gone after, modules forgotten."""
+    sys.path.insert(0, str(site))
+    importlib.invalidate_caches()
+    try:
+        yield site
+    finally:
+        sys.path.remove(str(site))
+        for m in modules:
+            sys.modules.pop(m, None)
+        importlib.invalidate_caches()
+
+
+def _docs_package(site: Path) -> None:
+    """The package of docs/bots.md ("Registering a bot"): my_bots.py, and the entry points of its pyproject.toml."""
+    files = _docs_files()
+    project = tomllib.loads(files["pyproject.toml"])["project"]
+    _install(site, project["name"], {"my_bots": files["my_bots.py"]}, project["entry-points"][BOT_ENTRY_POINT_GROUP])
+
+
+def test_the_docs_package_adds_its_bot_by_name(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    _docs_package(site)
+    assert "low" not in bot_names()
+    with on_path(site, "my_bots"):
+        assert bot_names() == ["random", "cautious", "greedy", "low"]
+        assert "my_bots" not in sys.modules  # listing the names imports nothing
+        bot = make_bot(" Low ", 3)  # names are case-insensitive
+        assert type(bot).__name__ == "LowBot" and type(bot).__module__ == "my_bots"
+        assert bot_factory("low")(3).rng.random() == bot.rng.random()  # type: ignore[attr-defined]
+        for seed in range(10):
+            game = tamalou.new_game(FRENCH, players=3, seed=seed)
+            bots = [Checked(make_bot(name, seed)) for name in ("low", "greedy", "random")]
+            assert play_game(game, bots).reason in REASONS
+    assert "low" not in bot_names()
+    with pytest.raises(ValueError, match="unknown bot 'low'"):
+        make_bot("low")
+
+
+def test_bots_made_by_name_and_seed_are_the_same_in_another_process(tmp_path: Path) -> None:
+    """Simulations rebuild bots in worker processes from their name and seed: the same games there (with
+    another hash seed: no decision may hang on the order of a set of strings)."""
+    site = tmp_path / "site"
+    _docs_package(site)
+    script = (
+        "import json, tamalou\n"
+        "from tamalou.bots import make_bot, play_game\n"
+        "def games(names):\n"
+        "    out = {}\n"
+        "    for name in names:\n"
+        "        game = tamalou.new_game('french', players=4, seed=5)\n"
+        "        play_game(game, [make_bot(name, 40 + p) for p in range(4)])\n"
+        "        out[name] = [tamalou.action_to_dict(a) for a in game.actions]\n"
+        "    return out\n"
+    )
+    names = ["random", "cautious", "greedy", "low"]
+    env = {**os.environ, "PYTHONPATH": str(site), "PYTHONHASHSEED": "12345"}
+    done = subprocess.run(
+        [sys.executable, "-c", script + f"print(json.dumps(games({names!r})))"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    there = json.loads(done.stdout)
+    with on_path(site, "my_bots"):
+        namespace: dict[str, Any] = {}
+        exec(script, namespace)
+        here = namespace["games"](names)
+    assert set(there) == set(names)
+    for name in names:
+        assert there[name] == here[name], name
+        assert len(here[name]) > 20
+
+
+BROKEN = "raise ImportError('a dependency is missing')\n"
+ODD = """
+NOT_A_FACTORY = 42
+
+
+def not_a_bot(seed):
+    return "a string"
+"""
+
+
+def test_make_bot_errors_name_the_bot_and_the_package(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="unknown bot 'nope'") as info:
+        make_bot("nope")
+    assert "random, cautious, greedy" in str(info.value) and BOT_ENTRY_POINT_GROUP in str(info.value)
+    site = tmp_path / "site"
+    _install(site, "broken-bots", {"broken_bots": BROKEN}, {"broken": "broken_bots:Bot"})
+    _install(site, "odd-bots", {"odd_bots": ODD}, {"number": "odd_bots:NOT_A_FACTORY", "word": "odd_bots:not_a_bot"})
+    _install(
+        site, "greedy-twin", {"twin_bots": "from tamalou.bots import RandomBot as Bot\n"}, {"greedy": "twin_bots:Bot"}
+    )
+    _install(site, "twin-a", {"twin_a": "from tamalou.bots import RandomBot\n"}, {"twin": "twin_a:RandomBot"})
+    _install(site, "twin-b", {"twin_b": "from tamalou.bots import CautiousBot\n"}, {"twin": "twin_b:CautiousBot"})
+    with on_path(site, "broken_bots", "odd_bots", "twin_bots", "twin_a", "twin_b"):
+        assert bot_names() == ["random", "cautious", "greedy", "broken", "number", "twin", "word"]
+        with pytest.raises(PluginError, match="cannot be loaded") as failed:
+            make_bot("broken")
+        message = str(failed.value)
+        assert "'broken-bots'" in message and "broken_bots:Bot" in message and "a dependency is missing" in message
+        with pytest.raises(PluginError, match=r"'odd_bots:NOT_A_FACTORY' of package 'odd-bots'.* not a factory"):
+            make_bot("number")
+        with pytest.raises(PluginError, match="made 'a string', which has no act"):
+            make_bot("word")
+        with pytest.raises(ValueError, match="two installed bots are called 'twin'") as twins:
+            make_bot("twin")
+        assert "'twin-a'" in str(twins.value) and "'twin-b'" in str(twins.value)
+        assert isinstance(make_bot("greedy"), GreedyBot)  # a built-in bot keeps its name
+        assert isinstance(make_bot("random"), RandomBot)  # the broken package spoils no other bot
+
+
+def test_every_built_in_bot_is_made_by_name() -> None:
+    assert list(BUILTIN_BOTS) == ["random", "cautious", "greedy"]
+    assert bot_names()[:3] == ["random", "cautious", "greedy"]
+    for name, cls in (("random", RandomBot), ("cautious", CautiousBot), ("greedy", GreedyBot)):
+        assert type(make_bot(name.upper(), 1)) is cls
+        assert bot_factory(name) is cls

@@ -12,10 +12,11 @@ import pytest
 from typer.testing import CliRunner
 
 import tamalou
-from tamalou import cli, invariants
+from tamalou import cli, invariants, simulation
 from tamalou.bots import play_game
 from tamalou.cli import app
 from tamalou.effective import effective_rules
+from tamalou.simulation import game_seed
 
 runner = CliRunner()
 
@@ -276,37 +277,108 @@ def test_play_other_ruleset() -> None:
 
 
 def test_simulate_counts_add_up() -> None:
-    result = run("simulate", "--games", "12", "--seed", "3", "--players", "3", "--json")
+    result = run("simulate", "--games", "12", "--seed", "3", "--players", "3", "--json", "-")
     assert_clean_exit(result, 0)
     stats = json.loads(result.output)
-    assert stats["games"] == 12
-    assert sum(stats["reasons"].values()) == 12
-    assert len(stats["wins"]) == len(stats["win_rates"]) == 3
-    assert all(0 <= w <= 12 for w in stats["wins"])
-    assert sum(stats["wins"]) >= 12 - stats["no_winner"]
-    assert stats["win_rates"] == [round(w / 12, 4) for w in stats["wins"]]
-    assert stats["actions_per_game"] == round(stats["actions"] / 12, 2)
-    # The same games played again here give the same counts.
-    actions, wins = 0, [0, 0, 0]
+    rounds = stats["rounds"]
+    assert stats["games"] == rounds["rounds"] == 12 and stats["bots"] == ["random"] * 3
+    assert sum(rounds["reasons"].values()) == 12
+    assert len(rounds["by_seat"]) == 3 and list(rounds["by_bot"]) == ["random"]
+    assert rounds["by_bot"]["random"]["wins"] == sum(s["wins"] for s in rounds["by_seat"])
+    assert sum(s["wins"] for s in rounds["by_seat"]) >= 12 - rounds["no_winner"]
+    assert [s["win_rate"] for s in rounds["by_seat"]] == [s["wins"] / 12 for s in rounds["by_seat"]]
+    # The same games played here (game i: seed game_seed(3, i), its bots seeded as play seeds them) give the
+    # same counts.
+    actions, wins = [], [0, 0, 0]
     for i in range(12):
-        game = tamalou.new_game("french", players=3, seed=3 + i)
-        r = play_game(game, cli._bots(["random"] * 3, 3 + i))
-        actions += len(game.actions)
+        seed = game_seed(3, i)
+        game = tamalou.new_game("french", players=3, seed=seed)
+        r = play_game(game, cli._bots(["random"] * 3, seed))
+        actions.append(len(game.actions))
         for p in r.winners:
             wins[p] += 1
-    assert stats["actions"] == actions
-    assert stats["wins"] == wins
+    assert rounds["actions"]["mean"] == sum(actions) / 12
+    assert rounds["actions"]["histogram"] == {str(a): actions.count(a) for a in sorted(set(actions))}
+    assert [s["wins"] for s in rounds["by_seat"]] == wins
 
 
 def test_simulate_table() -> None:
-    result = run("simulate", "-n", "5", "--bots", "cautious,random,random,random")
+    result = run("simulate", "-n", "5", "--bots", "cautious,random,random,random", "--backend", "inline")
     assert_clean_exit(result, 0)
     out = result.output
-    assert "5 games of french, 4 players" in out
+    assert "5 games of french, 4 players, bots cautious, random, random, random, seed 0" in out
     assert "games/s" in out and "actions/game" in out
     for p in range(4):
         assert f"P{p}" in out
     assert "called" in out
+    assert "Bots (matched, missed: per round)" in out and "Balance" not in out
+
+
+def test_simulate_bots_take_seats_in_turn_and_the_workers_change_nothing() -> None:
+    one = run("simulate", "-n", "6", "-b", "cautious,random", "-p", "3", "--json", "-", "--backend", "inline")
+    two = run("simulate", "-n", "6", "-b", "cautious,random", "-p", "3", "--json", "-", "-w", "2")
+    assert_clean_exit(one, 0)
+    assert_clean_exit(two, 0)
+    a, b = json.loads(one.output), json.loads(two.output)
+    assert a["bots"] == ["cautious", "random", "cautious"]
+    assert a["rounds"]["by_bot"]["cautious"]["seats"] == [0, 2]
+    assert (a["run"]["backend"], a["run"]["workers"]) == ("inline", 1)
+    assert (b["run"]["backend"], b["run"]["workers"]) == ("process", 2)
+    del a["run"], b["run"]
+    assert a == b
+
+
+def test_simulate_two_rulesets_compared(tmp_path: Path) -> None:
+    out = tmp_path / "balance.json"
+    result = run("simulate", "french", "cabo", "-n", "8", "-p", "3", "--backend", "inline", "--json", str(out))
+    assert_clean_exit(result, 0)
+    text = " ".join(result.output.split())
+    assert "8 games of french, 3 players" in text and "8 matches of cabo, 3 players" in text
+    assert "Balance (95 % confidence intervals)" in text
+    for metric in ("caller win rate", "round length (turns)", "first player's advantage"):
+        assert metric in text
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert [r["variant"] for r in doc["reports"]] == ["french", "cabo"]
+    assert [line["metric"] for line in doc["balance"]] == [
+        "caller win rate",
+        "round length (turns)",
+        "first player's advantage",
+    ]
+    turns = doc["balance"][1]["estimates"]
+    assert [e["value"] for e in turns] == [r["rounds"]["turns"]["mean"] for r in doc["reports"]]
+    assert all(e["low"] <= e["value"] <= e["high"] for e in turns)
+
+
+def test_simulate_plot(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    image = tmp_path / "totals.png"
+    result = run("simulate", "-n", "4", "-b", "cautious,random", "--backend", "inline", "--plot", str(image))
+    assert_clean_exit(result, 0)
+    assert image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_simulate_plot_without_matplotlib_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    result = run("simulate", "-n", "1", "--plot", "x.png")
+    assert_clean_exit(result, 2)
+    assert "pip install 'tamalou[plot]'" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-b", "nosuch"], "unknown bot 'nosuch' (bots: random, cautious"),
+        (["--backend", "threads"], "--backend is one of inline, process, ray, got 'threads'"),
+        (["--workers", "0"], "--workers must be at least 1, got 0"),
+        (["--json", "no/such/folder/x.json"], "--json: no folder 'no/such/folder'"),
+    ],
+)
+def test_simulate_usage_errors(args: list[str], message: str) -> None:
+    result = run("simulate", "-n", "1", *args)
+    assert_clean_exit(result, 2)
+    assert message in " ".join(result.output.split())
 
 
 def test_simulate_bad_variant() -> None:
@@ -416,6 +488,7 @@ def test_a_plugin_failing_during_a_game_is_a_rule_failure(monkeypatch: pytest.Mo
         raise tamalou.PluginError("returned 'x', expected a list", plugin="house", hook="tamalou_rank")
 
     monkeypatch.setattr(cli.commands, "play_game", broken)
+    monkeypatch.setattr(simulation, "play_game", broken)  # simulate plays here with one game (no worker)
     for args in (["play"], ["simulate", "-n", "1"], ["play", "--variant", "french+multi-round"]):
         result = run(*args)
         assert_clean_exit(result, 1)
@@ -555,17 +628,18 @@ def test_play_json_of_a_match() -> None:
 
 
 def test_simulate_aggregates_match_winners() -> None:
-    result = run("simulate", "-v", "french+multi-round", "-n", "3", "-p", "3", "--seed", "5", "--json")
+    result = run("simulate", "french+multi-round", "-n", "3", "-p", "3", "--seed", "5", "--json", "-")
     assert_clean_exit(result, 0)
     stats = json.loads(result.output)
-    assert stats["games"] == 3 and stats["match"] == "fixed"
-    assert stats["rounds"] == 15 and stats["rounds_per_match"] == 5
-    assert sum(stats["reasons"].values()) == 15
+    matches = stats["matches"]
+    assert stats["games"] == matches["matches"] == 3 and matches["form"] == "fixed" and stats["form"] == "fixed"
+    assert stats["rounds"]["rounds"] == 15 and matches["rounds"]["histogram"] == {"5": 3}
+    assert sum(stats["rounds"]["reasons"].values()) == 15
     wins = [0, 0, 0]
     for i in range(3):
-        for p in _match_of(["french", "multi-round"], 3, 5 + i, ["random"] * 3).winners:
+        for p in _match_of(["french", "multi-round"], 3, game_seed(5, i), ["random"] * 3).winners:
             wins[p] += 1
-    assert stats["wins"] == wins
+    assert [s["wins"] for s in matches["by_seat"]] == wins
     table = run("simulate", "-v", "french+multi-round", "-n", "2", "-p", "3")
     assert_clean_exit(table, 0)
     assert "2 matches of french+multi-round" in table.output and "match wins" in table.output

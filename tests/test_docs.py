@@ -39,7 +39,9 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 SCRIPT = ROOT / "scripts" / "gen_reference.py"
 REGENERATE = "regenerate with `python scripts/gen_reference.py` (from the repository root) and commit the pages"
-TUTORIALS = ("index.md", "getting-started.md", "house-rules.md", "verify.md")  # testing.md: tests/test_pytest_plugin.py
+# Pages whose commands and scripts run here (testing.md runs in tests/test_pytest_plugin.py, bots.md in
+# tests/test_greedy_bot.py).
+TUTORIALS = ("index.md", "getting-started.md", "house-rules.md", "verify.md", "simulate.md")
 TIMEOUT = 300
 
 

@@ -43,6 +43,7 @@ from .plugins.defaults import rank_by_total
 from .powers import CardPower
 from .rules import card_power, card_value, ranking_rule
 from .schema import Variant
+from .simulation import SimulationReport, simulate
 from .variant import load_variant, variant_from_dict, variant_json_schema, variant_names
 from .views import PlayerView, Result, SeatView, Slot, SlotView
 
@@ -76,6 +77,7 @@ __all__ = [
     "Result",
     "SeatView",
     "SetupError",
+    "SimulationReport",
     "Slot",
     "SlotView",
     "SnapshotError",
@@ -103,6 +105,7 @@ __all__ = [
     "register_action",
     "replay",
     "replay_match",
+    "simulate",
     "variant_from_dict",
     "variant_json_schema",
     "variant_names",
