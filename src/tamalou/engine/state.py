@@ -92,6 +92,7 @@ class State:
 
     __slots__ = (
         "_result",
+        "_undo",
         "actions",
         "all_mask",
         "caller",
@@ -167,3 +168,4 @@ class State:
     now: float  #: the game's time in seconds (timed rulesets; time is an input)
     actions: list[Action]
     _result: Result | None
+    _undo: list[Any]  #: ``Game.push``'s saved states, newest last (not saved: a copy starts with none)
