@@ -5,10 +5,10 @@
    bot sits at seat ``i % 2`` (so each seat is played as often), seeded ``i``, the greedy bot seeded
    ``i`` too. A win scores 1, a round both win (a tie) 1/2.
 2. OpenSpiel's own ISMCTS (``open_spiel.python.algorithms.ismcts.ISMCTSBot``, random-rollout evaluator,
-   resampling through ``resample_from_infostate``) against OpenSpiel's uniform random bot, on the game
-   ``python_tamalou`` (``tamalou.ai.openspiel``), two-player French, reward ``win``; the deal's chance
-   nodes drawn with ``numpy.random.RandomState(i)``; the ISMCTS bot at seat ``i % 2``. Needs the ``ai``
-   extra; ``--no-openspiel`` skips it.
+   resampling through ``resample_from_infostate`` with a seeded sampler) against OpenSpiel's uniform
+   random bot, on the game ``python_tamalou`` (``tamalou.ai.openspiel``), two-player French, reward
+   ``win``; the deal's chance nodes drawn with ``numpy.random.RandomState(i)``; the ISMCTS bot at seat
+   ``i % 2``. Needs the ``ai`` extra; ``--no-openspiel`` skips it.
 
     python benchmarks/ismcts.py [--games N] [--iterations K] [--spiel-games N] [--spiel-simulations K]
                                 [--workers W] [--no-openspiel]
@@ -54,6 +54,7 @@ def ismcts_vs_greedy(i: int, iterations: int) -> tuple[float, float]:
 def spiel_ismcts_vs_random(i: int, simulations: int) -> tuple[float, float]:
     """Game ``i`` of OpenSpiel's ISMCTS against random play: its score and the seconds it took."""
     import numpy as np
+    import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
     from open_spiel.python.bots import uniform_random
 
@@ -69,6 +70,8 @@ def spiel_ismcts_vs_random(i: int, simulations: int) -> tuple[float, float]:
         ),
         uniform_random.UniformRandomBot(1 - me, np.random.RandomState(200_000 + i)),
     ]
+    sampler = pyspiel.UniformProbabilitySampler(300_000 + i, 0.0, 1.0)  # its resampling, seeded
+    bots[0].set_resampler(lambda state, player: state.resample_from_infostate(player, sampler))
     if me == 1:
         bots.reverse()
     chance = np.random.RandomState(i)
@@ -108,9 +111,9 @@ def run(name: str, work: Any, games: int, budget: int, workers: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--games", type=int, default=300, help="ISMCTSBot against GreedyBot")
+    parser.add_argument("--games", type=int, default=300, help="ISMCTSBot against GreedyBot (0: skip)")
     parser.add_argument("--iterations", type=int, default=400, help="ISMCTSBot's samples per decision")
-    parser.add_argument("--spiel-games", type=int, default=300, help="OpenSpiel's ISMCTS against random play")
+    parser.add_argument("--spiel-games", type=int, default=300, help="OpenSpiel's ISMCTS against random play (0: skip)")
     parser.add_argument("--spiel-simulations", type=int, default=50, help="OpenSpiel ISMCTS's simulations per move")
     parser.add_argument("--workers", type=int, default=1, help="processes (each game is the same whatever the count)")
     parser.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel match-up")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +21,7 @@ import tamalou  # noqa: E402
 from tamalou.ai import openspiel  # noqa: E402
 from tamalou.ai.encoding import ActionSpace  # noqa: E402
 from tamalou.ai.observation import observation, observation_size  # noqa: E402
+from test_ismcts import run_sections  # noqa: E402
 
 UNTIMED = [n for n in tamalou.variant_names() if tamalou.load_variant(n).rules.timing.turn_seconds == 0]
 
@@ -165,10 +167,12 @@ def test_openspiel_ismcts_beats_a_random_bot() -> None:
         me = i % 2
         rs = np.random.RandomState(i)
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(100 + i))
-        bots = [
-            ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=30, random_state=np.random.RandomState(i)),
-            uniform_random.UniformRandomBot(1 - me, np.random.RandomState(300 + i)),
-        ]
+        searcher = ismcts.ISMCTSBot(
+            game, evaluator, uct_c=2.0, max_simulations=30, random_state=np.random.RandomState(i)
+        )
+        sampler = pyspiel.UniformProbabilitySampler(200 + i, 0.0, 1.0)  # seeded: the same games every run
+        searcher.set_resampler(lambda state, player, sampler=sampler: state.resample_from_infostate(player, sampler))
+        bots = [searcher, uniform_random.UniformRandomBot(1 - me, np.random.RandomState(300 + i))]
         if me == 1:
             bots.reverse()
         state = game.new_initial_state()
@@ -180,3 +184,7 @@ def test_openspiel_ismcts_beats_a_random_bot() -> None:
                 state.apply_action(bots[state.current_player()].step(state))
         wins += state.returns()[me] > 0
     assert wins >= 9, wins
+
+
+def test_the_page_section_runs(tmp_path: Path) -> None:
+    run_sections(("OpenSpiel",), tmp_path)

@@ -17,13 +17,19 @@ starts by rebuilding a full game the view is consistent with — a **determiniza
    ``Game.to_json``/``Game.from_json``, which check it as a snapshot from storage is checked.
 2. **A sample per iteration**: a copy of the template whose unknown places get the unknown ids in a
    fresh random order (uniform over the deals the view allows; knowledge stays with the places).
-3. **The search** (single-observer ISMCTS, Cowling, Powley & Whitehouse 2012): one tree for the whole
-   search, its edges the actions of whoever is to act; each iteration descends it in a new sample,
-   choosing among the actions legal *in that sample* by UCB1 with availability counts, expands one
-   node, plays the round out with a cheap rollout policy, and credits each node with the result for the
-   player who chose it (a win counts 1, shared between tied winners). Out-of-turn matches are not tree
-   moves: in the tree and in rollouts a player matches when they know a card of their own of the top's
-   kind, as the built-in bots do.
+3. **The search** (single-observer ISMCTS, after Cowling, Powley & Whitehouse 2012). The tree holds
+   the searching seat's decisions: its nodes are the seat's information sets (what it knows when it
+   next has to decide: ``_info_key``), its edges the seat's moves. Each iteration descends it in a new
+   sample, choosing among the moves legal *in that sample* by UCB1 with availability counts; between
+   two of the seat's decisions the other players, and every player's matches, play the rollout policy
+   (``RolloutPolicy``: greedy rules on what each player knows) — an opponent model rather than
+   opponent nodes, so that the budget goes to the seat's own choices. A node below the root plays the
+   policy's move until it has been reached ``expand_after`` times, then its moves are searched too;
+   the first new node ends the descent and the policy plays the round out. The result is credited to
+   every edge of the path: the seat's share of the win (1 alone, 1/k among k tied winners), mixed
+   (``margin``) with how far its total is under the others' mean, a less noisy signal. Out-of-turn
+   matches are not tree moves: a player matches when they know a card of their own of the top's kind,
+   as the built-in bots do.
 
 The move played is the root's most visited action. Decisions the template cannot stand for — a phase
 where the turn's hidden progress is not in the view (a power's second step, a card owed to an opponent,
@@ -521,24 +527,16 @@ class _Edge:
     """An action of the searching seat from one information set: its statistics (``avail``: how many
     times it was legal when its node was visited) and the information sets it led to."""
 
-    __slots__ = ("after", "avail", "squares", "total", "visits")
+    __slots__ = ("after", "avail", "total", "visits")
 
     def __init__(self) -> None:
         self.visits = 0
         self.avail = 0
         self.total = 0.0
-        self.squares = 0.0
         self.after: dict[Any, _Node] = {}
 
     def mean(self) -> float:
         return self.total / self.visits if self.visits else 0.0
-
-    def variance(self) -> float:
-        """The variance of the mean."""
-        if self.visits < 2:
-            return 0.25
-        m = self.total / self.visits
-        return max(0.0, self.squares / self.visits - m * m) / (self.visits - 1)
 
 
 class _Node:
@@ -565,10 +563,13 @@ def _info_key(g: Game, me: int) -> Any:
 class ISMCTSBot:
     """Information-set MCTS from the seat's view (see the module's documentation for the method).
 
-    ``iterations``: samples per searched decision (the budget; the time grows linearly with it).
-    ``exploration``: UCB1's constant (rewards are in [0, 1]). ``rollout_limit``: moves a rollout plays
-    at most before the round is judged on the true totals. ``seed`` drives every random choice
-    (samples, rollouts, ties): a game between seeded bots is reproducible. After each decision,
+    ``iterations``: samples per searched decision (the budget; the time grows linearly with it: about
+    0.15 s a decision at two-player French with the default 400). ``exploration``: UCB1's constant
+    (rewards are in [0, 1]). ``expand_after``: how often an information set below the root is reached
+    playing the policy's move before its moves are searched too. ``margin``: the part of the reward that
+    is the seat's lead in points rather than the win (see ``RolloutPolicy.rewards``). ``rollout_limit``:
+    moves a rollout plays at most before the round is judged on the true totals. ``seed`` drives every
+    random choice (samples, rollouts, ties): a game between seeded bots is reproducible. After each decision,
     ``last_search`` holds the root's statistics (action -> (visits, mean reward)) when it searched, and
     the counters ``searched``, ``fallbacks`` and ``failures`` (samples whose play raised: a template
     the rules did not accept) say how the decisions went.
@@ -579,13 +580,11 @@ class ISMCTSBot:
         seed: int = 0,
         variant: Variant | str | None = None,
         *,
-        iterations: int = 200,
+        iterations: int = 400,
         exploration: float = 0.7,
+        expand_after: int = 30,
+        margin: float = 0.3,
         rollout_limit: int = 400,
-        expand_after: int = 1_000_000,
-        margin: float = 0.0,
-        confidence: float = 0.0,
-        pool: int = 0,
     ) -> None:
         from .bots import GreedyBot
 
@@ -597,8 +596,6 @@ class ISMCTSBot:
         self.rollout_limit = rollout_limit
         self.expand_after = expand_after
         self.margin = margin
-        self.confidence = confidence
-        self.pool = pool
         self.rng = random.Random(seed)
         self.fallback = GreedyBot(seed + 1)
         self.player: int | None = None
@@ -671,8 +668,9 @@ class ISMCTSBot:
         sample could be played).
 
         Each iteration: a sample; from the root, the seat's own decisions are chosen in the tree (UCB1 with
-        availability counts among the actions legal in the sample) and the other players play the rollout
-        policy (matches included) until the seat decides again; the seat's information set then (``_info_key``)
+        availability counts among the actions legal in the sample; below the root, the policy's move until
+        the node was reached ``expand_after`` times) and the other players play the rollout policy
+        (matches included) until the seat decides again; the seat's information set then (``_info_key``)
         names the next node. The first new node ends the descent (its first action: the policy's, then the
         others at random) and the rollout policy plays the round out."""
         assert self._rb is not None
@@ -683,22 +681,8 @@ class ISMCTSBot:
         c = self.exploration
         rng = self.rng
         played = 0
-        default: Action | None = None  # the policy's move at the root
-        pool: list[tuple[Game, int]] = []
-        for i in range(self.iterations):
-            if self.pool and i >= self.pool:
-                # Common random numbers: the same deals and rollout choices again, so that the root's
-                # actions are compared on the same worlds.
-                kept, seed = pool[i % self.pool]
-                g = kept.copy()
-                policy.rng = random.Random(seed)
-            elif self.pool:
-                seed = rng.getrandbits(32)
-                g = det.sample(rng)
-                pool.append((g.copy(), seed))
-                policy.rng = random.Random(seed)
-            else:
-                g = det.sample(rng)
+        for _ in range(self.iterations):
+            g = det.sample(rng)
             path: list[_Edge] = []
             node = root
             try:
@@ -728,8 +712,6 @@ class ISMCTSBot:
                     fresh = [a for a in legal if a not in edges]
                     if fresh:
                         pick = policy.choose(g, me, legal)
-                        if node is root and default is None:
-                            default = pick
                         action = pick if pick in fresh else rng.choice(fresh)
                         edge = edges[action] = _Edge()
                         edge.avail = 1
@@ -742,7 +724,10 @@ class ISMCTSBot:
                         for a in legal:
                             e = edges[a]
                             e.avail += 1
-                            score = e.total / e.visits + c * math.sqrt(math.log(e.avail) / e.visits)
+                            if e.visits == 0:  # its only sample failed: as good as new
+                                score = math.inf
+                            else:
+                                score = e.total / e.visits + c * math.sqrt(math.log(e.avail) / e.visits)
                             if best is None or score > best[0]:
                                 best = (score, a)
                         assert best is not None
@@ -771,22 +756,10 @@ class ISMCTSBot:
             for e in path:
                 e.visits += 1
                 e.total += r
-                e.squares += r * r
         if not played or not root.edges:
             return None
         self.last_search = {a: (e.visits, e.mean()) for a, e in root.edges.items()}
-        if default is None or default not in root.edges or self.confidence <= 0:
-            return max(root.edges.items(), key=lambda item: (item[1].visits, item[1].total))[0]
-        # The policy's move, unless the search found one better by ``confidence`` standard errors.
-        d = root.edges[default]
-        chosen, chosen_mean = default, d.mean()
-        for a, e in root.edges.items():
-            if e.visits < 2 or a == default:
-                continue
-            m = e.mean()
-            if m - d.mean() > self.confidence * math.sqrt(e.variance() + d.variance()) and m > chosen_mean:
-                chosen, chosen_mean = a, m
-        return chosen
+        return max(root.edges.items(), key=lambda item: (item[1].visits, item[1].total))[0]
 
     def _until_mine(self, g: Game, me: int, policy: RolloutPolicy) -> bool:
         """Play the others (and every player's matches) by the policy until seat ``me`` has a move of its own
