@@ -168,6 +168,7 @@ def section_scripts(sections: tuple[str, ...]) -> list[tuple[str, str, list[str]
     ```text title="Output" block after it."""
     out: list[tuple[str, str, list[str]]] = []
     section = ""
+    kept = False  # whether the last python block was one of those sections'
     blocks = re.split(r"^```", PAGE.read_text(encoding="utf-8"), flags=re.M)
     for k, chunk in enumerate(blocks):
         if k % 2 == 0:  # prose between blocks
@@ -175,9 +176,11 @@ def section_scripts(sections: tuple[str, ...]) -> list[tuple[str, str, list[str]
             section = headings[-1] if headings else section
             continue
         head, _, body = chunk.partition("\n")
-        if head == "python" and section in sections:
-            out.append((section, body, []))
-        elif head.startswith('text title="Output"') and out and blocks[k - 2].startswith("python"):
+        if head == "python":
+            kept = section in sections
+            if kept:
+                out.append((section, body, []))
+        elif head.startswith('text title="Output"') and kept and blocks[k - 2].startswith("python"):
             out[-1][2].extend(body.rstrip("\n").splitlines())
     return out
 

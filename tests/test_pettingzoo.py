@@ -200,7 +200,7 @@ def page_scripts() -> list[tuple[str, str, list[str]]]:
         head, _, body = chunk.partition("\n")
         if head == "python" and section in SECTIONS:
             out.append((section, body, []))
-        elif head.startswith('text title="Output"') and out and blocks[k - 2].startswith("python"):
+        elif head.startswith('text title="Output"') and out and blocks[k - 2] == "python\n" + out[-1][1]:
             out[-1][2].extend(body.rstrip("\n").splitlines())
     return out
 
