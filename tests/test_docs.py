@@ -30,6 +30,7 @@ from types import ModuleType
 import pytest
 
 import tamalou
+import tamalou.engine
 from scenario import load_script
 from tamalou import bots, hookspecs
 from tamalou.invariants import random_playout
@@ -43,6 +44,9 @@ REGENERATE = "regenerate with `python scripts/gen_reference.py` (from the reposi
 # tests/test_greedy_bot.py).
 TUTORIALS = ("index.md", "getting-started.md", "house-rules.md", "verify.md", "simulate.md")
 TIMEOUT = 300
+# The reference pages are written from the docstrings of the Python sources, which the compiled core does not
+# keep (docs/compiled.md): against it, they are rendered from this checkout's src/ (the command-line test).
+COMPILED = tamalou.engine.compiled()
 
 
 # ----------------------------------------------------------------------------------- generated pages
@@ -60,6 +64,8 @@ def pages(script: ModuleType) -> dict[str, str]:
 
 
 def test_committed_pages_are_up_to_date(pages: dict[str, str]) -> None:
+    if COMPILED:
+        pytest.skip("the compiled core keeps no docstrings: test_script_runs_from_the_command_line renders src/")
     stale = [rel for rel, text in pages.items() if not (DOCS / rel).exists() or (DOCS / rel).read_text("utf-8") != text]
     assert not stale, f"stale or missing: {', '.join(stale)}: {REGENERATE}"
 
@@ -81,8 +87,9 @@ def test_check_flag(script: ModuleType, tmp_path: Path) -> None:
 
 
 def test_script_runs_from_the_command_line() -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")} if COMPILED else None
     done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--check"], cwd=ROOT, capture_output=True, text=True, check=False
+        [sys.executable, str(SCRIPT), "--check"], cwd=ROOT, env=env, capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, f"{done.stderr}\n{REGENERATE}"
 

@@ -827,22 +827,30 @@ class GreedyBot(_ViewReader):
         lower one, known on at least one side."""
         est = self.estimate(view)
         values = self.facts.values
+
+        def gain(mine: str | None, theirs: str | None) -> float | None:
+            if mine is None and theirs is None:
+                return None
+            g = (est if mine is None else values[mine]) - (est if theirs is None else values[theirs])
+            return g if g >= (1 if mine is not None and theirs is not None else self.BLIND_GAIN) else None
+
+        best = self._best_pair(view, powers, gain)
+        return best if best is not None else passing or powers[0]
+
+    def _best_pair(
+        self, view: SeatView, powers: list[Power], score: Callable[[str | None, str | None], float | None]
+    ) -> Power | None:
+        """The use of a two-card power whose pair (its own card, an opponent's, as the seat sees them)
+        scores highest (the first of equals); ``score`` returns ``None`` to leave a pair out."""
         best: tuple[float, Power] | None = None
         for a in powers:
             pair = self._pair(view, a)
             if pair is None:
                 continue
-            mine, theirs = self._card(view, view.player, pair[0]), self._card(view, pair[1], pair[2])
-            if mine is None and theirs is None:
-                continue
-            gain = (est if mine is None else values[mine]) - (est if theirs is None else values[theirs])
-            if gain < (1 if mine is not None and theirs is not None else self.BLIND_GAIN):
-                continue
-            if best is None or gain > best[0]:
-                best = (gain, a)
-        if best is not None:
-            return best[1]
-        return passing or powers[0]
+            value = score(self._card(view, view.player, pair[0]), self._card(view, pair[1], pair[2]))
+            if value is not None and (best is None or value > best[0]):
+                best = (value, a)
+        return None if best is None else best[1]
 
     def _look_and_swap(self, view: SeatView, powers: list[Power], passing: Action | None) -> Action | None:
         """Look at an opponent's card (a known low one to take, else an unknown one), to swap it after."""
@@ -869,19 +877,17 @@ class GreedyBot(_ViewReader):
         for what it teaches."""
         est = self.estimate(view)
         values = self.facts.values
-        best: tuple[float, Power] | None = None
-        for a in powers:
-            pair = self._pair(view, a)
-            if pair is None:
-                continue
-            mine, theirs = self._card(view, view.player, pair[0]), self._card(view, pair[1], pair[2])
-            score = (est + 0.5 if mine is None else values[mine]) - (est - 0.5 if theirs is None else values[theirs])
-            if best is None or score > best[0]:
-                best = (score, a)
+        best = self._best_pair(
+            view,
+            powers,
+            lambda mine, theirs: (
+                (est + 0.5 if mine is None else values[mine]) - (est - 0.5 if theirs is None else values[theirs])
+            ),
+        )
         if best is None:
             return passing or powers[0]
-        self._pending = (view.power or "", best[1])
-        return best[1]
+        self._pending = (view.power or "", best)
+        return best
 
     def _give_stock_card(self, view: SeatView, powers: list[Power], passing: Action | None) -> Action | None:
         return self._lowest_opponent(view, powers)

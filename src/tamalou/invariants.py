@@ -589,7 +589,7 @@ def check_illegal_leaves_state(
 def _refusal(game: Game, action: object, snapshot: str | None, base: _State | None) -> bool:
     trial = game.copy()
     try:
-        trial.apply(action)  # type: ignore[arg-type]
+        trial.apply(action)  # type: ignore[call-overload]
     except IllegalAction:
         if snapshot is not None:
             after = trial.to_json()
@@ -660,7 +660,7 @@ def _fuzz(game: Game, rng: random.Random, count: int, *, refusals: bool, listing
 
 def _refused(game: Game, action: object) -> bool:
     try:
-        game.copy().apply(action)  # type: ignore[arg-type]
+        game.copy().apply(action)  # type: ignore[call-overload]
     except IllegalAction:
         return True
     except Exception:

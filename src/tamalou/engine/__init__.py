@@ -26,7 +26,17 @@ from .state import NO_CARD, Phase, Reason
 if TYPE_CHECKING:
     from .game import Game, new_game, replay
 
-__all__ = ["NO_CARD", "Game", "Mechanic", "Phase", "PhaseSpec", "Reason", "new_game", "replay"]
+__all__ = ["NO_CARD", "Game", "Mechanic", "Phase", "PhaseSpec", "Reason", "compiled", "new_game", "replay"]
+
+
+def compiled() -> bool:
+    """Whether the core runs compiled by mypyc (a wheel built with ``TAMALOU_COMPILE=1``) rather than from
+    its Python sources. Either way the games are the same, to the last event: the compiled core is only faster."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    from . import game
+
+    return (game.__file__ or "").endswith(tuple(EXTENSION_SUFFIXES))
 
 
 def __getattr__(name: str) -> Any:

@@ -25,13 +25,14 @@ from ..actions import Action, Discard, Draw, Pass, Replace, Tick
 from ..errors import IllegalAction
 from ..events import Event
 from .seats import SEATS
-from .state import DRAW, HOLD, NO_CARD, OVER, Reason
+from .state import DRAW, HOLD, NO_CARD, OVER, Reason, mypyc_attr
 from .table import Table
 
 if TYPE_CHECKING:
     from ..views import Result
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Flow(Table):
     """The phase table's core rows and the turn's transitions."""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast, overload
 
 from ..actions import Action, parse_action
 from ..errors import GameStateError, IllegalAction, PluginError, SetupError, SnapshotError, TamalouError
@@ -25,7 +25,7 @@ from .flow import Flow
 from .mechanic import Mechanic
 from .phases import phase_table
 from .seats import seat_actions
-from .state import DRAW, HOLD, NO_CARD, OVER
+from .state import DRAW, HOLD, NO_CARD, OVER, mypyc_attr
 from .view import player_view, seat_view
 
 if TYPE_CHECKING:
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(Flow):
     """One round in play. Create it with ``tamalou.new_game``."""
 
@@ -123,7 +124,7 @@ class Game(Flow):
         waiting = self.flow.rows[self.phase].waiting
         return [self.current_player] if waiting is None else waiting(self)
 
-    def legal_actions(self, player: int) -> list[Action]:
+    def legal_actions(self, player: object) -> list[Action]:
         """Every action ``player`` may take now, out-of-turn matches included.
 
         What is listed depends only on what ``player`` knows: a match is offered on every
@@ -148,7 +149,15 @@ class Game(Flow):
 
     # ----------------------------------------------------------------------------- applying
 
-    def apply(self, action: Action | dict[str, Any], *, max_step: float | None = None) -> list[Event]:
+    @overload
+    def apply(self, action: Action, *, max_step: float | None = None) -> list[Event]: ...
+
+    @overload
+    def apply(self, action: dict[str, Any], *, max_step: float | None = None) -> list[Event]: ...
+
+    # ``object``, not the union of the overloads: compiled by mypyc, a parameter's type is checked on the way
+    # in, and anything else must still be refused with ``IllegalAction`` (by ``parse_action``).
+    def apply(self, action: object, *, max_step: float | None = None) -> list[Event]:
         """Apply one action (an action object or its JSON dict); return the events.
 
         Raises ``IllegalAction`` (and changes nothing) if the rules forbid it now. A legal action
@@ -156,7 +165,7 @@ class Game(Flow):
         may not be earlier than the game's time, nor (with ``max_step``) more than ``max_step``
         seconds later: a server stamps ``at`` from its own clock and never trusts a client's.
         """
-        a = action if isinstance(action, Action) else parse_action(action)
+        a = action if isinstance(action, Action) else parse_action(cast(Any, action))
         if self.phase == OVER:
             raise IllegalAction("the round is over", a)
         at = a.at
@@ -288,11 +297,11 @@ class Game(Flow):
             )
         return self._result
 
-    def view(self, player: int) -> PlayerView:
+    def view(self, player: object) -> PlayerView:
         """What ``player`` may see now, and nothing more."""
         return player_view(self, player)
 
-    def seat_view(self, player: int) -> SeatView:
+    def seat_view(self, player: object) -> SeatView:
         """``view(player)`` as a plain slotted ``SeatView``: the same fields, several times cheaper to
         build (bots, simulations); ``.to_model()`` or ``.model_dump()`` at the boundary."""
         return seat_view(self, player)
@@ -332,7 +341,7 @@ class Game(Flow):
 
         return rich(self)
 
-    def events_so_far(self, player: int | None = None) -> list[Event]:
+    def events_so_far(self, player: object = None) -> list[Event]:
         """Every event of the round so far, from the deal on, as ``player`` may see it (all of it with
         ``None``: not for a player's eyes). The game keeps no events: they are rebuilt by replaying
         its actions from the deal (exact, and O(actions)), so call this when a seat joins or comes
@@ -368,7 +377,7 @@ class Game(Flow):
     @classmethod
     def from_json(
         cls,
-        data: str,
+        data: object,
         variant: Variant | None = None,
         *,
         allow_plugins: bool | Iterable[str] | None = None,

@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from .state import mypyc_attr
+
 if TYPE_CHECKING:
     from ..actions import Action
     from ..events import Event
@@ -91,6 +93,8 @@ class PhaseEntry:
             self.guards.append(spec.guard)
 
 
+# Mechanics are subclasses in Python (plugins' too), also when the core is compiled by mypyc.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Mechanic:
     """Base class of mechanics. Override what the mechanic needs; see each method's docstring.
 

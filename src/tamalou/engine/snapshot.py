@@ -290,7 +290,7 @@ def read(data: object, shape: type[BaseModel], version: int, what: str) -> dict[
     return state
 
 
-def load(g: Game, data: str, variant: Variant | None, allow_plugins: Any = None) -> None:
+def load(g: Game, data: object, variant: Variant | None, allow_plugins: Any = None) -> None:
     state = read(data, SnapshotShape, VERSION, "snapshot")
     try:
         _load(g, state, variant, allow_plugins)

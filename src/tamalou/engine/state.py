@@ -17,11 +17,21 @@ from ..cards import Card
 from ..rng import Rng
 
 if TYPE_CHECKING:
+    from _typeshed import IdentityFunction
+
     from ..actions import Action
     from ..rules import Rulebook
     from ..schema import Variant
     from ..views import Result
     from .phases import PhaseTable
+
+try:
+    from mypy_extensions import mypyc_attr as mypyc_attr
+except ImportError:  # not a dependency: only mypyc reads the decorator (the compiled core, docs/compiled.md)
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> IdentityFunction:
+        return lambda cls: cls
+
 
 NO_CARD = -1
 
@@ -59,6 +69,8 @@ class Reason(StrEnum):
     NO_PLAYER_LEFT = "no_player_left"
 
 
+# Compiled by mypyc, the core's classes stay open to subclasses in Python (the mechanics, a user's Game).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State:
     """The core's saved state (``STATE`` lists what a snapshot keeps) and the round's fixed facts."""
 

@@ -10,14 +10,16 @@ The reading helpers (``occupied``, ``targets``...) are what powers and mechanics
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeGuard
 
 from ..cards import Card
 from ..events import Event
-from .state import NO_CARD, Phase, State
+from .state import NO_CARD, Phase, State, mypyc_attr
 
 _BUILTIN = frozenset(p.value for p in Phase)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Table(State):
     """Card moves and knowledge, on top of the saved state."""
 
@@ -71,7 +73,7 @@ class Table(State):
         """The phase called ``name`` (a ``Phase`` for a built-in one), to go back to a saved phase."""
         return Phase(name) if name in _BUILTIN else name
 
-    def player_ok(self, p: object) -> bool:
+    def player_ok(self, p: object) -> TypeGuard[int]:
         return type(p) is int and 0 <= p < self.players
 
     def slot_ok(self, p: int, s: object) -> bool:

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def seat_view(g: Game, player: int) -> SeatView:
+def seat_view(g: Game, player: object) -> SeatView:
     """What ``player`` may see now, and nothing more, as a plain ``SeatView``."""
     if not g.player_ok(player):
         raise IllegalAction(f"no player {player!r} in a {g.players}-player game")
@@ -53,6 +53,6 @@ def seat_view(g: Game, player: int) -> SeatView:
     return view
 
 
-def player_view(g: Game, player: int) -> PlayerView:
+def player_view(g: Game, player: object) -> PlayerView:
     """What ``player`` may see now, and nothing more (the pydantic ``PlayerView``)."""
     return seat_view(g, player).to_model()
