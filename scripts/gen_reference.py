@@ -903,6 +903,11 @@ API_SUMMARIES = {
     "hookspec": "The marker of tamalou's hook specifications (`tamalou.hookspecs`); plugins use `hookimpl`.",
     "__version__": "The version of tamalou, as a string.",
     "BotLike": "A `Bot`, or a plain function with the signature of `Bot.act`.",
+    "REWARDS": "The named rewards of the PettingZoo environment (`rank`, `win`, `score`): functions "
+    "`(result, seat) -> float`.",
+    "GAME_NAME": "The name the OpenSpiel game is registered under: `python_tamalou`.",
+    "SPIEL_REWARDS": "The rewards the OpenSpiel game may be loaded with (`rank`, `win`, as the PettingZoo "
+    "environment's): functions `(result, seat) -> float`.",
 }
 
 # ``Game``'s state fields have no docstring of their own.
@@ -927,6 +932,9 @@ GAME_MEMBERS = {
     "to_json": "",
     "from_json": "",
     "copy": "",
+    "push": "",
+    "pop": "",
+    "pushed": "",
 }
 
 MODULES = (
@@ -965,6 +973,33 @@ MODULES = (
         "What `tamalou verify` and `tamalou replay` run: games on every core, the table of invariants, "
         "the shrinking of a failing game and the `Counterexample` file (the variant embedded) that "
         "replays it anywhere.",
+    ),
+    (
+        "tamalou.ai.encoding",
+        'The `ai` extra (`pip install "tamalou[ai]"`): a fixed numbering of every action of a ruleset, plugin '
+        "powers and moves included (`ActionSpace.of(variant, players)`), and legal-action masks; "
+        "`game.action_id`, `game.action_from_id` and `game.legal_mask` use it.",
+    ),
+    (
+        "tamalou.ai.observation",
+        "What one seat sees as a fixed-size float32 vector with a documented layout, built only from its "
+        "view, and as text.",
+    ),
+    (
+        "tamalou.ai.pettingzoo",
+        "A PettingZoo AEC environment of one round (untimed rulesets): action masks in the observations, "
+        "react turns for out-of-turn matches, rewards from the result.",
+    ),
+    (
+        "tamalou.ai.openspiel",
+        "An OpenSpiel game of one round (`python_tamalou`, untimed rulesets): the shuffle as chance nodes, "
+        "react turns as in the PettingZoo environment, observations from the views, serialisation through "
+        "snapshots, `resample_from_infostate` for OpenSpiel's ISMCTS.",
+    ),
+    (
+        "tamalou.ismcts",
+        "`ISMCTSBot` (the built-in bot `ismcts`): information-set Monte Carlo tree search from the seat's "
+        "view alone, with the determinizations it samples (`Determinizer`) and its rollout policy.",
     ),
 )
 

@@ -556,7 +556,7 @@ def test_the_docs_package_adds_its_bot_by_name(tmp_path: Path) -> None:
     _docs_package(site)
     assert "low" not in bot_names()
     with on_path(site, "my_bots"):
-        assert bot_names() == ["random", "cautious", "greedy", "low"]
+        assert bot_names() == ["random", "cautious", "greedy", "ismcts", "low"]
         assert "my_bots" not in sys.modules  # listing the names imports nothing
         bot = make_bot(" Low ", 3)  # names are case-insensitive
         assert type(bot).__name__ == "LowBot" and type(bot).__module__ == "my_bots"
@@ -631,7 +631,7 @@ def test_make_bot_errors_name_the_bot_and_the_package(tmp_path: Path) -> None:
     _install(site, "twin-a", {"twin_a": "from tamalou.bots import RandomBot\n"}, {"twin": "twin_a:RandomBot"})
     _install(site, "twin-b", {"twin_b": "from tamalou.bots import CautiousBot\n"}, {"twin": "twin_b:CautiousBot"})
     with on_path(site, "broken_bots", "odd_bots", "twin_bots", "twin_a", "twin_b"):
-        assert bot_names() == ["random", "cautious", "greedy", "broken", "number", "twin", "word"]
+        assert bot_names() == ["random", "cautious", "greedy", "ismcts", "broken", "number", "twin", "word"]
         with pytest.raises(PluginError, match="cannot be loaded") as failed:
             make_bot("broken")
         message = str(failed.value)
@@ -648,8 +648,8 @@ def test_make_bot_errors_name_the_bot_and_the_package(tmp_path: Path) -> None:
 
 
 def test_every_built_in_bot_is_made_by_name() -> None:
-    assert list(BUILTIN_BOTS) == ["random", "cautious", "greedy"]
-    assert bot_names()[:3] == ["random", "cautious", "greedy"]
+    assert list(BUILTIN_BOTS) == ["random", "cautious", "greedy", "ismcts"]
+    assert bot_names()[:4] == ["random", "cautious", "greedy", "ismcts"]
     for name, cls in (("random", RandomBot), ("cautious", CautiousBot), ("greedy", GreedyBot)):
         assert type(make_bot(name.upper(), 1)) is cls
         assert bot_factory(name) is cls

@@ -20,7 +20,7 @@ import pytest
 import scenario
 import tamalou
 from tamalou import Action, Call, Discard, Draw, Game, MatchAction, Pass, Power, Replace, SeatView, Swap
-from tamalou.bots import GreedyBot, RandomBot, bot_names, make_bot, play_game
+from tamalou.bots import GreedyBot, ISMCTSBot, RandomBot, bot_names, make_bot, play_game
 from tamalou.engine.state import Reason
 from tamalou.rules import rulebook
 from test_bots import Checked
@@ -273,13 +273,18 @@ def _player_counts(v: tamalou.Variant) -> list[int]:
     return sorted({n for n in (2, 4) if low <= n <= high} or {low})
 
 
+def _bot(name: str, seed: int) -> Any:
+    """``make_bot(name, seed)``; the search bot with a small budget (its own tests measure its play)."""
+    return ISMCTSBot(seed, iterations=2, rollout_limit=30) if name == "ismcts" else make_bot(name, seed)
+
+
 def _finish(v: tamalou.Variant, bot: str, seeds: range, offered: Counter[str] | None = None) -> Counter[str]:
     reasons: Counter[str] = Counter()
     for players in _player_counts(v):
         for seed in seeds:
             game = tamalou.new_game(v, players=players, seed=seed)
             counts = Counter[str]() if offered is None else offered
-            seats = [Recorder(make_bot(bot, seed * 8 + p), counts) for p in range(players)]
+            seats = [Recorder(_bot(bot, seed * 8 + p), counts) for p in range(players)]
             result = play_game(game, seats)  # an IllegalAction would propagate
             assert game.is_over and result.reason in ENDINGS, result.reason
             reasons[result.reason] += 1

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 from .actions import Action, Call, Discard, Draw, Give, MatchAction, Pass, PeekAction, Power, Replace, Swap, Tick
 from .cards import parse_card
 from .errors import PluginError
+from .ismcts import ISMCTSBot
 from .play import Bot, BotLike, as_bot, play_game
 from .rules import Rulebook, rulebook
 from .schema import Variant
@@ -50,6 +51,7 @@ __all__ = [
     "BotLike",
     "CautiousBot",
     "GreedyBot",
+    "ISMCTSBot",
     "RandomBot",
     "as_bot",
     "bot_factory",
@@ -982,6 +984,7 @@ BUILTIN_BOTS: dict[str, Callable[[int], BotLike]] = {
     "random": RandomBot,
     "cautious": CautiousBot,
     "greedy": GreedyBot,
+    "ismcts": ISMCTSBot,
 }
 
 

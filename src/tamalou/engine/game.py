@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, cast, overload
+from typing import TYPE_CHECKING, Any, cast, overload
 
 from ..actions import Action, parse_action
 from ..errors import GameStateError, IllegalAction, PluginError, SetupError, SnapshotError, TamalouError
@@ -28,6 +28,10 @@ from .seats import seat_actions
 from .state import DRAW, HOLD, NO_CARD, OVER, mypyc_attr
 from .view import player_view, seat_view
 
+if TYPE_CHECKING:
+    import numpy
+    from numpy.typing import NDArray
+
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Game(Flow):
@@ -44,6 +48,7 @@ class Game(Flow):
         deal: dict[str, Any] | None = None,
         first_player: int | None = None,
     ) -> None:
+        self._undo = []
         if variant is None:  # a blank game, for ``copy`` and ``from_json`` to fill
             return
         r = variant.rules
@@ -192,6 +197,37 @@ class Game(Flow):
         self.actions.append(a)
         return events
 
+    # ----------------------------------------------------------------------------- undo, for search
+
+    def push(self, action: Action | dict[str, Any], *, max_step: float | None = None) -> list[Event]:
+        """``apply(action)``, remembering how to take it back: ``pop()`` then puts the game back exactly as
+        it was (state, generator, action log, result; ``to_json()`` equal), for tree searches that try an
+        action and come back. Refused actions raise ``IllegalAction`` as ``apply`` does, change nothing and
+        push nothing. Each push keeps a copy of the game's mutable state, its saved fields and every
+        mechanic's state object (about 4 µs, about what an action takes, and 1 µs to put back; a whole
+        ``copy()`` takes about 14 µs), so the undo is exact for every mechanic, built-in or a plugin's,
+        that keeps its state in its state object as mechanics must."""
+        saved = snapshot.save(self)
+        events = self.apply(action, max_step=max_step)
+        self._undo.append(saved)
+        return events
+
+    def pop(self) -> Action:
+        """Take back the last ``push`` (and any ``apply`` made since) and return the action pushed.
+        Raises ``GameStateError`` when there is nothing to take back. A ``copy()`` or a restored
+        snapshot starts with nothing to take back."""
+        if not self._undo:
+            raise GameStateError("nothing to pop: no action was pushed (game.push) since the game began")
+        memento: snapshot.Memento = self._undo.pop()
+        action = self.actions[memento[2]]
+        snapshot.restore(self, memento)
+        return action
+
+    @property
+    def pushed(self) -> int:
+        """How many pushes ``pop`` can take back."""
+        return len(self._undo)
+
     def _dispatch(self, a: Action) -> list[Event]:
         handler = self.flow.dispatch[self.phase].get(type(a))
         if handler is None:
@@ -269,6 +305,27 @@ class Game(Flow):
         """``view(player)`` as a plain slotted ``SeatView``: the same fields, several times cheaper to
         build (bots, simulations); ``.to_model()`` or ``.model_dump()`` at the boundary."""
         return seat_view(self, player)
+
+    # ----------------------------------------------------------------------------- action ids (the ``ai`` extra)
+
+    def action_id(self, action: Action) -> int:
+        """The integer id of ``action`` in this game's fixed action space (``tamalou.ai.ActionSpace``,
+        the ``ai`` extra: numpy is imported on first use). Raises ``ActionEncodingError`` if it has none."""
+        from ..ai.encoding import ActionSpace
+
+        return ActionSpace.of(self.variant, self.players).id(action)
+
+    def action_from_id(self, i: int, player: int) -> Action:
+        """The action with id ``i`` taken by seat ``player`` (``action_id``'s inverse)."""
+        from ..ai.encoding import ActionSpace
+
+        return ActionSpace.of(self.variant, self.players).action(i, player)
+
+    def legal_mask(self, player: int) -> NDArray[numpy.bool_]:
+        """A numpy bool array over the action space: ``True`` at the id of each of ``legal_actions(player)``."""
+        from ..ai.encoding import ActionSpace
+
+        return ActionSpace.of(self.variant, self.players).mask(self, player)
 
     def __repr__(self) -> str:
         """The table as the referee sees it (``tamalou.display``): every card, ``*`` after a card its owner

@@ -19,7 +19,7 @@ from ..errors import SnapshotError, TamalouError
 from ..rng import Rng
 from ..snapshots import SnapshotShape
 from .deal import set_universe
-from .state import GIVE, HOLD, NO_CARD, OVER, Phase
+from .state import GIVE, HOLD, NO_CARD, OVER, Phase, State
 
 if TYPE_CHECKING:
     from ..schema import Variant
@@ -148,6 +148,96 @@ def copy_into(g: Game, other: Game) -> None:
     g.actions = list(other.actions)
     g._result = other._result
     g.ms = [copy_state(st) for st in other.ms]
+
+
+# ----------------------------------------------------------------------------- undo (push / pop)
+
+#: What ``save`` keeps: the core's saved fields (``State.STATE``), the generator's state, how long the
+#: action log was, the cached result, and each mechanic's state object with its slots' values. A game's
+#: other attributes are fixed for the round (the variant, the rulebook, the cards' faces).
+Memento = tuple[list[Any], int, int, Any, list[Any], list[Any]]
+
+_GETTERS: dict[type, tuple[Any, Any, tuple[str, ...]]] = {}
+
+
+def _getter(cls: type, names: tuple[str, ...]) -> tuple[Any, Any, tuple[str, ...]]:
+    """For the slots ``names`` of ``cls``: a function returning their values (a tuple), one setting them
+    from such a sequence, and the names. Both are made once per class (one attribute access each)."""
+    from operator import attrgetter
+
+    if not names:
+        found: tuple[Any, Any, tuple[str, ...]] = (lambda obj: (), lambda obj, values: None, names)
+    else:
+        get = attrgetter(*names) if len(names) > 1 else (lambda obj, _n=names[0]: (getattr(obj, _n),))
+        for n in names:
+            if not n.isidentifier():  # pragma: no cover - slot names are identifiers
+                raise ValueError(f"not a slot name: {n!r}")
+        code = f"def set_all(obj, values):\n    {', '.join('obj.' + n for n in names)}, = values\n"
+        scope: dict[str, Any] = {}
+        exec(code, scope)  # one tuple assignment: several times quicker than a loop of setattr
+        found = (get, scope["set_all"], names)
+    _GETTERS[cls] = found
+    return found
+
+
+def _copied(values: tuple[Any, ...]) -> list[Any]:
+    return [_copy_value(v) if type(v) is list else v for v in values]
+
+
+def _core_copier(names: tuple[str, ...]) -> Any:
+    """The core's fields, copied: ``hands`` (lists of card ids) list by list, the flat lists of ints
+    (``stock``, ``discard``, ``knowers``) at C speed, anything else as ``_copy_value`` copies it."""
+
+    def copy(values: tuple[Any, ...]) -> list[Any]:
+        out = list(values)
+        for i in flat:
+            out[i] = out[i][:]
+        for i in nested:
+            out[i] = [x[:] for x in out[i]]
+        for i in other:
+            out[i] = _copy_value(out[i])
+        return out
+
+    flat = [i for i, n in enumerate(names) if n in ("stock", "discard", "knowers")]
+    nested = [i for i, n in enumerate(names) if n == "hands"]
+    other = [i for i, n in enumerate(names) if n not in ("stock", "discard", "knowers", "hands")]
+    return copy
+
+
+_CORE: list[Any] = []
+
+
+def save(g: Game) -> Memento:
+    """What ``restore`` needs to put ``g`` back exactly as it is now: the mutable state only (lists
+    copied, lists in lists too)."""
+    if not _CORE:
+        get, set_all, names = _getter(State, g.STATE)
+        _CORE.extend((get, _core_copier(names), set_all))
+    get_core, copy_core, _ = _CORE
+    states: list[Any] = g.ms
+    values: list[Any] = []
+    for st in states:
+        if st is None:
+            values.append(None)
+            continue
+        found = _GETTERS.get(type(st))
+        if found is None:
+            found = _getter(type(st), _slots(st))
+        values.append(_copied(found[0](st)))
+    return (copy_core(get_core(g)), g.rng.state, len(g.actions), g._result, list(states), values)
+
+
+def restore(g: Game, memento: Memento) -> None:
+    """Put ``g`` back as it was when ``save`` made ``memento`` (which it takes over: use it once)."""
+    core, rng_state, n_actions, result, states, values = memento
+    _CORE[2](g, core)
+    g.rng.state = rng_state
+    del g.actions[n_actions:]
+    g._result = result
+    g.ms = states
+    for st, saved in zip(states, values, strict=True):
+        if st is not None:
+            _GETTERS[type(st)][1](st, saved)
 
 
 def dump(g: Game) -> str:

@@ -104,6 +104,7 @@ class State:
 
     __slots__ = (
         "_result",
+        "_undo",
         "actions",
         "all_mask",
         "caller",
@@ -179,3 +180,4 @@ class State:
     now: float  #: the game's time in seconds (timed rulesets; time is an input)
     actions: list[Action]
     _result: Result | None
+    _undo: list[Any]  #: ``Game.push``'s saved states, newest last (not saved: a copy starts with none)
