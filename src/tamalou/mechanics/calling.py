@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from ..actions import Action, Call, Pass
 from ..engine.mechanic import Mechanic, PhaseSpec
 from ..engine.seats import SEATS
-from ..engine.state import CALL, DRAW, NO_CARD, Reason
+from ..engine.state import CALL, DRAW, NO_CARD, Reason, mypyc_attr
 from ..errors import IllegalAction
 from ..events import Event
 
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from ..schema import Variant
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Calling(Mechanic):
     name = "calling"
     order = 40

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 from ..actions import Action, MatchAction, Pass
 from ..engine.mechanic import Handler, Lister, Mechanic, PhaseSpec
 from ..engine.seats import GROWTH, SEATS
-from ..engine.state import CLOSING, DRAW, GIVE, HOLD, NO_CARD, OVER, POWER, SWAP, Reason
+from ..engine.state import CLOSING, DRAW, GIVE, HOLD, NO_CARD, OVER, POWER, SWAP, Reason, mypyc_attr
 from ..errors import IllegalAction
 from ..events import Event
 
@@ -90,6 +90,7 @@ def match_action(p: int, s: int, owner: int | None = None) -> MatchAction:
     return a
 
 
+@mypyc_attr(native_class=False)  # snapshots and undo read and set its __slots__
 class MatchingState:
     """``win``: the card a turn threw that may be matched (``NO_CARD``: none); ``win_by``: who won it
     (-1: nobody yet); ``tried``: cards each player threw on it; ``waiting``: closing window, bit p set
@@ -104,6 +105,7 @@ class MatchingState:
         self.waiting = 0
 
 
+@mypyc_attr(native_class=False)  # snapshots and undo read and set its __slots__
 class WindowState(MatchingState):
     """A window after the power (``window = "after_power"``): besides, ``turn_player``: in the phase
     ``window``, whose turn it is (``current_player`` is then the seat the window waits for); -2 while a
@@ -116,6 +118,7 @@ class WindowState(MatchingState):
         self.turn_player = -1
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Matching(Mechanic):
     name = "matching"
     order = 10

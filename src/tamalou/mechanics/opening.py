@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import Action, PeekAction
 from ..engine.mechanic import Mechanic, PhaseSpec
-from ..engine.state import PEEK
+from ..engine.state import PEEK, mypyc_attr
 from ..errors import IllegalAction
 from ..events import Event
 
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ..schema import Variant
 
 
+@mypyc_attr(native_class=False)  # snapshots and undo read and set its __slots__
 class OpeningState:
     __slots__ = ("peeked",)
 
@@ -25,6 +26,7 @@ class OpeningState:
         self.peeked = 0  # bit p: player p has peeked
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ChosenPeek(Mechanic):
     name = "opening"
     order = 5

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from ..actions import Action, Give, MatchAction, Pass
 from ..engine.mechanic import PhaseSpec
 from ..engine.seats import SEATS
-from ..engine.state import GIVE, NO_CARD
+from ..engine.state import GIVE, NO_CARD, mypyc_attr
 from ..errors import IllegalAction
 from ..events import Event
 from .matching import _THEIRS, _WINDOWS, Matching, MatchingState, own_matches, their_matches
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from ..schema import Variant
 
 
+@mypyc_attr(native_class=False)  # snapshots and undo read and set its __slots__
 class OpponentMatchingState(MatchingState):
     """Besides the window: ``gives`` owed (``[owner, slot]`` each), the ``giver``, and the phase and
     player to go back to."""
@@ -44,6 +45,7 @@ class OpponentMatchingState(MatchingState):
         self.resume_player = -1
 
 
+@mypyc_attr(native_class=False)  # snapshots and undo read and set its __slots__
 class OpponentWindowState(OpponentMatchingState):
     """With a window after the power: ``turn_player`` as in ``matching.WindowState``."""
 
@@ -54,6 +56,7 @@ class OpponentWindowState(OpponentMatchingState):
         self.turn_player = -1
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class OpponentMatching(Matching):
     name = "matching"
     order = 10

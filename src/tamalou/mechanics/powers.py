@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from ..actions import Action, Pass, Power, Swap
 from ..engine.mechanic import Mechanic, PhaseSpec
 from ..engine.seats import SEATS
-from ..engine.state import DRAW, POWER, SWAP
+from ..engine.state import DRAW, POWER, SWAP, mypyc_attr
 from ..errors import IllegalAction
 from ..events import Event
 from ..powers import TURN_TAKEN, CardPower
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from ..schema import Variant
 
 
+@mypyc_attr(native_class=False)  # snapshots and undo read and set its __slots__
 class PowersState:
     """``power``: the power on offer (or passed on); ``step``: ``[name, memo, instead_of_draw]`` of a
     power waiting for its second step; ``passing``: the power the next player may use."""
@@ -42,6 +43,7 @@ class PowersState:
         self.passing: str | None = None
 
 
+@mypyc_attr(native_class=False)  # snapshots and undo read and set its __slots__
 class ReplacedPowersState(PowersState):
     """With ``replaced``: besides, ``forced``: the power on offer came with a replace (no ``pass``)."""
 
@@ -52,6 +54,7 @@ class ReplacedPowersState(PowersState):
         self.forced = False
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Powers(Mechanic):
     name = "powers"
     order = 20

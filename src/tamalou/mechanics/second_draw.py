@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from ..actions import Action, Pass
 from ..engine.mechanic import Mechanic, PhaseSpec
 from ..engine.seats import SEATS
-from ..engine.state import DRAW
+from ..engine.state import DRAW, mypyc_attr
 from ..errors import IllegalAction
 from ..events import Event
 
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from ..schema import Variant
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SecondDraw(Mechanic):
     name = "second_draw"
     order = 30

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..engine.mechanic import Mechanic
+from ..engine.state import mypyc_attr
 from ..events import Event
 
 if TYPE_CHECKING:
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 STOCK_OUT = "stock_out"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class StockOut(Mechanic):
     name = "stock_out"
     order = 35  # before an end-of-turn call (40) is offered: the round is over first

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, Give, MatchAction, PeekAction, Tick
 from ..engine.mechanic import Mechanic, PhaseSpec
-from ..engine.state import CALL, COUNTDOWN, DRAW, GIVE, HOLD, OPENING, OVER, POWER, SWAP, Reason
+from ..engine.state import CALL, COUNTDOWN, DRAW, GIVE, HOLD, OPENING, OVER, POWER, SWAP, Reason, mypyc_attr
 from ..events import Event
 from .matching import WINDOW
 
@@ -33,6 +33,7 @@ _CLOCKED = TURN_PHASES | {GIVE, OPENING, COUNTDOWN, WINDOW}  # (WINDOW: a window
 _OUT_OF_TURN = frozenset({MatchAction, Give, Tick, PeekAction})
 
 
+@mypyc_attr(native_class=False)  # snapshots and undo read and set its __slots__
 class ClockState:
     __slots__ = ("absent", "absent_turns", "acted", "deadline", "locked_until", "misses", "quiet_until")
 
@@ -46,6 +47,7 @@ class ClockState:
         self.acted = False
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Timing(Mechanic):
     name = "timing"
     order = 50
