@@ -24,6 +24,9 @@ class Event:
         self.secret = secret
         self.seen_by = seen_by  # bit p set: player p sees the secret fields
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Event, (self.type, self.data, self.secret, self.seen_by))
+
     def __getitem__(self, key: str) -> Any:
         if key == "type":
             return self.type

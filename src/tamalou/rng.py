@@ -23,6 +23,9 @@ class Rng:
     def __init__(self, seed: int = 0) -> None:
         self.state = seed & _MASK
 
+    def __reduce__(self) -> tuple[type[Rng], tuple[int]]:
+        return (Rng, (self.state,))
+
     def next64(self) -> int:
         """The next 64-bit output."""
         self.state = s = (self.state + _GOLDEN) & _MASK
