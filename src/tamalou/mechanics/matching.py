@@ -27,7 +27,7 @@ the cards); a match of several slots is accepted and is those one-card matches i
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, MatchAction, Pass
 from ..engine.mechanic import Handler, Lister, Mechanic, PhaseSpec
@@ -371,7 +371,7 @@ class Matching(Mechanic):
         st.tried = [0] * g.players
         if self.after_power:  # opened at ``play_resolved``, once the power is done
             st.win = NO_CARD
-            pending: WindowState = st  # type: ignore[assignment]  # (or opponents' twin of it)
+            pending: Any = st  # a WindowState or opponents' twin of it (no common class: both have turn_player)
             pending.turn_player = -2
         else:
             st.win = card
@@ -381,7 +381,7 @@ class Matching(Mechanic):
         """``window = "after_power"``: the card the turn threw (the discard's top: nothing else lands on it
         meanwhile) is resolved, power and all: its window opens, as the phase ``window``, for every player
         who may match (whatever their cards: who is asked says nothing of them)."""
-        st: WindowState = g.ms[self.index]  # (or opponents' twin of it)
+        st: Any = g.ms[self.index]  # a WindowState or opponents' twin of it (both have turn_player)
         if st.turn_player != -2 or not g.discard:  # no card of this play waits for its window
             return False
         st.win = g.discard[-1]
@@ -410,7 +410,7 @@ class Matching(Mechanic):
     def close_window(self, g: Game, events: list[Event]) -> None:
         """Everyone has matched or passed: the window closes, the turn goes on (the other mechanics'
         ``play_resolved``, then the end of the turn)."""
-        st: WindowState = g.ms[self.index]  # (or opponents' twin of it)
+        st: Any = g.ms[self.index]  # a WindowState or opponents' twin of it (both have turn_player)
         st.win = NO_CARD
         st.waiting = 0
         g.current_player = st.turn_player
