@@ -1,0 +1,176 @@
+"""Load test: many rooms played at once over websockets, on this machine only (127.0.0.1).
+
+Each room has a human seat played by a websocket client of this script (a tamalou bot chooses its moves
+from the view and the legal actions the server sends) and bot seats played by the server. The script
+reports how many actions the server applied per second, and the latency of a human action: the time from
+sending it to receiving the update that answers it (median and 99th percentile).
+
+    python loadtest.py --rooms 200 --seconds 120            # starts a server of its own on a free port
+    python loadtest.py --rooms 50 --url http://127.0.0.1:8000  # against a server you started
+
+Bounded: at most 1000 rooms, and the clients stop after ``--seconds`` whatever happens.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib.util
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+import tamalou
+from tamalou.bots import make_bot
+from tamalou.views import PlayerView
+from websockets.asyncio.client import connect
+
+HERE = Path(__file__).resolve().parent
+
+
+@dataclass
+class Totals:
+    latencies: list[float] = field(default_factory=list)  # seconds, one per human action answered
+    errors: int = 0
+    finished: int = 0
+
+
+def must_act(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    legal: list[dict[str, Any]] = state["legal"]
+    if seat in state["to_act"] and any(a["type"] != "match" for a in legal):
+        return legal
+    return []
+
+
+async def play_seat(url: str, room: str, token: str, policy: str, variant: tamalou.Variant, totals: Totals) -> None:
+    """One human seat: say hello, then act whenever the seat must, until the match is over."""
+    ws_url = url.replace("http", "ws", 1) + f"/ws/{room}"
+    async with connect(ws_url, max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token, "since": 0}))
+        message = json.loads(await ws.recv())
+        seat, state = message["seat"], message["state"]
+        moves = 0
+        while not state["over"]:
+            legal = must_act(state, seat)
+            if not legal:
+                message = json.loads(await ws.recv())
+                state = message.get("state", state)
+                continue
+            bot = make_bot(policy, seed=moves)
+            getattr(bot, "setup", lambda *_: None)(variant, seat)
+            view = PlayerView.model_validate(state["view"])
+            action = bot.act(view, [tamalou.parse_action(a) for a in legal])  # type: ignore[arg-type]
+            chosen = action.to_dict() if action is not None else legal[0]
+            sent = time.perf_counter()
+            await ws.send(json.dumps({"type": "action", "action": chosen}))
+            message = json.loads(await ws.recv())
+            totals.latencies.append(time.perf_counter() - sent)
+            moves += 1
+            if message["type"] == "error":
+                totals.errors += 1
+            state = message.get("state", state)
+        totals.finished += 1
+
+
+async def run(url: str, rooms: int, seconds: float, ruleset: str, policy: str) -> dict[str, Any]:
+    variant = tamalou.load_variant(ruleset)
+    totals = Totals()
+    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+        made = []
+        for k in range(rooms):
+            body = {"ruleset": ruleset, "players": 2, "bots": {"1": "greedy"}, "seed": k, "bot_delay": 0}
+            room = (await http.post("/api/rooms", json=body)).json()["room"]
+            token = (await http.post(f"/api/rooms/{room}/join", json={})).json()["token"]
+            made.append((room, token))
+        started = time.perf_counter()
+        seats = [asyncio.create_task(play_seat(url, r, t, policy, variant, totals)) for r, t in made]
+        done, pending = await asyncio.wait(seats, timeout=seconds)
+        elapsed = time.perf_counter() - started
+        for task in pending:
+            task.cancel()
+        failed = [t.exception() for t in done if t.exception() is not None]
+        actions = 0
+        for room, _ in made:
+            actions += (await http.get(f"/api/rooms/{room}")).json()["actions"]
+    lat = sorted(totals.latencies)
+    return {
+        "rooms": rooms,
+        "finished": totals.finished,
+        "unfinished": len(pending),
+        "failed": [repr(e) for e in failed[:3]],
+        "seconds": round(elapsed, 2),
+        "server_actions": actions,
+        "actions_per_second": round(actions / elapsed),
+        "human_actions": len(lat),
+        "refused": totals.errors,
+        "latency_ms_p50": round(1000 * lat[len(lat) // 2], 2) if lat else None,
+        "latency_ms_p99": round(1000 * lat[min(len(lat) - 1, int(len(lat) * 0.99))], 2) if lat else None,
+    }
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(db: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """``python -m table_server`` on a free port of 127.0.0.1 (warnings only in its log)."""
+    port = free_port()
+    env = dict(os.environ)
+    if importlib.util.find_spec("table_server") is None:  # not installed: run it from the sources
+        env["PYTHONPATH"] = os.pathsep.join([str(HERE / "src"), os.environ.get("PYTHONPATH", "")])
+    command = [sys.executable, "-m", "table_server", "--port", str(port), "--db", str(db), "--log-level", "warning"]
+    command += ["--round-pause", "0"]  # the next round at once: the clients play as fast as they can
+    process = subprocess.Popen(command, env=env)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(300):
+        try:
+            httpx.get(url + "/api/rulesets", timeout=1)
+            return process, url
+        except httpx.TransportError:
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit("the server did not start")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rooms", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=120, help="stop the clients after this long")
+    parser.add_argument("--ruleset", default="french")
+    parser.add_argument("--policy", default="greedy", choices=["greedy", "random", "cautious"])
+    parser.add_argument("--url", help="a server already running on 127.0.0.1 (default: start one)")
+    parser.add_argument("--min-finished", type=float, default=0.0, help="fail unless this share of rooms finished")
+    args = parser.parse_args()
+    if not 1 <= args.rooms <= 1000:
+        raise SystemExit("--rooms is from 1 to 1000")
+    process = None
+    with tempfile.TemporaryDirectory() as folder:
+        url = args.url
+        if url is None:
+            process, url = start_server(Path(folder) / "load.db")
+        elif urlsplit(url).hostname not in ("127.0.0.1", "localhost"):
+            raise SystemExit("the load test runs against 127.0.0.1 only")
+        try:
+            report = asyncio.run(run(url.rstrip("/"), args.rooms, args.seconds, args.ruleset, args.policy))
+        finally:
+            if process is not None:
+                process.terminate()
+                process.wait(10)
+    print(json.dumps(report, indent=2))
+    if report["failed"] or report["finished"] < args.min_finished * args.rooms:
+        raise SystemExit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The table server's CI: Chromium for the browser test (apt-get, if /usr/bin/chromium is missing), a fresh
+# venv with this repository's tamalou and the example with its test extra, the tests, a short load test.
+#
+#   examples/table-server/run_tests.sh [PYTHON]     # PYTHON makes the venv (default: python3)
+#
+# Environment: TABLE_ARTIFACTS (the browser test's screenshots; default examples/table-server/artifacts),
+# LOAD_ROOMS (default 200) and LOAD_SECONDS (default 60) bound the load test.
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+py="${1:-python3}"
+
+if [ ! -x /usr/bin/chromium ]; then
+    sudo=""
+    if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
+    $sudo apt-get update -qq
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+
+venv="$(mktemp -d)"
+trap 'rm -rf "$venv"' EXIT
+"$py" -m venv "$venv"
+"$venv/bin/python" -m pip install -q --upgrade pip
+"$venv/bin/python" -m pip install -q "$root" "$here[test]"
+
+cd "$here"
+"$venv/bin/python" -m pytest
+"$venv/bin/python" loadtest.py --rooms "${LOAD_ROOMS:-200}" --seconds "${LOAD_SECONDS:-60}" --min-finished 1

@@ -1,0 +1,79 @@
+"""The JSON messages of the websocket, built for one seat at a time.
+
+Everything a seat receives is made here from what tamalou gives that seat: ``game.view(seat)``,
+``game.legal_actions(seat)`` and ``event.for_player(seat)``. Nothing here reads a hidden card.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import tamalou
+
+#: The longest message a client may send (an action is well under 1 KB).
+MAX_MESSAGE_CHARS = 4096
+
+
+class BadMessage(ValueError):
+    """A client message that is not JSON, not an object, or not of a known type."""
+
+
+def state(match: tamalou.Match, seat: int, now: float) -> dict[str, Any]:
+    """What ``seat`` sees of the room now (the ``state`` of ``welcome`` and ``update`` messages)."""
+    game = match.game
+    over = match.is_over
+    return {
+        "view": game.view(seat).model_dump(mode="json"),
+        # Time is the server's: ticks are not offered to clients.
+        "legal": [a.to_dict() for a in game.legal_actions(seat) if not isinstance(a, tamalou.Tick)],
+        "to_act": game.to_act,
+        "now": now,
+        "deadline": game.deadline,
+        "over": over,  # the whole match
+        "result": game.result().model_dump(mode="json") if game.is_over else None,  # the round's
+        "round": match.round,
+        "rounds": [list(scores) for scores in match.scores],  # the scores of each round scored
+        "match": match.result().model_dump(mode="json") if over else None,
+    }
+
+
+def events_for(seat: int, events: list[tamalou.Event]) -> list[dict[str, Any]]:
+    """The events as ``seat`` may see them."""
+    return [e.for_player(seat).to_dict() for e in events]
+
+
+def welcome(
+    room: str, ruleset: str, match: tamalou.Match, seat: int, seq: int, missed: list[tamalou.Event], now: float
+) -> dict[str, Any]:
+    return {
+        "type": "welcome",
+        "seat": seat,
+        "room": room,
+        "ruleset": ruleset,
+        "players": match.players,
+        "seq": seq,
+        "events": events_for(seat, missed),
+        "state": state(match, seat, now),
+    }
+
+
+def update(match: tamalou.Match, seat: int, seq: int, new: list[tamalou.Event], now: float) -> dict[str, Any]:
+    return {"type": "update", "seq": seq, "events": events_for(seat, new), "state": state(match, seat, now)}
+
+
+def error(reason: str) -> dict[str, Any]:
+    return {"type": "error", "reason": reason}
+
+
+def parse(text: str) -> dict[str, Any]:
+    """A client message as a dict with a ``type``; ``BadMessage`` for anything else."""
+    if len(text) > MAX_MESSAGE_CHARS:
+        raise BadMessage(f"a message is at most {MAX_MESSAGE_CHARS} characters")
+    try:
+        message = json.loads(text)
+    except ValueError:
+        raise BadMessage("not JSON") from None
+    if not isinstance(message, dict) or message.get("type") not in ("hello", "action"):
+        raise BadMessage('expected {"type": "hello", ...} or {"type": "action", ...}')
+    return message

@@ -1,0 +1,53 @@
+"""The rulesets a room may be played with: a registered one by name, or a TOML file a user uploads.
+
+Uploaded rules are untrusted: they are loaded with ``allow_plugins=False``, so no module they name is
+ever imported (only tamalou's own rules modules may be used), and ``extends`` may name only registered
+rulesets, never a file of the server.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import tamalou
+
+#: The largest TOML text accepted (a whole ruleset is a few kilobytes).
+MAX_TOML_BYTES = 64 * 1024
+
+
+def is_timed(variant: tamalou.Variant) -> bool:
+    """Whether the ruleset runs on a clock (turns, openings and countdowns with deadlines)."""
+    return bool(variant.rules.timing.turn_seconds > 0)
+
+
+@cache
+def catalogue() -> list[dict[str, Any]]:
+    """The registered rulesets, for the lobby: name, player counts, timed or not, title."""
+    out = []
+    for name in tamalou.variant_names():
+        v = tamalou.load_variant(name)
+        players = v.rules.players
+        out.append({"name": name, "players": [players.min, players.max], "timed": is_timed(v), "title": v.title})
+    return out
+
+
+def load_ruleset(name: str | None = None, toml: str | None = None) -> tamalou.Variant:
+    """The variant of a registered ruleset ``name``, or of an uploaded ``toml`` text (without plugins).
+
+    Raises ``tamalou.VariantError`` with a message fit to show the user."""
+    if (name is None) == (toml is None):
+        raise tamalou.VariantError("give either a ruleset name or a TOML text")
+    if name is not None:
+        if name not in tamalou.variant_names():
+            raise tamalou.VariantError(f"no ruleset named {name[:40]!r}")
+        return tamalou.load_variant(name, allow_plugins=False)
+    assert toml is not None
+    if len(toml.encode()) > MAX_TOML_BYTES:
+        raise tamalou.VariantError(f"the TOML text is longer than {MAX_TOML_BYTES} bytes")
+    with tempfile.TemporaryDirectory(prefix="tamalou-upload-") as folder:
+        path = Path(folder) / "uploaded.toml"
+        path.write_text(toml, encoding="utf-8")
+        return tamalou.load_variant(path, allow_plugins=False)
