@@ -60,7 +60,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import pyspiel  # type: ignore[import-not-found]
+import pyspiel
 
 from ..engine.game import Game, new_game
 from ..invariants import step_bound

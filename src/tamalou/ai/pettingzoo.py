@@ -44,8 +44,8 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
-from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from ..engine.game import Game
 from ..errors import GameStateError

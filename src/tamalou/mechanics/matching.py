@@ -176,7 +176,7 @@ class Matching(Mechanic):
         first = g.discard[-1] if g.discard and self.first_matchable else NO_CARD
         return (WindowState if self.after_power else MatchingState)(g, first)
 
-    def check_state(self, g: Game, st: MatchingState) -> str | None:
+    def check_state(self, g: Game, st: Any) -> str | None:  # (Any: a restored MatchingState may hold anything)
         n = len(g.cards)
         if not -1 <= st.win < n or not -1 <= st.win_by < g.players or not 0 <= st.waiting <= g.all_mask:
             return "the window names a card or a player that is not there"

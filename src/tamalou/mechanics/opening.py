@@ -5,7 +5,7 @@ any order; the first turn starts when everyone has. (A fixed peek, ``mode = "fix
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, PeekAction
 from ..engine.mechanic import Mechanic, PhaseSpec
@@ -46,7 +46,7 @@ class ChosenPeek(Mechanic):
     def phases(self) -> dict[str, PhaseSpec]:
         return {PEEK: PhaseSpec(self.list_peeks, {PeekAction: self.do_peek}, open=False, waiting=self.waiting)}
 
-    def check_state(self, g: Game, st: OpeningState) -> str | None:
+    def check_state(self, g: Game, st: Any) -> str | None:  # (Any: a restored OpeningState may hold anything)
         if not 0 <= st.peeked <= g.all_mask or (g.phase == PEEK and st.peeked >> g.current_player & 1):
             return "the opening peek names players who are not there"
         return None

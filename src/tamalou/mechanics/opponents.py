@@ -71,7 +71,7 @@ class OpponentMatching(Matching):
         first = g.discard[-1] if g.discard and self.first_matchable else NO_CARD
         return (OpponentWindowState if self.after_power else OpponentMatchingState)(g, first)
 
-    def check_state(self, g: Game, st: OpponentMatchingState) -> str | None:  # type: ignore[override]
+    def check_state(self, g: Game, st: Any) -> str | None:  # (Any: a restored OpponentMatchingState may hold anything)
         problem = super().check_state(g, st)
         if problem is not None:
             return problem

@@ -79,7 +79,7 @@ class Powers(Mechanic):
             return True
         return self.replaced and bool(g.ms[self.index].forced)
 
-    def check_state(self, g: Game, st: PowersState) -> str | None:
+    def check_state(self, g: Game, st: Any) -> str | None:  # (Any: a restored PowersState may hold anything)
         powers = g.rb.powers
         for name in (st.power, st.passing):
             if name is not None and (not isinstance(name, str) or name not in powers):

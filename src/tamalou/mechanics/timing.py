@@ -70,7 +70,7 @@ class Timing(Mechanic):
     def new_state(self, g: Game) -> ClockState:
         return ClockState(g.players)
 
-    def check_state(self, g: Game, st: ClockState) -> str | None:
+    def check_state(self, g: Game, st: Any) -> str | None:  # (Any: a restored ClockState may hold anything)
         if not 0 <= st.deadline < 1e12 or not 0 <= st.quiet_until < 1e12 or any(m < 0 for m in st.misses):
             return "the clock is out of bounds"
         if any(t < 0 for t in st.absent_turns):

@@ -1,0 +1,55 @@
+"""The pairing powers (a blind swap of one's own card with an opponent's; kaboo's and dutch's swap of any
+two cards) list their uses from grids of actions made once: the lists are exactly those of the plain
+definition, in the same order, at every step of random games."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import tamalou
+from tamalou.actions import Action
+from tamalou.engine.game import Game
+from tamalou.plugins.powers import BlindSwap, SwapAnyBlind, table_layouts
+
+
+def by_definition_blind(g: Game, p: int) -> list[Action]:
+    """Each own occupied slot, then each target's occupied slots, in seat order."""
+    targets = [(q, s) for q in g.targets(p, True) for s in g.occupied(q)]
+    return [BlindSwap.action(p, m, q, s) for m in g.occupied(p) for q, s in targets]
+
+
+def by_definition_any(g: Game, p: int) -> list[Action]:
+    """Every pair of places of two different layouts, the first layout before the second."""
+    places = [(q, g.occupied(q)) for q in table_layouts(g, p)]
+    return [
+        SwapAnyBlind.action(p, s1, o2, s2, o1)
+        for i, (o1, slots1) in enumerate(places)
+        for o2, slots2 in places[i + 1 :]
+        for s1 in slots1
+        for s2 in slots2
+    ]
+
+
+@pytest.mark.parametrize("name", ["french", "kaboo", "dutch", "tamalou-fun"])
+def test_the_listed_uses_are_the_definitions(name: str) -> None:
+    blind, swap_any = BlindSwap(), SwapAnyBlind()
+    compared = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        g = tamalou.new_game(name, players=rng.choice([2, 3, 4]), seed=seed)
+        while not g.is_over:
+            for p in range(g.players):
+                assert blind.uses(g, p) == by_definition_blind(g, p)
+                assert swap_any.uses(g, p) == by_definition_any(g, p)
+                compared += 1
+            g.apply(rng.choice(g.legal_actions(g.current_player)))
+    assert compared > 100
+
+
+def test_a_returned_list_is_the_callers_own() -> None:
+    g = tamalou.new_game("french", players=3, seed=1)
+    first = BlindSwap().uses(g, 0)
+    first.clear()
+    assert BlindSwap().uses(g, 0) == by_definition_blind(g, 0) != []
