@@ -843,7 +843,10 @@ def render_events() -> str:
 # ----------------------------------------------------------------------------------- public API page
 
 API_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("Rulesets", ("load_variant", "variant_names", "variant_from_dict", "variant_json_schema", "Variant")),
+    (
+        "Rulesets",
+        ("load_variant", "variant_names", "variant_from_toml", "variant_from_dict", "variant_json_schema", "Variant"),
+    ),
     ("A round", ("new_game", "replay", "Game", "PlayerView", "SlotView", "Result", "Phase", "Reason", "Event")),
     ("A match of rounds", ("new_match", "replay_match", "Match", "MatchResult")),
     (
@@ -935,6 +938,25 @@ GAME_MEMBERS = {
     "push": "",
     "pop": "",
     "pushed": "",
+}
+
+# ``Match``'s attributes have no docstring of their own.
+MATCH_MEMBERS = {
+    "game": "The round in play (a `Game`; after the last round is scored, that round).",
+    "round": "",
+    "players": "How many players.",
+    "seed": "The match's seed (each round's seed is drawn from it).",
+    "variant": "The ruleset.",
+    "is_over": "",
+    "ends_with_this_round": "",
+    "next_round": "",
+    "scores": "Per scored round, what each player scored.",
+    "totals": "",
+    "result": "",
+    "actions": "",
+    "events_so_far": "",
+    "to_json": "",
+    "from_json": "",
 }
 
 MODULES = (
@@ -1068,6 +1090,21 @@ def _defined_in(module: types.ModuleType, name: str) -> bool:
     return not (isinstance(home, str) and home.startswith("tamalou.") and home != module.__name__)
 
 
+def members_table(cls: type, intro: str, members: Mapping[str, str]) -> list[str]:
+    """A class's members: each with the first sentence of its docstring, unless ``members`` says it."""
+    out = [f"### `{cls.__name__}`", "", intro, "", "| member | what it is |", "|---|---|"]
+    for member, text in members.items():
+        obj = inspect.getattr_static(cls, member, None)
+        doc = text or first_sentence(inspect.getdoc(obj) or "")
+        if not doc:
+            raise SystemExit(f"{cls.__name__}.{member}: no docstring, and none written here")
+        fn = obj.__func__ if isinstance(obj, classmethod) else obj
+        call = f"({short_params(inspect.signature(fn))})" if inspect.isfunction(fn) else ""
+        out.append(f"| `{member}{call}` | {cell(doc)} |")
+    out.append("")
+    return out
+
+
 def render_api() -> str:
     out = [API_INTRO, GENERATED, REGENERATE]
     listed = [n for _, names in API_GROUPS for n in names if n in tamalou.__all__]
@@ -1080,20 +1117,11 @@ def render_api() -> str:
             continue
         out += [f"## {title}", "", *api_table("tamalou", names, lambda n: getattr(tamalou, n)), ""]
         if "Game" in names:
-            out += [
-                "### `Game`",
-                "",
-                "What a game holds and answers (the table primitives are for rules, not players):",
-                "",
-            ]
-            out += ["| member | what it is |", "|---|---|"]
-            for member, text in GAME_MEMBERS.items():
-                obj = inspect.getattr_static(tamalou.Game, member)
-                doc = text or first_sentence(inspect.getdoc(obj) or "")
-                fn = obj.__func__ if isinstance(obj, classmethod) else obj
-                call = f"({short_params(inspect.signature(fn))})" if inspect.isfunction(fn) else ""
-                out.append(f"| `{member}{call}` | {cell(doc)} |")
-            out.append("")
+            intro = "What a game holds and answers (the table primitives are for rules, not players):"
+            out += members_table(tamalou.Game, intro, GAME_MEMBERS)
+        if "Match" in names:
+            intro = "What a match holds and answers (a server saves `to_json()` after every action):"
+            out += members_table(tamalou.Match, intro, MATCH_MEMBERS)
     out += ["## Beyond `import tamalou`", ""]
     out += [
         "The [events](../events.md) page lists every event type, its fields and who sees which. Three modules "

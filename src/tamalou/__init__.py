@@ -44,7 +44,7 @@ from .powers import CardPower
 from .rules import card_power, card_value, ranking_rule
 from .schema import Variant
 from .simulation import SimulationReport, simulate
-from .variant import load_variant, variant_from_dict, variant_json_schema, variant_names
+from .variant import load_variant, variant_from_dict, variant_from_toml, variant_json_schema, variant_names
 from .views import PlayerView, Result, SeatView, Slot, SlotView
 
 __version__ = "0.1.0"
@@ -107,6 +107,7 @@ __all__ = [
     "replay_match",
     "simulate",
     "variant_from_dict",
+    "variant_from_toml",
     "variant_json_schema",
     "variant_names",
 ]

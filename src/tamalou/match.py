@@ -23,7 +23,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .actions import Action, short
 from .engine.game import Game, new_game
-from .errors import GameStateError, PluginError, SetupError, SnapshotError
+from .errors import GameStateError, IllegalAction, PluginError, SetupError, SnapshotError
+from .events import Event
 from .hookspecs import MatchTally
 from .rng import Rng
 from .rules import first_result, rulebook
@@ -68,6 +69,7 @@ class Match:
         self.firsts: list[int] = []
         self.history: list[list[Action]] = []
         self.round_seeds: list[int] = []
+        self._texts = _Texts()
         self.game = self._deal()
 
     # ---------------------------------------------------------------- rounds
@@ -128,6 +130,24 @@ class Match:
     def is_over(self) -> bool:
         """Whether the match is decided (after ``next_round`` scored its last round)."""
         return self._decided()
+
+    @property
+    def ends_with_this_round(self) -> bool:
+        """Whether the match ends with the round in play: ``True`` once that round is over and scoring it
+        ends the match (``next_round`` then deals no other round), and still ``True`` after it is scored;
+        ``False`` while the round is played, and once it is over if another round follows it.
+
+        For the 'single' form every round ends its match; for 'fixed' and 'wins', the ``count``-th round;
+        for 'points', the round after which a cumulative score (the match's adjustments included) passes
+        ``limit``, or the ``max_rounds``-th. It asks the match's hooks (``tamalou_match_adjust``) as
+        ``next_round`` would, and scores nothing. A server pauses between rounds so that players read a
+        round's result before the next deal; with this it scores the last round at once, so that the
+        end of the match is announced with it."""
+        if not self.game.is_over:
+            return False
+        if len(self.history) == len(self.round_seeds):  # the round in play is scored
+            return self._decided()
+        return self._decided_after_scoring()
 
     def _decided(self) -> bool:
         rules = self.variant.rules.rounds
@@ -227,29 +247,72 @@ class Match:
             done.append(list(self.game.actions))
         return done
 
+    def events_so_far(self, player: object = None) -> list[Event]:
+        """Every event of the match so far, round after round, as ``player`` may see it (all of it with
+        ``None``: not for a player's eyes). Raises ``IllegalAction`` for a seat that is not at the table.
+
+        Each round begins with its deal: the events of ``new_game`` (the deal-time events and the
+        opening, what ``Game.events_so_far`` gives for a round just dealt), then those of its actions.
+        So the list is, round after round, what the round's deal gave and then what each ``apply`` of
+        that round returned; scoring a round adds no event. The match keeps no events: a scored
+        round is played again from its seed, its first player and its actions (``round_seeds``,
+        ``firsts``, ``history``), the round in play by ``game.events_so_far``: exact, and O(actions of
+        the match). Call it when a seat joins or comes back; forward what ``apply`` returns step by
+        step, and a new round's ``game.events_so_far()`` after ``next_round``."""
+        if player is not None and not self.game.player_ok(player):
+            raise IllegalAction(f"no player {player!r} in a {self.players}-player game")
+        events: list[Event] = []
+        for seed, first, log in zip(self.round_seeds, self.firsts, self.history, strict=False):
+            again = Game(self.variant, self.players, seed=seed, first_player=first)
+            events.extend(again.start())
+            for a in log:
+                events.extend(again.apply(a))
+        if len(self.history) < len(self.round_seeds):
+            events.extend(self.game.events_so_far())
+        return events if player is None else [e.for_player(player) for e in events]
+
     # ---------------------------------------------------------------- snapshots
 
     def to_json(self) -> str:
-        """The whole match (scores, generator, the round in play) as JSON."""
-        from .engine.snapshot import variant_ref
+        """The whole match (scores, generator, the round in play) as compact JSON; ``Match.from_json``
+        restores it exactly.
 
-        variant = variant_ref(self.variant)
-        state = {
-            "v": MATCH_SNAPSHOT_VERSION,
-            "variant": variant,
-            "players": self.players,
-            "seed": self.seed,
-            "rng": self.rng.state,
-            "first_player": self.first_player,
-            "scores": self.scores,
-            "won": self.won,
-            "adjust": self.adjust,
-            "firsts": self.firsts,
-            "round_seeds": self.round_seeds,
-            "history": [json.loads(_log_json(r)) for r in self.history],
-            "game": json.loads(self.game.to_json()),
-        }
-        return json.dumps(state, separators=(",", ":"))
+        Made for a server that saves the match after every action: it costs about what the round in
+        play's ``game.to_json()`` costs, whatever the number of rounds before it. A scored round never
+        changes, so its log is encoded once and kept; the variant's JSON too (a variant is immutable);
+        the round in play's JSON is put in as ``game.to_json()`` gives it."""
+        texts = self.__dict__.get("_texts")
+        if texts is None:
+            texts = self._texts = _Texts()
+        middle = json.dumps(
+            {
+                "players": self.players,
+                "seed": self.seed,
+                "rng": self.rng.state,
+                "first_player": self.first_player,
+                "scores": self.scores,
+                "won": self.won,
+                "adjust": self.adjust,
+                "firsts": self.firsts,
+                "round_seeds": self.round_seeds,
+            },
+            separators=(",", ":"),
+        )
+        # The very text of json.dumps() of the whole state with these keys in this order: a dict's
+        # JSON is its members' JSON joined by commas, so the parts are joined as they are.
+        return "".join(
+            (
+                f'{{"v":{MATCH_SNAPSHOT_VERSION},"variant":',
+                texts.variant(self.variant),
+                ",",
+                middle[1:-1],
+                ',"history":',
+                texts.history(self.history),
+                ',"game":',
+                self.game.to_json(),
+                "}",
+            )
+        )
 
     @classmethod
     def from_json(
@@ -308,12 +371,48 @@ class Match:
         m.firsts = firsts
         m.round_seeds = state["round_seeds"]
         m.history = [[uncompact(a) for a in r] for r in state["history"]]
+        m._texts = _Texts()
         m.game = Game.from_json(json.dumps(state["game"]), variant)
         if m.game.players != players:
             raise SnapshotError("damaged match snapshot: the round in play has another number of players")
         if m.game.first_player != firsts[-1]:
             raise SnapshotError("damaged match snapshot: the round in play has another first player")
         return m
+
+
+class _Texts:
+    """What ``Match.to_json`` keeps between calls: the JSON of the match's variant and of each scored
+    round's log, each with what it was made from (checked by identity, so nothing stale is reused)."""
+
+    __slots__ = ("_rounds", "_variant", "_variant_text")
+
+    def __init__(self) -> None:
+        self._variant: Variant | None = None
+        self._variant_text = ""
+        self._rounds: list[tuple[list[Action], int, str]] = []  # (the log, its length, its JSON)
+
+    def variant(self, variant: Variant) -> str:
+        """The JSON of ``variant_ref(variant)``."""
+        if self._variant is not variant:
+            from .engine.snapshot import variant_ref
+
+            self._variant_text = json.dumps(variant_ref(variant), separators=(",", ":"))
+            self._variant = variant
+        return self._variant_text
+
+    def history(self, history: Sequence[list[Action]]) -> str:
+        """The JSON of the scored rounds' logs (a list of ``_log_json`` lists): each encoded once."""
+        kept = self._rounds
+        del kept[len(history) :]
+        for i, log in enumerate(history):
+            if i < len(kept) and kept[i][0] is log and kept[i][1] == len(log):
+                continue
+            entry = (log, len(log), _log_json(log))
+            if i < len(kept):
+                kept[i] = entry
+            else:
+                kept.append(entry)
+        return "[" + ",".join(text for _, _, text in kept) + "]"
 
 
 def _log_json(actions: Sequence[Action]) -> str:

@@ -7,6 +7,8 @@
   ``plugins`` lists add up). A cycle of ``extends`` is an error that names the cycle.
 - A *modifier* file says ``base = "<name>"``: composed with others it adds only its own keys;
   loaded alone it applies to its base.
+- ``variant_from_toml(text)``: the text of such a file, read as the file would be, with no folder
+  (``extends`` names registered variants only).
 - A plugin module named in ``plugins`` is looked for first beside the file that names it (``my_rules.py``
   or a package ``my_rules/`` next to ``house.toml``), then on ``sys.path``; ``sys.path`` is left as it
   was. Such a module is imported once per process under its name, like any module.
@@ -116,6 +118,18 @@ def _check_nesting(data: Any, file: str | None) -> None:
             todo.extend((v, depth + 1) for v in value)
 
 
+def _parse_toml(text: str, file: str) -> dict[str, Any]:
+    """The table of TOML ``text`` (``file`` is what errors call it), its nesting checked."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise VariantError(f"not valid TOML: {exc}", file=file) from None
+    except RecursionError:
+        raise VariantError(f"tables or lists nested more than {MAX_NESTING} levels deep", file=file) from None
+    _check_nesting(raw, file)
+    return raw
+
+
 # --- the registry --------------------------------------------------------------------------
 
 
@@ -161,9 +175,12 @@ def is_registered(name: str) -> bool:
 
 def refresh_registry() -> None:
     """Forget cached discoveries (after installing a plugin at run time)."""
+    from .engine.snapshot import forget_variant_refs
+
     _LOADED.clear()
     _discover.cache_clear()
     discovery_manager.cache_clear()
+    forget_variant_refs()
 
 
 # --- raw TOML handling ---------------------------------------------------------------------
@@ -272,11 +289,16 @@ def _errors_of(
     return out
 
 
-def _partial_errors(raw: Mapping[str, Any], file: str, *, echo: bool = True) -> list[VariantError]:
+def _partial_errors(
+    raw: Mapping[str, Any], file: str, *, echo: bool = True, name: str | None = ""
+) -> list[VariantError]:
     """The problems of the keys of one file on their own, so that each error names the file that wrote
-    it (the checks between sections are made on the merged variant)."""
+    it (the checks between sections are made on the merged variant). A file's name defaults to its stem
+    (``name=""``), a text's to ``name`` (``None``: it has to say it)."""
     data = {k: v for k, v in raw.items() if k not in ("extends",)}
-    data.setdefault("name", Path(file).stem)
+    default = Path(file).stem if name == "" else name
+    if default is not None:
+        data.setdefault("name", default)
     try:
         Variant.model_validate(data)
     except ValidationError as exc:
@@ -379,12 +401,19 @@ class _Loader:
         self.broken = True
 
     def lookup(
-        self, spec: str | Path, *, file: str | None = None, near: Path | None = None, key: str = "extends"
+        self,
+        spec: str | Path,
+        *,
+        file: str | None = None,
+        near: Path | None = None,
+        key: str = "extends",
+        folder: bool = True,
     ) -> Path:
         """A registered name or alias, else a path (relative to ``near``, the file that names it).
 
         For an untrusted load, a name written in a file (``file`` given) must be registered: a path is
-        refused without looking at it, so the error says nothing of what is on the disk."""
+        refused without looking at it, so the error says nothing of what is on the disk. So it is for a
+        name written in TOML text (``folder=False``): a text has no folder a path could start from."""
         text = str(spec)
         reg = _registry()
         if isinstance(spec, str) and text.lower() in reg:
@@ -394,6 +423,15 @@ class _Loader:
             known = ", ".join(variant_names())
             raise VariantError(
                 f"expected the name of a registered variant ({known}); files are not followed in an untrusted variant",
+                file=file,
+                key=key,
+            )
+        if file is not None and not folder:
+            known = ", ".join(variant_names())
+            raise VariantError(
+                f"expected the name of a registered variant ({known}), got {short(text)}: TOML text has no "
+                "folder, so files are not followed (a relative path would be relative to nothing); "
+                "load it from a file to extend a file",
                 file=file,
                 key=key,
             )
@@ -422,18 +460,28 @@ class _Loader:
             return cached
         try:
             self.files[key] = path.stat().st_mtime_ns
-            raw = tomllib.loads(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise VariantError(f"cannot read: {exc.strerror}", file=str(path)) from None
-        except tomllib.TOMLDecodeError as exc:
-            raise VariantError(f"not valid TOML: {exc}", file=path.name) from None
-        except RecursionError:
-            raise VariantError(f"tables or lists nested more than {MAX_NESTING} levels deep", file=path.name) from None
         except UnicodeDecodeError:
             raise VariantError("not valid TOML: not UTF-8 text", file=path.name) from None
-        _check_nesting(raw, path.name)
+        raw = _parse_toml(text, path.name)
         self.raw[key] = raw
         return raw
+
+    def resolve_text(self, raw: dict[str, Any], file: str, name: str | None) -> dict[str, Any]:
+        """The data of TOML text (parsed: ``raw``) with its ``extends`` merged in: like a file's, but with
+        no folder (``extends`` names registered variants only; plugin modules come from ``sys.path``).
+        ``file`` is what errors call the text, ``name`` its name if it says none."""
+        self.errors += _partial_errors(raw, file, echo=not self.untrusted, name=name)
+        refused = _refusals(raw.get("plugins"), self.allowed, file)
+        self.refused = self.refused or bool(refused)
+        self.errors += refused
+        self.stack.append("\0" + file)  # counts in the depth of the chain; no file can extend a text
+        try:
+            return self._resolve_raw(raw, file=file, near=None, name=name, as_delta=False, folder=False)
+        finally:
+            self.stack.pop()
 
     def resolve_file(self, path: Path, *, as_delta: bool) -> dict[str, Any]:
         """The raw data of a file with its ``extends`` merged in (only its keys if ``as_delta``).
@@ -475,7 +523,18 @@ class _Loader:
                     self.beside.setdefault(name, []).append((path.resolve().parent, file))
 
     def _resolve(self, path: Path, raw: dict[str, Any], *, as_delta: bool) -> dict[str, Any]:
-        file = path.name
+        return self._resolve_raw(raw, file=path.name, near=path.parent, name=path.stem, as_delta=as_delta)
+
+    def _resolve_raw(
+        self,
+        raw: dict[str, Any],
+        *,
+        file: str,
+        near: Path | None,
+        name: str | None,
+        as_delta: bool,
+        folder: bool = True,
+    ) -> dict[str, Any]:
         extends = raw.get("extends", [])
         if isinstance(extends, str):
             extends = [extends]
@@ -486,14 +545,15 @@ class _Loader:
         base_name = raw.get("base")
         merged: dict[str, Any] = {}
         if extends:
-            merged = self.resolve_list(extends, file=file, near=path.parent)
+            merged = self.resolve_list(extends, file=file, near=near, folder=folder)
         elif base_name and not as_delta:
             if isinstance(base_name, str):
-                merged = self.resolve_list([base_name], file=file, near=path.parent)
+                merged = self.resolve_list([base_name], file=file, near=near, folder=folder)
             else:
                 self.broken = True  # the wrong type is the file's own error (base: expected a string)
         own = _standard_keys({k: v for k, v in raw.items() if k != "extends"})
-        own.setdefault("name", path.stem)
+        if name is not None:
+            own.setdefault("name", name)
         self.order.append((file, own))
         merged = {k: v for k, v in merged.items() if k not in _META_NOT_INHERITED}
         return _merge(merged, own)
@@ -505,14 +565,16 @@ class _Loader:
         file: str | None = None,
         near: Path | None = None,
         key: str = "extends",
+        folder: bool = True,
     ) -> dict[str, Any]:
         """The files of ``specs`` merged in order; a file that cannot be found or read is a problem
-        (gathered, then the others are still resolved) naming ``file``, the file that names them."""
+        (gathered, then the others are still resolved) naming ``file``, the file (or text) that names
+        them."""
         merged: dict[str, Any] = {}
         names = []
         for i, spec in enumerate(specs):
             try:
-                path = self.lookup(spec, file=file, near=near, key=key)
+                path = self.lookup(spec, file=file, near=near, key=key, folder=folder)
                 raw = self.resolve_file(path, as_delta=i > 0 and self._is_modifier(path))
             except VariantError as exc:
                 self.fail(exc)
@@ -527,13 +589,15 @@ class _Loader:
     def _is_modifier(self, path: Path) -> bool:
         return bool(self.read(path).get("base"))
 
-    def alias_errors(self, path: Path, raw: Mapping[str, Any]) -> list[VariantError]:
-        """Aliases of the file loaded that are another registered ruleset's name or alias."""
+    def alias_errors(self, path: Path | None, raw: Mapping[str, Any], file: str | None = None) -> list[VariantError]:
+        """Aliases of the file loaded (or of the text: ``path`` ``None``, ``file`` what errors call it)
+        that are another registered ruleset's name or alias."""
         aliases = raw.get("aliases")
         if not isinstance(aliases, list):
             return []
         reg, names = _registry(), _discover()[2]
-        here = path.resolve()
+        here = path.resolve() if path is not None else None
+        where = path.name if path is not None else file
         out = []
         for alias in aliases:
             if not isinstance(alias, str):
@@ -546,7 +610,7 @@ class _Loader:
                     VariantError(
                         f"{said} is already a name of the registered ruleset {owner!r} ({other.name}): "
                         "expected a name of its own",
-                        file=path.name,
+                        file=where,
                         key="aliases",
                     )
                 )
@@ -578,7 +642,8 @@ def load_variant(spec: VariantSpec, *, allow_plugins: bool | Iterable[str] = Tru
     - ``True`` (the default): any, as today. For rules you trust: your own files, installed packages.
     - ``False``: only tamalou's own (``tamalou.plugins.*``, e.g. the French caller's rule). Any other
       module named in ``plugins`` is a ``VariantError`` naming the key and the module, and nothing is
-      imported. A server loads uploaded rules so: ``load_variant(path, allow_plugins=False)``.
+      imported. A server loads an uploaded file so: ``load_variant(path, allow_plugins=False)``, and
+      uploaded text with ``variant_from_toml(text, allow_plugins=False)``.
     - a list of module names: those, and tamalou's own (found on ``sys.path`` only, never beside a file).
 
     When it is not ``True`` the rules are *untrusted*: ``extends`` and a modifier's ``base`` name only
@@ -641,6 +706,54 @@ def variant_from_dict(
     modules are imported by name (a module already imported, e.g. one found beside a variant file that
     was loaded, is the one used)."""
     return _validate(data, file, _allowed(allow_plugins))
+
+
+#: What ``variant_from_toml`` calls the text in its errors unless told.
+TEXT_LABEL = "<text>"
+
+
+def variant_from_toml(
+    text: str | bytes, *, file: str = TEXT_LABEL, allow_plugins: bool | Iterable[str] = True
+) -> Variant:
+    """Load a variant from the text of a ruleset file (TOML), without writing it to a file: rules a
+    server receives, a text kept in a database.
+
+    The text is read as a file with that text would be: the same keys, the same checks, ``extends``
+    merged, every problem in one ``VariantError`` naming the file, the key path and what was expected;
+    ``file`` is the name those errors give the text (``"<text>"`` unless told). A ``file`` ending in
+    ``.toml`` also gives the variant its name when the text says none, as a file's name does
+    (``file="uploaded.toml"``: ``uploaded``); otherwise the text must say ``name``. So
+    ``variant_from_toml(path.read_text(), file=path.name)`` is ``load_variant(path)`` for a file that
+    extends registered rulesets only.
+
+    The text has no folder: ``extends`` (and a modifier's ``base``) may name only registered rulesets;
+    a path there, relative or not, is an error that says so. A plugin module is looked for on
+    ``sys.path`` only. ``allow_plugins`` is ``load_variant``'s: pass ``False`` for text you do not
+    trust (only tamalou's own plugin modules, ``tamalou.plugins.*``, may then be named; nothing else
+    is imported), or the module names you allow. Bytes must be UTF-8. How long a text you accept is
+    yours to decide (a whole ruleset is a few kilobytes); it is not cached: keep the variant to reuse it.
+    """
+    allowed = _allowed(allow_plugins)
+    if isinstance(text, bytes | bytearray):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError:
+            raise VariantError("not valid TOML: not UTF-8 text", file=file) from None
+    if not isinstance(text, str):
+        raise VariantError(f"expected the TOML text of a variant (a str), got {type(text).__name__}", file=file)
+    raw = _parse_toml(text, file)
+    name = Path(file).stem if file.endswith(".toml") and Path(file).stem else None
+    loader = _Loader(allowed)
+    data: dict[str, Any] = {}
+    try:
+        data = loader.resolve_text(raw, file, name)
+    except VariantError as exc:
+        loader.fail(exc)
+    else:
+        loader.errors += loader.alias_errors(None, raw, file)
+    if loader.broken:
+        raise VariantError.combine(loader.errors)
+    return _validate(data, file, allowed, loader)
 
 
 def _validate(data: Mapping[str, Any], file: str | None, allowed: _Allowed, loader: _Loader | None = None) -> Variant:

@@ -238,3 +238,31 @@ def test_the_next_round_is_dealt_after_the_pause(tmp_path: Path) -> None:
         assert message["events"][0]["type"] == "dealt"
     finally:
         server.stop()
+
+
+def test_the_last_round_ends_the_match_without_a_pause(tmp_path: Path) -> None:
+    """Between rounds the server pauses; after the match's last round it does not: the update that
+    shows the last round's result already says that the match is over, with its result."""
+    toml = 'name = "two-rounds"\nextends = ["french", "multi-round"]\n\n[rules.rounds]\ncount = 2\n'
+    server = Server(tmp_path / "last.db", tmp_path / "last.log", round_pause=0.5)
+    server.start()
+    try:
+        room = create_room(server, None, 2, {1: "greedy"}, toml=toml, seed=3)
+        player = Player(server, room, join(server, room)["token"])
+        seen: list[tuple[int, bool, bool]] = []  # (round, round over, match over) of every state received
+        while not player.state["over"]:
+            player.wait_until_turn_or_over()
+            state = player.state
+            seen.append((state["round"], state["result"] is not None, state["over"]))
+            if player.must_act():
+                player.act(player.must_act()[0])
+                player.receive()
+                state = player.state
+                seen.append((state["round"], state["result"] is not None, state["over"]))
+        assert (0, True, False) in seen  # the first round's result, shown during the pause
+        assert (1, True, False) not in seen  # the last one's never without the end of the match
+        assert seen[-1] == (1, True, True)
+        assert player.state["match"] is not None and len(player.state["rounds"]) == 2
+        assert wait_over(server, room, 5)["over"]
+    finally:
+        server.stop()

@@ -9,6 +9,7 @@ resolved variant, so a game on a ruleset loaded from a file restores from any di
 from __future__ import annotations
 
 import json
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
@@ -67,16 +68,43 @@ def uncompact(item: list[Any]) -> Action:
         raise SnapshotError(f"bad action {item!r} in a snapshot's log: {exc}") from None
 
 
+#: ``variant_ref``'s answers, one per variant object alive: ``id(variant)`` -> (a weak reference to it, its
+#: answer). A variant is immutable, so its answer never changes; an entry leaves with its variant (the
+#: weak reference's callback), so the cache keeps no variant alive and holds no more than those alive.
+_REFS: dict[int, tuple[weakref.ref[Any], Any]] = {}
+
+
+def forget_variant_refs() -> None:
+    """Empty ``variant_ref``'s cache (the registry changed: a name may now be registered, or no more)."""
+    _REFS.clear()
+
+
 def variant_ref(variant: Variant) -> Any:
     """How a snapshot names its variant: the spec it was loaded by, if every part is a registered
-    ruleset's name; else the whole resolved variant."""
+    ruleset's name; else the whole resolved variant (its JSON dict).
+
+    Worked out once per variant object and kept while the variant lives: the answer is shared, so
+    read it, never change it."""
+    key = id(variant)
+    found = _REFS.get(key)
+    if found is not None and found[0]() is variant:
+        return found[1]
     from ..variant import is_registered
 
     spec = variant.spec
     parts = [spec] if isinstance(spec, str) else spec
     if isinstance(parts, list) and parts and all(isinstance(s, str) and is_registered(s) for s in parts):
-        return spec
-    return variant.model_dump(mode="json")
+        ref: Any = spec
+    else:
+        ref = variant.model_dump(mode="json")
+
+    def forget(dead: weakref.ref[Any]) -> None:
+        entry = _REFS.get(key)
+        if entry is not None and entry[0] is dead:
+            del _REFS[key]
+
+    _REFS[key] = (weakref.ref(variant, forget), ref)
+    return ref
 
 
 def resolve_variant(ref: Any, allow_plugins: Any = None) -> Variant:

@@ -224,10 +224,12 @@ class Room:
         self.flush()
 
     def round_over_now(self) -> bool:
-        """Score a finished round (at once, or after the pause between rounds); ``True`` if dealt now."""
+        """Score a finished round: after the pause between rounds, so that the players read its result
+        before the next deal; the match's last round at once (``match.ends_with_this_round``), so that
+        the end of the match comes with it. ``True`` if a round was dealt now."""
         if not self.game.is_over or self.match.is_over or self.round_timer is not None:
             return False
-        if self.round_pause > 0 and self.variant.rules.rounds.form != "single":
+        if self.round_pause > 0 and not self.match.ends_with_this_round:
             self.round_timer = self.loop.call_later(self.round_pause, self.next_round)
             return False
         self.next_round(settle=False)
@@ -390,7 +392,7 @@ class Lobby:
         played = [a.to_dict() for r in match.actions for a in r]
         if logged != played:
             raise RuntimeError(f"room {saved.id}: the action log does not match the snapshot")
-        return self.add(saved, variant, match, events_of(match))
+        return self.add(saved, variant, match, match.events_so_far())
 
     def resume_all(self) -> int:
         """Load every room not over and set its timers and bots going (at server start)."""
@@ -402,13 +404,3 @@ class Lobby:
     def close(self) -> None:
         for room in self.rooms.values():
             room.close()
-
-
-def events_of(match: tamalou.Match) -> list[tamalou.Event]:
-    """Every event of a match from its first deal, rebuilt from its seed and actions (one replay a round)."""
-    events: list[tamalou.Event] = []
-    rounds = match.actions
-    for k in range(len(rounds)):
-        again = tamalou.replay_match(match.variant, match.players, seed=match.seed, actions=rounds[: k + 1])
-        events.extend(again.game.events_so_far())
-    return events

@@ -1,21 +1,21 @@
 """The rulesets a room may be played with: a registered one by name, or a TOML file a user uploads.
 
-Uploaded rules are untrusted: they are loaded with ``allow_plugins=False``, so no module they name is
-ever imported (only tamalou's own rules modules may be used), and ``extends`` may name only registered
-rulesets, never a file of the server.
+Uploaded rules are untrusted: they are loaded from their text (``tamalou.variant_from_toml``, nothing
+written to disk) with ``allow_plugins=False``, so no module they name is ever imported (only tamalou's own
+rules modules may be used), and ``extends`` may name only registered rulesets, never a file of the server.
 """
 
 from __future__ import annotations
 
-import tempfile
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import tamalou
 
 #: The largest TOML text accepted (a whole ruleset is a few kilobytes).
 MAX_TOML_BYTES = 64 * 1024
+#: What errors call uploaded rules (and the name of rules that say none: ``uploaded``).
+UPLOADED = "uploaded.toml"
 
 
 def is_timed(variant: tamalou.Variant) -> bool:
@@ -47,7 +47,5 @@ def load_ruleset(name: str | None = None, toml: str | None = None) -> tamalou.Va
     assert toml is not None
     if len(toml.encode()) > MAX_TOML_BYTES:
         raise tamalou.VariantError(f"the TOML text is longer than {MAX_TOML_BYTES} bytes")
-    with tempfile.TemporaryDirectory(prefix="tamalou-upload-") as folder:
-        path = Path(folder) / "uploaded.toml"
-        path.write_text(toml, encoding="utf-8")
-        return tamalou.load_variant(path, allow_plugins=False)
+    # Errors call the text "uploaded.toml", and rules that say no name are called "uploaded".
+    return tamalou.variant_from_toml(toml, file=UPLOADED, allow_plugins=False)
