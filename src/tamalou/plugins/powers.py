@@ -53,7 +53,7 @@ def _grid(power: CardPower, p: int, first: int | None, second: int, size: int) -
     key = (type(power), p, first, second)
     grid = _GRIDS.get(key)
     if grid is None or len(grid) < size:
-        size = max(size, 8)
+        size = max(size, 8, 2 * len(grid or ()))  # grown by doubling: a layout that grows card by card
         grid = [[power.action(p, m, second, s, first) for s in range(size)] for m in range(size)]
         _GRIDS[key] = grid
     return grid
