@@ -698,19 +698,7 @@ class ISMCTSBot:
                             if a in edges:
                                 edges[a].avail += 1
                         expanded = node.visits == 1
-                        g.apply(action)
-                        path.append(edge)
-                        if expanded or not self._until_mine(g, me, policy):
-                            break
-                        key = _info_key(g, me)
-                        nxt = edge.after.get(key)
-                        if nxt is None:
-                            nxt = edge.after[key] = _Node()
-                        node = nxt
-                        legal = [a for a in g.legal_actions(me) if type(a) is not MatchAction and type(a) is not Tick]
-                        continue
-                    fresh = [a for a in legal if a not in edges]
-                    if fresh:
+                    elif fresh := [a for a in legal if a not in edges]:
                         pick = policy.choose(g, me, legal)
                         action = pick if pick in fresh else rng.choice(fresh)
                         edge = edges[action] = _Edge()
