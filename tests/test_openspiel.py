@@ -21,7 +21,7 @@ import tamalou  # noqa: E402
 from tamalou.ai import openspiel  # noqa: E402
 from tamalou.ai.encoding import ActionSpace  # noqa: E402
 from tamalou.ai.observation import observation, observation_size  # noqa: E402
-from test_ismcts import run_sections  # noqa: E402
+from train_a_bot_page import run_sections  # noqa: E402
 
 UNTIMED = [n for n in tamalou.variant_names() if tamalou.load_variant(n).rules.timing.turn_seconds == 0]
 

@@ -4,9 +4,6 @@ matches as documented, pays the documented rewards, and refuses timed rulesets a
 
 from __future__ import annotations
 
-import re
-import subprocess
-import sys
 import warnings
 from pathlib import Path
 from typing import Any
@@ -21,6 +18,7 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 import tamalou  # noqa: E402
 from tamalou.ai import ActionSpace, observation  # noqa: E402
 from tamalou.ai.pettingzoo import REWARDS, env, raw_env  # noqa: E402
+from train_a_bot_page import run_sections  # noqa: E402
 
 UNTIMED = [n for n in tamalou.variant_names() if tamalou.load_variant(n).rules.timing.turn_seconds == 0]
 #: What PettingZoo's api_test says of any environment whose observations are dicts with an action mask.
@@ -181,37 +179,10 @@ def test_render() -> None:
 
 # ----------------------------------------------------------------------------------- the documentation
 
-PAGE = Path(__file__).resolve().parent.parent / "docs" / "train-a-bot.md"
 #: The sections of docs/train-a-bot.md about action ids, observations and PettingZoo (others document
 #: OpenSpiel and search, and are run by their own tests).
 SECTIONS = ("Action ids and masks", "Observations", "A PettingZoo environment")
 
 
-def page_scripts() -> list[tuple[str, str, list[str]]]:
-    """Each ```python block of those sections, with the lines of the ```text title="Output" block after it."""
-    out: list[tuple[str, str, list[str]]] = []
-    section = ""
-    blocks = re.split(r"^```", PAGE.read_text(encoding="utf-8"), flags=re.M)
-    for k, chunk in enumerate(blocks):
-        if k % 2 == 0:  # prose between blocks
-            headings = re.findall(r"^## (.+)$", chunk, flags=re.M)
-            section = headings[-1] if headings else section
-            continue
-        head, _, body = chunk.partition("\n")
-        if head == "python" and section in SECTIONS:
-            out.append((section, body, []))
-        elif head.startswith('text title="Output"') and out and blocks[k - 2] == "python\n" + out[-1][1]:
-            out[-1][2].extend(body.rstrip("\n").splitlines())
-    return out
-
-
 def test_the_page_runs_and_prints_what_it_shows(tmp_path: Path) -> None:
-    scripts = page_scripts()
-    assert {s for s, _, _ in scripts} == set(SECTIONS) and all(expected for _, _, expected in scripts)
-    for section, code, expected in scripts:
-        run = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, cwd=tmp_path)
-        assert run.returncode == 0, f"{section}: {run.stderr}"
-        lines = iter(run.stdout.splitlines())
-        for want in expected:  # in order; "..." stands for anything
-            pattern = re.compile(".*".join(re.escape(part) for part in want.split("...")) + "$")
-            assert any(pattern.match(line) for line in lines), f"{section}: no line {want!r} in\n{run.stdout}"
+    run_sections(SECTIONS, tmp_path)
