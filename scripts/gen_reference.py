@@ -1008,6 +1008,11 @@ MODULES = (
         "view, and as text.",
     ),
     (
+        "tamalou.ai.turns",
+        "Whose turn it is in a framework where one agent moves at a time: the reaction turns for "
+        "out-of-turn matches that the PettingZoo environment and the OpenSpiel game share (`next_turn`).",
+    ),
+    (
         "tamalou.ai.pettingzoo",
         "A PettingZoo AEC environment of one round (untimed rulesets): action masks in the observations, "
         "react turns for out-of-turn matches, rewards from the result.",

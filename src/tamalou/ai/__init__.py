@@ -5,6 +5,8 @@
 - ``tamalou.ai.observation``: ``observation(view, variant)``, a fixed-size float32 tensor of what one
   seat sees, and ``observation_string(view)``.
 - ``tamalou.ai.pettingzoo``: ``env(variant=..., players=..., reward=...)``, a PettingZoo AEC environment.
+- ``tamalou.ai.openspiel``: the OpenSpiel game ``python_tamalou`` (registered on import).
+- ``tamalou.ai.turns``: the reaction turns both share, for a framework where one agent moves at a time.
 
 ``import tamalou`` imports none of this (nor numpy): the game's thin methods ``game.action_id(a)``,
 ``game.action_from_id(i, player)`` and ``game.legal_mask(p)`` import it when first called.

@@ -69,6 +69,7 @@ from ..variant import load_variant
 from ..views import Result
 from .encoding import ActionSpace
 from .observation import Observer, observation_string
+from .turns import next_turn, reactions_after
 
 __all__ = ["GAME_NAME", "SPIEL_REWARDS", "TamalouSpielGame", "TamalouSpielState", "load", "variant_of"]
 
@@ -308,34 +309,18 @@ class TamalouSpielState(pyspiel.State):  # type: ignore[misc]
         self._select()
 
     def _after(self, p: int) -> None:
-        n = self._spiel().players
-        self._queue = [(p + k) % n for k in range(1, n + 1)]
+        self._queue = reactions_after(p, self._spiel().players)
         self._select()
 
     def _select(self) -> None:
-        """Who moves next: the reaction turns pending, then the first seat the round waits for."""
+        """Who moves next (``tamalou.ai.turns``): the reaction turns pending, then the first seat the
+        round waits for."""
         assert self._round is not None
-        spiel = self._spiel()
-        g = self._round.game
-        space = spiel.space
-        while not g.is_over:
-            waiting = g.to_act
-            while self._queue:
-                q = self._queue.pop(0)
-                if q in waiting:
-                    continue
-                ids = space.legal_ids(g, q)
-                if ids:
-                    self._seat, self._ids, self._react = q, ids, True
-                    return
-            q = waiting[0]
-            ids = space.legal_ids(g, q)
-            if ids:
-                self._seat, self._ids, self._react = q, ids, False
-                return
-            g.apply(g.legal_actions(q)[0])  # nothing with an id: its first listed action
-            self._queue = [(q + k) % spiel.players for k in range(1, spiel.players + 1)]
-        self._ids, self._react = [], False
+        turn, _ = next_turn(self._round.game, self._spiel().space, self._queue)
+        if turn is None:
+            self._ids, self._react = [], False
+        else:
+            self._seat, self._ids, self._react = turn
 
     # ----------------------------------------------------------------------------- observing
 

@@ -54,6 +54,7 @@ from ..variant import load_variant
 from ..views import Result
 from .encoding import ActionEncodingError, ActionSpace
 from .observation import Observer
+from .turns import next_turn, reactions_after
 
 __all__ = ["REWARDS", "TamalouEnv", "env", "raw_env"]
 
@@ -228,33 +229,16 @@ class TamalouEnv(AECEnv):  # type: ignore[misc]
 
     def _after(self, p: int) -> None:
         """Seat ``p`` acted: every seat after it, then ``p``, may react."""
-        n = self.players
-        self._queue = [(p + k) % n for k in range(1, n + 1)]
+        self._queue = reactions_after(p, self.players)
         self._select()
 
     def _select(self) -> None:
-        g = self._game()
-        while not g.is_over:
-            waiting = g.to_act
-            while self._queue:
-                q = self._queue.pop(0)
-                if q in waiting:
-                    continue
-                ids = self.space.legal_ids(g, q)
-                if ids:
-                    self._choose(q, ids, react=True)
-                    return
-            if not waiting:
-                raise GameStateError(f"nobody to act in phase {g.phase!r} of an untimed round")
-            q = waiting[0]
-            ids = self.space.legal_ids(g, q)
-            if ids:
-                self._choose(q, ids, react=False)
-                return
-            g.apply(g.legal_actions(q)[0])  # nothing with an id: its first listed action
-            self.auto_played += 1
-            self._queue = [(q + k) % self.players for k in range(1, self.players + 1)]
-        self._finish()
+        turn, auto = next_turn(self._game(), self.space, self._queue)
+        self.auto_played += auto
+        if turn is None:
+            self._finish()
+        else:
+            self._choose(turn.seat, turn.ids, react=turn.react)
 
     def _choose(self, seat: int, ids: list[int], *, react: bool) -> None:
         self._seat, self._ids, self._react = seat, ids, react
