@@ -1101,7 +1101,7 @@ def members_table(cls: type, intro: str, members: Mapping[str, str]) -> list[str
     for member, text in members.items():
         obj = inspect.getattr_static(cls, member, None)
         doc = text or first_sentence(inspect.getdoc(obj) or "")
-        if not doc:
+        if not doc and cls.__doc__:  # (a class of the compiled core keeps no docstrings: nothing to check)
             raise SystemExit(f"{cls.__name__}.{member}: no docstring, and none written here")
         fn = obj.__func__ if isinstance(obj, classmethod) else obj
         call = f"({short_params(inspect.signature(fn))})" if inspect.isfunction(fn) else ""
