@@ -281,9 +281,7 @@ class Match:
         play's ``game.to_json()`` costs, whatever the number of rounds before it. A scored round never
         changes, so its log is encoded once and kept; the variant's JSON too (a variant is immutable);
         the round in play's JSON is put in as ``game.to_json()`` gives it."""
-        texts = self.__dict__.get("_texts")
-        if texts is None:
-            texts = self._texts = _Texts()
+        texts = self._texts
         middle = json.dumps(
             {
                 "players": self.players,

@@ -8,6 +8,7 @@ websocket per seat for the game.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
@@ -90,27 +91,29 @@ class Server:
         return self.log.read_text(errors="replace")
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    """A fresh server with its own database (the round pause is 0: the next round is dealt at once)."""
-    s = Server(tmp_path / "tables.db", tmp_path / "server.log")
-    s.start()
-    try:
-        yield s
-    finally:
-        s.stop()
-
-
-@pytest.fixture(scope="module")
-def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One server for a whole test module (tests that only create their own rooms)."""
-    folder = tmp_path_factory.mktemp("shared")
+@contextlib.contextmanager
+def running(folder: Path) -> Iterator[Server]:
+    """A server on its own database and log in ``folder``, stopped on the way out."""
     s = Server(folder / "tables.db", folder / "server.log")
     s.start()
     try:
         yield s
     finally:
         s.stop()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    """A fresh server with its own database (the round pause is 0: the next round is dealt at once)."""
+    with running(tmp_path) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for a whole test module (tests that only create their own rooms)."""
+    with running(tmp_path_factory.mktemp("shared")) as s:
+        yield s
 
 
 def create_room(
