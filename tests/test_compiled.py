@@ -25,6 +25,7 @@ import pytest
 import tamalou
 import tamalou.engine
 from tamalou.engine import game as game_module
+from tamalou.events import Event
 from tamalou.invariants import random_playout
 
 REPO = Path(__file__).resolve().parents[1]
@@ -98,16 +99,16 @@ def test_compiled_tells_the_truth() -> None:
 class Traced(tamalou.Game):
     """A subclass in Python of the (maybe compiled) ``Game``: the core calls its override."""
 
-    def has_play(self, p: int) -> bool:
+    def start_turn(self, p: int, events: list[Event]) -> None:
         self.asked = [*getattr(self, "asked", []), p]
-        return super().has_play(p)
+        super().start_turn(p, events)
 
 
 def test_a_game_subclassed_in_python_is_called_by_the_core() -> None:
     g = Traced(tamalou.load_variant("french"), 3, seed=4, first_player=1)
     g.start()
     assert g.asked == [1]
-    while len(g.asked) < 3:  # the core asks again at each turn's start
+    while len(g.asked) < 3:  # the core starts each turn through it
         g.apply(next(a for a in g.legal_actions(g.current_player) if a.type in ("draw", "discard", "pass")))
     assert g.asked == [1, 2, 0]
     assert type(g.copy()) is tamalou.Game  # as in Python: a copy is a plain game

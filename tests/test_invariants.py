@@ -602,7 +602,7 @@ def test_a_score_read_from_the_first_slot_is_caught(monkeypatch: pytest.MonkeyPa
     real = Game.final_result
 
     def final_result(self: Game) -> Result:
-        if self._result is None:
+        if not isinstance(self._result, Result):  # (None, or the judged lists the Result is made from)
             r = real(self)
             first = next(c for c in self.hands[0] if c != -1)
             self._result = r.model_copy(update={"scores": [r.scores[0] + self.value[first], *r.scores[1:]]})

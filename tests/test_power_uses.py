@@ -1,6 +1,7 @@
 """The pairing powers (a blind swap of one's own card with an opponent's; kaboo's and dutch's swap of any
-two cards) list their uses from grids of actions made once: the lists are exactly those of the plain
-definition, in the same order, at every step of random games."""
+two cards) list their uses from grids of actions made once, and the powers that aim at one card (a peek at
+one's own card or an opponent's, the look-and-swap) from rows made once: the lists are exactly those of
+the plain definition, in the same order, at every step of random games."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 import tamalou
 from tamalou.actions import Action
 from tamalou.engine.game import Game
-from tamalou.plugins.powers import BlindSwap, SwapAnyBlind, table_layouts
+from tamalou.plugins.powers import BlindSwap, LookAndSwap, PeekOpponent, PeekOwn, SwapAnyBlind, table_layouts
 
 
 def by_definition_blind(g: Game, p: int) -> list[Action]:
@@ -32,9 +33,20 @@ def by_definition_any(g: Game, p: int) -> list[Action]:
     ]
 
 
+def by_definition_one_card(g: Game, p: int) -> dict[str, list[Action]]:
+    """Each own occupied slot; each occupied slot of each opponent that may be looked at (or, for the
+    look-and-swap, exchanged with), in seat order."""
+    return {
+        "peek_own": [PeekOwn.action(p, s) for s in g.occupied(p)],
+        "peek_opponent": [PeekOpponent.action(p, None, q, s) for q in g.targets(p) for s in g.occupied(q)],
+        "look_and_swap": [LookAndSwap.action(p, None, q, s) for q in g.targets(p, True) for s in g.occupied(q)],
+    }
+
+
 @pytest.mark.parametrize("name", ["french", "kaboo", "dutch", "tamalou-fun"])
 def test_the_listed_uses_are_the_definitions(name: str) -> None:
     blind, swap_any = BlindSwap(), SwapAnyBlind()
+    one_card = {"peek_own": PeekOwn(), "peek_opponent": PeekOpponent(), "look_and_swap": LookAndSwap()}
     compared = 0
     for seed in range(6):
         rng = random.Random(seed)
@@ -43,6 +55,7 @@ def test_the_listed_uses_are_the_definitions(name: str) -> None:
             for p in range(g.players):
                 assert blind.uses(g, p) == by_definition_blind(g, p)
                 assert swap_any.uses(g, p) == by_definition_any(g, p)
+                assert {k: power.uses(g, p) for k, power in one_card.items()} == by_definition_one_card(g, p)
                 compared += 1
             g.apply(rng.choice(g.legal_actions(g.current_player)))
     assert compared > 100

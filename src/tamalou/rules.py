@@ -71,6 +71,29 @@ def _first(name: str, impls: list[Any], kwargs: dict[str, Any]) -> tuple[Any, st
     return answer, plugin
 
 
+#: An end-of-round hook's plain implementations (function, argument names, plugin), its wrappers, and all of
+#: its implementations, in calling order.
+_Plain = list[tuple[Callable[..., Any], tuple[str, ...], str]]
+_EndHook = tuple[_Plain, list[Any], list[Any]]
+
+
+def _ask(name: str, plain: _Plain, wrappers: list[Any], kwargs: dict[str, Any]) -> tuple[Any, str]:
+    """``_first`` with the implementations split beforehand (the rulebook's end-of-round hooks)."""
+    answer: Any = None
+    plugin = ""
+    for function, argnames, name_of_plugin in plain:
+        try:
+            answer = function(*[kwargs[arg] for arg in argnames])
+        except Exception as exc:
+            raise PluginError(f"raised {exc!r}", plugin=name_of_plugin, hook=name) from exc
+        if answer is not None:
+            plugin = name_of_plugin
+            break
+    for impl in reversed(wrappers):  # the first in calling order is the outermost
+        answer, plugin = _wrap(name, impl, kwargs, answer), impl.plugin_name
+    return answer, plugin
+
+
 def _wrap(name: str, impl: Any, kwargs: dict[str, Any], answer: Any) -> Any:
     if impl.hookwrapper:
         raise PluginError(
@@ -188,11 +211,15 @@ class Rulebook:
         for m in self.mechanics:
             m.bind(self)
         self.tiebreaks = self._collect_tiebreaks()
-        # The end-of-round hooks, in calling order, asked once per round.
-        self._end_hooks = {
-            name: list(reversed(getattr(hook, name).get_hookimpls()))
-            for name in ("tamalou_rank", "tamalou_winners", "tamalou_round_scores")
-        }
+        # The end-of-round hooks, in calling order, asked once per round: each hook's plain implementations
+        # as (function, argument names, plugin), its wrappers, and all of them: split once, not at every round.
+        self._end_hooks: dict[
+            str, tuple[list[tuple[Callable[..., Any], tuple[str, ...], str]], list[Any], list[Any]]
+        ] = {}
+        for name in ("tamalou_rank", "tamalou_winners", "tamalou_round_scores"):
+            impls = list(reversed(getattr(hook, name).get_hookimpls()))
+            plain = [(i.function, tuple(i.argnames), i.plugin_name) for i in impls if not (i.wrapper or i.hookwrapper)]
+            self._end_hooks[name] = (plain, [i for i in impls if i.wrapper or i.hookwrapper], impls)
 
     # ---------------------------------------------------------------- collecting
 
@@ -337,7 +364,7 @@ class Rulebook:
         n = len(tally.totals)
         hooks, v = self._end_hooks, self.variant
         args: dict[str, Any] = {"variant": v, "tally": tally, "tiebreaks": self.tiebreaks}
-        ranking, plugin = _first("tamalou_rank", hooks["tamalou_rank"], args)
+        ranking, plugin = _ask("tamalou_rank", *hooks["tamalou_rank"][:2], args)
         if not _trusted(plugin):
             flat = [p for place in ranking or () for p in (place if isinstance(place, Sequence) else [place])]
             if (
@@ -353,7 +380,7 @@ class Rulebook:
                 )
             ranking = [list(place) for place in ranking]
         args = {"variant": v, "tally": tally, "ranking": ranking}
-        winners, plugin = _first("tamalou_winners", hooks["tamalou_winners"], args)
+        winners, plugin = _ask("tamalou_winners", *hooks["tamalou_winners"][:2], args)
         if not _trusted(plugin) and (
             not isinstance(winners, Sequence)
             or not all(type(p) is int and 0 <= p < n for p in winners)
@@ -363,7 +390,7 @@ class Rulebook:
                 f"returned {winners!r}: expected a list of different players", plugin=plugin, hook="tamalou_winners"
             )
         args = {"variant": v, "tally": tally, "winners": list(winners)}
-        scores, plugin = _first("tamalou_round_scores", hooks["tamalou_round_scores"], args)
+        scores, plugin = _ask("tamalou_round_scores", *hooks["tamalou_round_scores"][:2], args)
         if not _trusted(plugin) and (
             not isinstance(scores, Sequence) or len(scores) != n or not all(type(s) is int for s in scores)
         ):
@@ -375,11 +402,14 @@ class Rulebook:
 
 def rulebook(variant: Variant) -> Rulebook:
     """The rulebook of ``variant``, built once and kept on the variant."""
-    rb = variant._rulebook
+    # Read from pydantic's private dict directly: ``variant._rulebook`` goes through ``BaseModel.__getattr__``,
+    # a Python-level call, at every new game.
+    private = variant.__pydantic_private__
+    rb = private.get("_rulebook") if private is not None else None
     if rb is None:
         rb = Rulebook(variant)
         variant._rulebook = rb
-    return rb  # type: ignore[return-value]
+    return rb
 
 
 def _doc_line(function: Any) -> str:
@@ -404,7 +434,7 @@ def ranking_rule(variant: Variant | str | Sequence[str]) -> list[str]:
         ("tamalou_winners", "winners: the first place"),
         ("tamalou_round_scores", "round scores: each player's card total"),
     ):
-        impls = [i for i in rb._end_hooks[name] if i.plugin_name != "tamalou.plugins.defaults"]
+        impls = [i for i in rb._end_hooks[name][2] if i.plugin_name != "tamalou.plugins.defaults"]
         text = default
         if name == "tamalou_winners":
             bound = rb.variant.rules.end.win_max

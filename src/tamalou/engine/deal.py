@@ -49,7 +49,8 @@ def deal_round(g: Game, seed: int | None, deal: dict[str, Any] | None, first_pla
         if k * players > n_cards:
             raise SetupError(f"not enough cards to deal {k} to {players} players ({n_cards} in the deck)")
         # Deal one card at a time around the table, from the top (end) of the shuffled pile.
-        g.hands = [[order[-1 - (i * players + p)] for i in range(k)] for p in range(players)]
+        top_first = order[::-1]  # (slices at C speed: player p gets the cards p, p + players, ... from the top)
+        g.hands = [top_first[p : k * players : players] for p in range(players)]
         g.stock = order[: n_cards - k * players]
         g.discard = [g.stock.pop() for _ in range(min(r.deal.discard, len(g.stock)))]
         # The seat is drawn even when one is given, so a seeded game's shuffles never depend on it.
@@ -100,8 +101,13 @@ def opening(g: Game) -> list[Event]:
     ]
     peek = g.variant.rules.peek
     if peek.mode == "fixed":
+        fixed = list(peek.slots)
         for p, hand in enumerate(g.hands):
-            slots = [s for s in peek.slots if 0 <= s < len(hand) and hand[s] != NO_CARD]
+            n = len(hand)
+            if NO_CARD in hand or not all(0 <= s < n for s in fixed):  # (a stacked deal may be short)
+                slots = [s for s in fixed if 0 <= s < n and hand[s] != NO_CARD]
+            else:
+                slots = fixed
             if slots:
                 g.peek(p, slots, events)
     g.begin(events)

@@ -25,7 +25,7 @@ from ..actions import Action, Discard, Draw, Pass, Replace, Tick
 from ..errors import IllegalAction
 from ..events import Event
 from .seats import SEATS
-from .state import DRAW, HOLD, NO_CARD, OVER, Reason, mypyc_attr
+from .state import DRAW, HOLD, NO_CARD, OVER, Judged, Reason, mypyc_attr
 from .table import Table
 
 if TYPE_CHECKING:
@@ -51,9 +51,12 @@ class Flow(Table):
         rb = self.rb
         if not self.discard or not rb.from_discard or self.stock_only:
             return False
-        if self.rank[self.discard[-1]] in rb.discard_forbidden:
+        if rb.discard_forbidden and self.rank[self.discard[-1]] in rb.discard_forbidden:
             return False
-        return not (rb.must_replace and self.empty(p))
+        if not rb.must_replace:
+            return True
+        hand = self.hands[p]
+        return hand.count(NO_CARD) != len(hand)  # (not ``self.empty(p)``: a call less, at every listing)
 
     def why_not_discard(self, p: int) -> str:
         if not self.discard:
@@ -189,6 +192,10 @@ class Flow(Table):
         """The round's result as the game keeps it (``Game.final_result``)."""
         raise NotImplementedError
 
+    def judged(self) -> Judged:
+        """The round's end as the hooks judged it (``Game.judged``)."""
+        raise NotImplementedError
+
     # ----------------------------------------------------------------------------- transitions
 
     def begin(self, events: list[Event]) -> None:
@@ -267,7 +274,7 @@ class Flow(Table):
                 continue
             for prepare in hooks.prepare_turn:
                 prepare(self, p)
-            if self.has_play(p):
+            if self.stock or self.has_play(p):  # (a stock to draw from: no need to ask more)
                 events.append(Event("turn", {"player": p, "turn": self.turn}))
                 for began in hooks.turn_began:
                     began(self, p, events)
@@ -296,16 +303,16 @@ class Flow(Table):
             self.show_layout(p)
         if self.held != NO_CARD:
             self.show(self.held)
-        result = self.final_result()
+        totals, winners, ranking, _, _ = self.judged()
         events.append(
             Event(
                 "round_over",
                 {
                     "reason": self.reason,
-                    "totals": list(result.totals),
-                    "winners": list(result.winners),
-                    "ranking": [list(place) for place in result.ranking],
-                    "caller": result.caller,
+                    "totals": list(totals),
+                    "winners": list(winners),
+                    "ranking": [list(place) for place in ranking],
+                    "caller": self.caller,
                     "hands": [self.layout(p) for p in range(self.players)],
                 },
             )

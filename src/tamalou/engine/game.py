@@ -25,7 +25,7 @@ from .flow import Flow
 from .mechanic import Mechanic
 from .phases import phase_table
 from .seats import seat_actions
-from .state import DRAW, HOLD, NO_CARD, OVER, mypyc_attr
+from .state import DRAW, HOLD, NO_CARD, OVER, Judged, mypyc_attr
 from .view import player_view, seat_view
 
 if TYPE_CHECKING:
@@ -238,6 +238,14 @@ class Game(Flow):
         presence = self.rb.presence
         if not presence:
             return handler(self, a)
+        if len(presence) == 1:  # the usual case (the clock of a timed ruleset): no lists to build
+            before, undo = presence[0]
+            token = before(self, a)
+            try:
+                return handler(self, a)
+            except IllegalAction:
+                undo(self, token)
+                raise
         undos: list[Callable[..., None]] = []
         tokens: list[object] = []
         for before, undo in presence:
@@ -274,30 +282,50 @@ class Game(Flow):
 
     def final_result(self) -> Result:
         """The round's result as the game keeps it (computed once; not to be changed)."""
-        if self._result is None:
+        kept = self._result
+        if isinstance(kept, Result):
+            return kept
+        totals, winners, ranking, counts, scores = self.judged()
+        # Every field is made from checked answers: no validation to run again.
+        result = Result.model_construct(
+            totals=totals,
+            winners=winners,
+            ranking=ranking,
+            caller=self.caller,
+            card_counts=counts,
+            reason=self.reason,
+            scores=scores,
+        )
+        self._result = result
+        return result
+
+    def judged(self) -> Judged:
+        """The round's end as the ranking hooks judged it, computed once: totals, winners, ranking, card
+        counts and scores, as plain lists (the ``Result`` model is made from them only when asked for:
+        the end of a round in a simulation needs no pydantic). Not to be changed."""
+        kept = self._result
+        if kept is None:
             players = self.players
             value, text = self.value, self.text
-            held = [[c for c in hand if c != NO_CARD] for hand in self.hands]
+            # (``map`` and ``filter`` with C-level functions: layouts grow long with penalty cards)
+            held = [list(filter(NO_CARD.__ne__, hand)) if NO_CARD in hand else hand for hand in self.hands]
+            totals = [sum(map(value.__getitem__, cards)) for cards in held]
+            counts = [len(cards) for cards in held]
             tally = Tally(
-                totals=tuple([sum([value[c] for c in cards]) for cards in held]),
-                card_counts=tuple([len(cards) for cards in held]),
+                totals=tuple(totals),
+                card_counts=tuple(counts),
                 caller=self.caller,
                 threshold=self.rb.threshold,
                 left=tuple([p for p in range(players) if self.left >> p & 1]),
-                hands=tuple([tuple([text[c] for c in cards]) for cards in held]),
+                hands=tuple([tuple(map(text.__getitem__, cards)) for cards in held]),
             )
             ranking, winners, scores = self.rb.judge(tally)
-            # Every field is made here from checked answers: no validation to run again.
-            self._result = Result.model_construct(
-                totals=list(tally.totals),
-                winners=sorted(winners),
-                ranking=[list(place) for place in ranking],
-                caller=self.caller,
-                card_counts=list(tally.card_counts),
-                reason=self.reason,
-                scores=list(scores),
-            )
-        return self._result
+            judged = (totals, sorted(winners), [list(place) for place in ranking], counts, list(scores))
+            self._result = judged
+            return judged
+        if isinstance(kept, Result):
+            return kept.totals, kept.winners, kept.ranking, kept.card_counts, kept.scores
+        return kept
 
     def view(self, player: object) -> PlayerView:
         """What ``player`` may see now, and nothing more."""
@@ -426,9 +454,12 @@ def new_game(
     """Start a round: shuffled with ``seed`` (a fresh one, kept in ``game.seed``, if ``None``), or
     a stacked ``deal`` (``hands``, ``stock`` top first, ``discard`` bottom first). The events of the
     deal and the opening are in ``game.events_so_far(p)``."""
-    from ..variant import load_variant
+    if isinstance(variant, Variant):
+        v = variant
+    else:
+        from ..variant import load_variant
 
-    v = variant if isinstance(variant, Variant) else load_variant(variant)
+        v = load_variant(variant)
     game = Game(v, players, seed=seed, deal=deal, first_player=first_player)
     game.start()
     return game

@@ -63,6 +63,18 @@ def _guarded(handler: Handler, guards: list[Guard]) -> Handler:
     """``handler``, refusing what a guard forbids (a player who must call may only call)."""
     if not guards:
         return handler
+    if len(guards) == 1:  # the usual case (a player with an empty layout must call): no loop
+        guard = guards[0]
+
+        def checked_once(g: Any, a: Any) -> list[Event]:
+            p = a.player
+            if p == g.current_player:
+                forced = guard(g, p)
+                if forced is not None and untimed(a) not in forced[0]:
+                    raise IllegalAction(forced[1], a)
+            return handler(g, a)
+
+        return checked_once
 
     def checked(g: Any, a: Any) -> list[Event]:
         if a.player == g.current_player:

@@ -33,6 +33,10 @@ except ImportError:  # not a dependency: only mypyc reads the decorator (the com
         return lambda cls: cls
 
 
+#: The end of a round as the ranking hooks judged it (``Game.judged``): totals, winners, ranking, card counts,
+#: scores.
+Judged = tuple[list[int], list[int], list[list[int]], list[int], list[int]]
+
 NO_CARD = -1
 
 
@@ -179,5 +183,5 @@ class State:
     sealed: int  #: bit mask of the layouts nobody may aim at at all (no look, exchange, match or give)
     now: float  #: the game's time in seconds (timed rulesets; time is an input)
     actions: list[Action]
-    _result: Result | None
+    _result: Result | Judged | None  #: ``judged()``'s lists, then the ``Result`` made of them once asked for
     _undo: list[Any]  #: ``Game.push``'s saved states, newest last (not saved: a copy starts with none)

@@ -137,6 +137,8 @@ class Matching(Mechanic):
         self.closing = m.closing_window and r.timing.turn_seconds == 0
         self.race = m.race
         self.cap = m.penalty_cap
+        # No cap and ``penalise`` as it is here: a miss deals its penalty cards straight away.
+        self._capless = not self.cap and type(self).penalise is Matching.penalise
         self.after_power = m.window == "after_power"
         # With an optional give, a player with no card of their own may still take an opponent's.
         self.bare = m.opponents and m.give == "may"
@@ -322,7 +324,7 @@ class Matching(Mechanic):
             c = hand[s]
             facts = {"player": p, "owner": owner, "slot": s, "card": text[c]}
             if not (rank[c] == rank[win] if rank_only else self.same(g, c, win)):
-                g.show(c)  # it goes back, everyone saw it
+                g.knowers[c] = g.all_mask  # it goes back, everyone saw it (``g.show(c)``)
                 wrong += 1
                 events.append(Event("missed", facts))
             elif late:  # somebody else was faster on this card: it goes back
@@ -336,7 +338,10 @@ class Matching(Mechanic):
                     st.win_by = p
                 events.append(Event("matched", facts))
         if wrong:
-            self.penalise(g, p, self.penalty * wrong, events)
+            if self._capless:
+                g.deal_unseen(p, events, self.penalty * wrong)
+            else:
+                self.penalise(g, p, self.penalty * wrong, events)
         if (wrong or not late) and self._results:
             for hook in self._results:
                 hook(g, p, not wrong)

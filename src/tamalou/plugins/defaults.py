@@ -64,23 +64,26 @@ TIEBREAKS: dict[str, TieBreak] = {t.name: t for t in (FEWER_CARDS, CALLER_AHEAD,
 def rank_by_total(tally: Tally, tiebreaks: Sequence[TieBreak | str]) -> list[list[int]]:
     """Places by total, lowest first, the tie-breaks applied in order (a name stands for a built-in one
     of ``rules.end.ties``); players still equal share a place. Players who left the round come last."""
-    ties = [TIEBREAKS[t] if isinstance(t, str) else t for t in tiebreaks]
+    keys = [t.key for t in (TIEBREAKS[t] if isinstance(t, str) else t for t in tiebreaks)]
     left, totals = tally.left, tally.totals
-
-    def key(p: int) -> tuple[Any, ...]:
-        return (p in left, totals[p], *[t.key(tally, p) for t in ties])
-
-    return places_by_key({p: key(p) for p in range(len(totals))})
+    if keys:
+        return places_by_key([(p in left, totals[p], *[k(tally, p) for k in keys]) for p in range(len(totals))])
+    return places_by_key([(p in left, totals[p]) for p in range(len(totals))])
 
 
-def places_by_key(keys: Mapping[int, Any]) -> list[list[int]]:
-    """Players sorted by ``keys[p]`` (lowest first), equal keys sharing a place."""
+def places_by_key(keys: Mapping[int, Any] | Sequence[Any]) -> list[list[int]]:
+    """Players sorted by ``keys[p]`` (lowest first), equal keys sharing a place (``keys``: a mapping from
+    player to key, or a sequence with one key per player)."""
     places: list[list[int]] = []
-    for p in sorted(keys, key=keys.__getitem__):
-        if places and keys[p] == keys[places[-1][0]]:
+    last: Any = None
+    players = range(len(keys)) if type(keys) is list or not isinstance(keys, Mapping) else keys
+    for p in sorted(players, key=keys.__getitem__):
+        key = keys[p]
+        if places and key == last:
             places[-1].append(p)
         else:
             places.append([p])
+            last = key
     return places
 
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, Power, Swap, untimed
+from ..engine.state import NO_CARD
 from ..events import Event
 from ..hookspecs import hookimpl
 from ..powers import TURN_TAKEN, CardPower
@@ -42,21 +43,56 @@ if TYPE_CHECKING:
 #: The ``Power`` actions of the powers that pair two places (a blind swap...), as grids: for (power class,
 #: seat, owner of the first place, owner of the second), ``grid[m][s]`` is the use on slot ``m`` of the first
 #: and slot ``s`` of the second. Listing a blind swap of n cards against three layouts of n cards takes
-#: 3n² actions: read from a grid row by row at C speed rather than looked up one by one.
+#: 3n² actions: read from a grid row by row at C speed rather than looked up one by one. A grid grows in
+#: each direction apart (doubling), so that one long layout does not make a square of its length.
 _GRIDS: dict[tuple[Any, ...], list[list[Action]]] = {}
+#: The same for the powers that aim at one place: for (power class, seat, owner), ``row[s]`` is the use on
+#: slot ``s`` of ``owner``'s layout (owner ``None``: the seat's own, the action naming ``slot`` alone).
+_ROWS: dict[tuple[Any, ...], list[Action]] = {}
 
 
-def _grid(power: CardPower, p: int, first: int | None, second: int, size: int) -> list[list[Action]]:
+def _grown(have: int, need: int) -> int:
+    """A grid dimension of ``have`` that must hold ``need``: as it is, or doubled (8 at least)."""
+    return have if need <= have else max(need, 8, 2 * have)
+
+
+def _grid(power: CardPower, p: int, first: int | None, second: int, rows: int, cols: int) -> list[list[Action]]:
     """The grid of ``power``'s uses by ``p`` pairing a slot of ``first``'s layout (``None``: ``p``'s own,
-    no ``owner`` field) with one of ``second``'s, at least ``size`` × ``size`` (made once, grown when a
+    no ``owner`` field) with one of ``second``'s, at least ``rows`` × ``cols`` (made once, grown when a
     layout outgrows it)."""
     key = (type(power), p, first, second)
     grid = _GRIDS.get(key)
-    if grid is None or len(grid) < size:
-        size = max(size, 8, 2 * len(grid or ()))  # grown by doubling: a layout that grows card by card
-        grid = [[power.action(p, m, second, s, first) for s in range(size)] for m in range(size)]
+    if grid is None or len(grid) < rows or len(grid[0]) < cols:
+        r = _grown(len(grid) if grid else 0, rows)
+        c = _grown(len(grid[0]) if grid else 0, cols)
+        grid = [[power.action(p, m, second, s, first) for s in range(c)] for m in range(r)]
         _GRIDS[key] = grid
     return grid
+
+
+def _row(power: CardPower, p: int, owner: int | None, size: int) -> list[Action]:
+    """``power``'s uses by ``p`` on each slot of ``owner``'s layout (``None``: ``p``'s own), at least
+    ``size`` of them (made once, grown when the layout outgrows it)."""
+    key = (type(power), p, owner)
+    row = _ROWS.get(key)
+    if row is None or len(row) < size:
+        n = _grown(len(row) if row else 0, size)
+        if owner is None:
+            row = [power.action(p, s) for s in range(n)]
+        else:
+            row = [power.action(p, None, owner, s) for s in range(n)]
+        _ROWS[key] = row
+    return row
+
+
+def _on_layout(power: CardPower, g: Game, p: int, owner: int | None, out: list[Action]) -> None:
+    """Append ``power``'s uses by ``p`` on every occupied slot of ``owner``'s layout (``None``: ``p``'s own)."""
+    hand = g.hands[p if owner is None else owner]
+    row = _row(power, p, owner, len(hand))
+    if NO_CARD in hand:
+        out.extend([row[s] for s, c in enumerate(hand) if c != NO_CARD])
+    else:
+        out.extend(row[: len(hand)])
 
 
 def _paired(
@@ -66,7 +102,7 @@ def _paired(
     in that order."""
     if not slots or not others:
         return []
-    grid = _grid(power, p, first, second, max(slots[-1], others[-1]) + 1)
+    grid = _grid(power, p, first, second, slots[-1] + 1, others[-1] + 1)
     out: list[Action] = []
     for m in slots:
         out.extend(map(grid[m].__getitem__, others))
@@ -79,7 +115,9 @@ class PeekOwn(CardPower):
     name = "peek_own"
 
     def uses(self, g: Game, p: int) -> list[Action]:
-        return [self.action(p, s) for s in g.occupied(p)]
+        out: list[Action] = []
+        _on_layout(self, g, p, None, out)
+        return out
 
     def usable(self, g: Game, p: int) -> bool:
         return not g.empty(p)
@@ -100,7 +138,10 @@ class PeekOpponent(CardPower):
     name = "peek_opponent"
 
     def uses(self, g: Game, p: int) -> list[Action]:
-        return [self.action(p, None, q, s) for q in g.targets(p) for s in g.occupied(q)]
+        out: list[Action] = []
+        for q in g.targets(p, self.exchanges):
+            _on_layout(self, g, p, q, out)
+        return out
 
     def usable(self, g: Game, p: int) -> bool:
         return bool(g.targets(p))
@@ -130,7 +171,7 @@ class BlindSwap(CardPower):
         for q in g.targets(p, True):
             theirs = g.occupied(q)
             if theirs:
-                grids.append((_grid(self, p, None, q, max(last, theirs[-1]) + 1), theirs))
+                grids.append((_grid(self, p, None, q, last + 1, theirs[-1] + 1), theirs))
         out: list[Action] = []
         for m in mine:  # each own slot, then each target's slots in turn
             for grid, theirs in grids:
@@ -156,9 +197,6 @@ class LookAndSwap(PeekOpponent):
 
     name = "look_and_swap"
     exchanges = True
-
-    def uses(self, g: Game, p: int) -> list[Action]:
-        return [self.action(p, None, q, s) for q in g.targets(p, True) for s in g.occupied(q)]
 
     def usable(self, g: Game, p: int) -> bool:
         return bool(g.targets(p, True))
