@@ -653,3 +653,14 @@ def test_every_built_in_bot_is_made_by_name() -> None:
     for name, cls in (("random", RandomBot), ("cautious", CautiousBot), ("greedy", GreedyBot)):
         assert type(make_bot(name.upper(), 1)) is cls
         assert bot_factory(name) is cls
+
+
+def test_the_random_bot_picks_as_random_choice_does() -> None:
+    """``RandomBot`` writes ``rng.choice`` out for speed: the same draws, so a seeded simulation plays the
+    same games as with ``choice`` (and as before it was written out)."""
+    for n in (1, 2, 3, 5, 8, 13, 64):
+        others: list[Action] = [Replace(0, s) for s in range(n)]
+        bot = RandomBot(n, call_probability=0.0, match_probability=0.0)
+        reference = random.Random(n)
+        for _ in range(200):
+            assert bot.act(None, others) is reference.choice(others)

@@ -24,10 +24,11 @@ from typing import Protocol
 
 from .actions import Action, MatchAction, Tick, timed
 from .engine.game import Game
+from .engine.state import OVER
 from .events import Event
 from .views import Result, SeatView
 
-__all__ = ["Bot", "BotLike", "as_bot", "play_game"]
+__all__ = ["Bot", "BotLike", "as_bot", "play_game", "play_out"]
 
 
 class Bot(Protocol):
@@ -73,6 +74,31 @@ def play_game(
     In a timed ruleset each action is stamped ``seconds_per_action`` after the previous one, and when
     nobody can act (the opening peek, the final countdown) time jumps to the next deadline.
     """
+    on_events = None
+    if on_event is not None:
+
+        def on_events(events: list[Event]) -> None:
+            for e in events:
+                on_event(e)
+
+    play_out(game, bots, on_events, max_steps=max_steps, seconds_per_action=seconds_per_action)
+    return game.result()
+
+
+#: What a seat out of its turn may be listed (matches) or waits on (time): not a move of its own.
+_PASSIVE = (MatchAction, Tick)
+
+
+def play_out(
+    game: Game,
+    bots: Sequence[BotLike],
+    on_events: Callable[[list[Event]], object] | None = None,
+    *,
+    max_steps: int = 1_000_000,
+    seconds_per_action: float = 1.0,
+) -> None:
+    """``play_game`` without the result: plays ``game`` to its end, giving ``on_events`` each action's
+    list of events (``simulate`` passes ``list.extend``)."""
     n = game.players
     if len(bots) != n:
         raise ValueError(f"one bot per seat: {n} players, {len(bots)} bots")
@@ -85,26 +111,28 @@ def play_game(
     asks: list[Callable[[], bool] | None] = [getattr(b, "may_match", None) for b in bots]
     seat_view = game.seat_view
     legal_actions = game.legal_actions
-
+    game_apply = game.apply
+    #: For each player to move, the others in seat order after them; and the seats to ask for a move.
+    after = [[(cur + i) % n for i in range(1, n)] for cur in range(n)]
+    seats = [[cur, *after[cur]] for cur in range(n)]
     clocked = game.variant.rules.timing.turn_seconds > 0
+    passive = _PASSIVE
 
     def apply(action: Action) -> None:
         if clocked and not isinstance(action, Tick):
             action = timed(action, game.now + seconds_per_action)
-        events = game.apply(action)
-        if on_event is not None:
-            for e in events:
-                on_event(e)
+        events = game_apply(action)
+        if on_events is not None:
+            on_events(events)
 
     steps = 0
-    while not game.is_over:
+    while game.phase != OVER:
         steps += 1
         if steps > max_steps:
             raise RuntimeError(f"the game did not end within {max_steps} steps")
         cur = game.current_player
-        others = [(cur + i) % n for i in range(1, n)]
-        for q in others:
-            if game.is_over:
+        for q in after[cur]:
+            if game.phase == OVER:
                 break
             ask = asks[q]
             if ask is not None and not ask():
@@ -114,19 +142,23 @@ def play_game(
                 action = acts[q](seat_view(q) if sees[q] else None, legal)  # type: ignore[arg-type]
                 if action is not None:
                     apply(action)
-        if game.is_over:
+        if game.phase == OVER:
             break
-        for p in (cur, *others):
+        mover = -1
+        for p in seats[cur]:  # the first seat with a move of its own (not only matches or time)
             legal = legal_actions(p)
-            if any(not isinstance(a, MatchAction | Tick) for a in legal):
+            for a in legal:
+                if not isinstance(a, passive):
+                    mover = p
+                    break
+            if mover >= 0:
                 break
-        else:
+        if mover < 0:
             if clocked:
                 apply(Tick(at=max(game.now, game.deadline or game.now)))
                 continue
             raise RuntimeError(f"nobody can act in phase {game.phase!r}")
-        action = acts[p](seat_view(p) if sees[p] else None, legal)  # type: ignore[arg-type]
+        action = acts[mover](seat_view(mover) if sees[mover] else None, legal)  # type: ignore[arg-type]
         if action is None:
-            raise TypeError(f"the bot of player {p} must act now (phase {game.phase!r}) but returned None")
+            raise TypeError(f"the bot of player {mover} must act now (phase {game.phase!r}) but returned None")
         apply(action)
-    return game.result()

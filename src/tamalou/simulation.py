@@ -50,7 +50,7 @@ from .engine.game import new_game
 from .errors import TamalouError
 from .events import Event
 from .match import new_match
-from .play import BotLike, play_game
+from .play import BotLike, play_out
 from .schema import Variant
 from .variant import is_registered, load_variant
 
@@ -346,7 +346,8 @@ def _round(tally: _Tally, game: Any, bots: list[BotLike]) -> None:
     """Play one round out and count it."""
     events: list[Event] = []
     last_turn = game.turn
-    result = play_game(game, bots, on_event=events.append)
+    play_out(game, bots, events.extend)
+    round_totals, winners, ranking, _, round_scores = game.judged()  # (the result's lists, no pydantic model)
     counted = tally.events
     for e in events:
         t = e.type
@@ -362,8 +363,7 @@ def _round(tally: _Tally, game: Any, bots: list[BotLike]) -> None:
     _count(tally.turns, last_turn + 1)
     _count(tally.actions, len(game.actions))
     reasons = tally.reasons
-    reasons[result.reason] = reasons.get(result.reason, 0) + 1
-    winners = result.winners
+    reasons[game.reason] = reasons.get(game.reason, 0) + 1
     if not winners:
         tally.no_winner += 1
     wins = tally.wins
@@ -373,18 +373,18 @@ def _round(tally: _Tally, game: Any, bots: list[BotLike]) -> None:
         tally.first_wins += 1
     places = tally.places
     ahead = 0
-    for group in result.ranking:
+    for group in ranking:
         for p in group:
             places[p][ahead] += 1
         ahead += len(group)
     totals, scores = tally.totals, tally.scores
-    for p, v in enumerate(result.totals):
+    for p, v in enumerate(round_totals):
         h = totals[p]
         h[v] = h.get(v, 0) + 1
-    for p, v in enumerate(result.scores):
+    for p, v in enumerate(round_scores):
         h = scores[p]
         h[v] = h.get(v, 0) + 1
-    caller = result.caller
+    caller = game.caller
     if caller is not None:
         tally.calls[caller] += 1
         if caller in winners:
