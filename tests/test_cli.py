@@ -488,7 +488,7 @@ def test_a_plugin_failing_during_a_game_is_a_rule_failure(monkeypatch: pytest.Mo
         raise tamalou.PluginError("returned 'x', expected a list", plugin="house", hook="tamalou_rank")
 
     monkeypatch.setattr(cli.commands, "play_game", broken)
-    monkeypatch.setattr(simulation, "play_game", broken)  # simulate plays here with one game (no worker)
+    monkeypatch.setattr(simulation, "play_out", broken)  # simulate plays here with one game (no worker)
     for args in (["play"], ["simulate", "-n", "1"], ["play", "--variant", "french+multi-round"]):
         result = run(*args)
         assert_clean_exit(result, 1)

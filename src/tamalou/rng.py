@@ -19,8 +19,9 @@ _GOLDEN = 0x9E3779B97F4A7C15
 _M1 = 0xBF58476D1CE4E5B9
 _M2 = 0x94D049BB133111EB
 _TWO64 = 1 << 64
-#: Interpreted, lists up to this long are shuffled with their draws computed together (``_shuffle_lanes``).
-_LANES_MAX = 1024
+#: Interpreted, lists up to this long (two full decks) are shuffled with their draws computed together
+#: (``_shuffle_lanes``); their constants, kept per length, stay under half a megabyte in all.
+_LANES_MAX = 128
 #: Per number of draws: the constants of ``_shuffle_lanes`` (a 1 per lane, k + 1 in lane k, the lanes'
 #: masks, the struct that reads the lanes' low halves).
 _LANES: dict[int, tuple[int, int, int, Struct]] = {}
