@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 import typing
 from dataclasses import dataclass, fields
+from types import MemberDescriptorType
 from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import ConfigDict, TypeAdapter, ValidationError
@@ -320,14 +321,37 @@ def field_names(cls: type[Action]) -> tuple[str, ...]:
     return names
 
 
+#: Per action class whose fields are all slots: the slots' descriptors but ``at``'s, and ``at``'s (``None`` for a
+#: class with a field kept elsewhere, e.g. a plugin's dataclass without ``slots=True``).
+_SLOTS: dict[type, tuple[tuple[MemberDescriptorType, ...], MemberDescriptorType] | None] = {}
+
+
+def _slots_of(cls: type) -> tuple[tuple[MemberDescriptorType, ...], MemberDescriptorType] | None:
+    found: dict[str, Any] = {name: getattr(cls, name, None) for name in field_names(cls)}
+    slots = None
+    if "at" in found and all(type(d) is MemberDescriptorType for d in found.values()):
+        at = found.pop("at")
+        slots = (tuple(found.values()), at)
+    _SLOTS[cls] = slots
+    return slots
+
+
 def timed(action: A, at: float | None) -> A:
     """``action`` at the time ``at`` (``dataclasses.replace(action, at=at)`` without checking the other
-    fields again: they were checked when ``action`` was made)."""
+    fields again: they were checked when ``action`` was made). A timed game's every action goes through
+    here: its fields are copied slot to slot (past the frozen dataclass's ``__setattr__``)."""
     cls = type(action)
     new = object.__new__(cls)
-    for name in field_names(cls):
-        object.__setattr__(new, name, getattr(action, name))
-    object.__setattr__(new, "at", at)
+    slots = _SLOTS[cls] if cls in _SLOTS else _slots_of(cls)
+    if slots is None:
+        for name in field_names(cls):
+            object.__setattr__(new, name, getattr(action, name))
+        object.__setattr__(new, "at", at)
+        return new
+    others, at_slot = slots
+    for d in others:
+        d.__set__(new, d.__get__(action))
+    at_slot.__set__(new, at)
     return new
 
 

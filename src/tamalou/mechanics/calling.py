@@ -154,5 +154,5 @@ class Calling(Mechanic):
         return None
 
     def after_out_of_turn(self, g: Game, events: list[Event]) -> None:
-        if self.ends_round and any(g.empty(p) for p in range(g.players)):
+        if self.ends_round and any(hand.count(NO_CARD) == len(hand) for hand in g.hands):  # a layout emptied
             g.finish(Reason.EMPTIED, events)

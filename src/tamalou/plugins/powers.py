@@ -29,9 +29,10 @@ which ``swap`` cannot say when neither card is yours).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..actions import Action, Power, Swap, untimed
+from ..actions import Action, Power, Swap, field_names, untimed
 from ..engine.state import NO_CARD
 from ..events import Event
 from ..hookspecs import hookimpl
@@ -51,6 +52,32 @@ _GRIDS: dict[tuple[Any, ...], list[list[Action]]] = {}
 _ROWS: dict[tuple[Any, ...], list[Action]] = {}
 
 
+def _maker(power: CardPower) -> Callable[..., Action]:
+    """How a grid or a row makes ``power``'s actions: ``power.action`` if its class replaces it, else a
+    ``Power`` built slot by slot, unchecked (the values are seats and slot numbers the grid counts
+    itself) and not kept in ``action``'s table: the grids of long layouts hold thousands of them."""
+    if type(power).action is not CardPower.action:
+        return power.action
+    return _power
+
+
+#: ``Power``'s fields as slots, in ``Power(...)``'s order (player, slot, target, target_slot, at, owner).
+_POWER_SLOTS = tuple(getattr(Power, name) for name in field_names(Power))
+
+
+def _power(
+    player: int,
+    slot: int | None = None,
+    target: int | None = None,
+    target_slot: int | None = None,
+    owner: int | None = None,
+) -> Action:
+    a = object.__new__(Power)
+    for d, v in zip(_POWER_SLOTS, (player, slot, target, target_slot, None, owner), strict=True):
+        d.__set__(a, v)
+    return a
+
+
 def _grown(have: int, need: int) -> int:
     """A grid dimension of ``have`` that must hold ``need``: as it is, or doubled (8 at least)."""
     return have if need <= have else max(need, 8, 2 * have)
@@ -65,7 +92,8 @@ def _grid(power: CardPower, p: int, first: int | None, second: int, rows: int, c
     if grid is None or len(grid) < rows or len(grid[0]) < cols:
         r = _grown(len(grid) if grid else 0, rows)
         c = _grown(len(grid[0]) if grid else 0, cols)
-        grid = [[power.action(p, m, second, s, first) for s in range(c)] for m in range(r)]
+        make = _maker(power)
+        grid = [[make(p, m, second, s, first) for s in range(c)] for m in range(r)]
         _GRIDS[key] = grid
     return grid
 
@@ -77,10 +105,8 @@ def _row(power: CardPower, p: int, owner: int | None, size: int) -> list[Action]
     row = _ROWS.get(key)
     if row is None or len(row) < size:
         n = _grown(len(row) if row else 0, size)
-        if owner is None:
-            row = [power.action(p, s) for s in range(n)]
-        else:
-            row = [power.action(p, None, owner, s) for s in range(n)]
+        make = _maker(power)
+        row = [make(p, s) for s in range(n)] if owner is None else [make(p, None, owner, s) for s in range(n)]
         _ROWS[key] = row
     return row
 
@@ -169,13 +195,19 @@ class BlindSwap(CardPower):
         last = mine[-1]
         grids = []
         for q in g.targets(p, True):
-            theirs = g.occupied(q)
-            if theirs:
-                grids.append((_grid(self, p, None, q, last + 1, theirs[-1] + 1), theirs))
+            hand = g.hands[q]
+            if NO_CARD in hand:
+                theirs = g.occupied(q)
+                grids.append((_grid(self, p, None, q, last + 1, theirs[-1] + 1), theirs, 0))
+            else:  # every slot: a slice of the grid's row (``targets`` has only layouts with a card)
+                grids.append((_grid(self, p, None, q, last + 1, len(hand)), [], len(hand)))
         out: list[Action] = []
         for m in mine:  # each own slot, then each target's slots in turn
-            for grid, theirs in grids:
-                out.extend(map(grid[m].__getitem__, theirs))
+            for grid, theirs, every in grids:
+                if every:
+                    out.extend(grid[m][:every])
+                else:
+                    out.extend(map(grid[m].__getitem__, theirs))
         return out
 
     def usable(self, g: Game, p: int) -> bool:
