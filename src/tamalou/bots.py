@@ -85,6 +85,11 @@ def _kind(cls: type) -> str:
     return kind
 
 
+def _of(actions: list[Action], kinds: list[str | None], kind: str) -> list[Action]:
+    """The actions of one kind, in their order."""
+    return [a for a, k in zip(actions, kinds, strict=True) if k is kind]
+
+
 class RandomBot:
     """Plays at random, reproducibly for a given ``seed``.
 
@@ -115,37 +120,33 @@ class RandomBot:
             tries = [a for a in legal_actions if isinstance(a, MatchAction)]
             if tries and len(tries) == len(legal_actions):
                 return rng.choice(tries)
-        calls: list[Action] = []
-        matches: list[Action] = []
-        others: list[Action] = []
-        kinds = _KINDS
-        for a in legal_actions:
-            kind = kinds.get(type(a))
-            if kind is None:
-                kind = _kind(type(a))
-            if kind is _OTHER:
-                others.append(a)
-            elif kind is _MATCH:
-                matches.append(a)
-            elif kind is _CALL:
-                calls.append(a)
-        if not others and not calls:
-            if matches and rng.random() < self.match_probability:
-                return rng.choice(matches)
+        # What each listed action is, by its class (a call, a match, a tick, anything else), at C speed: a
+        # listing may hold a thousand actions (a blind swap between two long layouts).
+        kinds = list(map(_KINDS.get, map(type, legal_actions)))
+        if None in kinds:  # a class not seen yet
+            for cls in map(type, legal_actions):
+                if cls not in _KINDS:
+                    _kind(cls)
+            kinds = list(map(_KINDS.get, map(type, legal_actions)))
+        others = kinds.count(_OTHER)
+        call = _CALL in kinds
+        match = _MATCH in kinds
+        if not others and not call:
+            if match and rng.random() < self.match_probability:
+                return rng.choice(_of(legal_actions, kinds, _MATCH))
             return None
-        if calls and (not others or rng.random() < self.call_probability):
-            return calls[0]
-        if matches and rng.random() < self.match_probability:
-            return rng.choice(matches)
-        # ``rng.choice(others)`` written out (the same draws: ``Random._randbelow`` with ``getrandbits``),
-        # without its two Python calls: this is the pick of almost every step of a simulation.
-        n = len(others)
-        k = n.bit_length()
+        if call and (not others or rng.random() < self.call_probability):
+            return legal_actions[kinds.index(_CALL)]
+        if match and rng.random() < self.match_probability:
+            return rng.choice(_of(legal_actions, kinds, _MATCH))
+        # ``rng.choice`` of the other actions written out (the same draws: ``Random._randbelow`` with
+        # ``getrandbits``), without its two Python calls and without listing the others when all are.
+        k = others.bit_length()
         getrandbits = rng.getrandbits
         r = getrandbits(k)
-        while r >= n:
+        while r >= others:
             r = getrandbits(k)
-        return others[r]
+        return legal_actions[r] if others == len(legal_actions) else _of(legal_actions, kinds, _OTHER)[r]
 
     def __repr__(self) -> str:
         return f"RandomBot(call_probability={self.call_probability}, match_probability={self.match_probability})"
