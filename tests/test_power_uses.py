@@ -51,7 +51,9 @@ def test_the_listed_uses_are_the_definitions(name: str) -> None:
     for seed in range(6):
         rng = random.Random(seed)
         g = tamalou.new_game(name, players=rng.choice([2, 3, 4]), seed=seed)
-        while not g.is_over:
+        steps = 0
+        while not g.is_over and steps < 300:  # (a random kaboo round may last thousands of steps)
+            steps += 1
             for p in range(g.players):
                 assert blind.uses(g, p) == by_definition_blind(g, p)
                 assert swap_any.uses(g, p) == by_definition_any(g, p)
@@ -66,3 +68,25 @@ def test_a_returned_list_is_the_callers_own() -> None:
     first = BlindSwap().uses(g, 0)
     first.clear()
     assert BlindSwap().uses(g, 0) == by_definition_blind(g, 0) != []
+
+
+def test_made_sets_every_field_but_at_and_checks_only_their_count() -> None:
+    """``actions.made``, which grids and rows build their actions with: the same value as the checked
+    constructor, ``at`` left unset; a wrong number of values, or a class with a field kept outside its
+    slots, is a TypeError rather than a half-made action."""
+    from dataclasses import dataclass
+
+    from tamalou.actions import Power, Swap, made
+
+    assert made(Power, 1, 2, 3, 0, None) == Power(1, 2, 3, 0) and made(Power, 1, 2, 3, 0, None).at is None
+    assert made(Power, 0, None, 2, 1, 3) == Power(0, None, 2, 1, None, 3)
+    assert made(Swap, 2, 1) == Swap(2, 1)
+    with pytest.raises(TypeError, match="one value per field"):
+        made(Power, 1, 2)
+
+    @dataclass(frozen=True)
+    class Loose(Swap):  # no slots of its own: a __dict__
+        extra: int = 0
+
+    with pytest.raises(TypeError, match="all slots"):
+        made(Loose, 1, 2, 3)

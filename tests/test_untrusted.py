@@ -174,9 +174,9 @@ def test_an_extends_diamond_is_resolved_once_per_file(tmp_path: Path) -> None:
         for side in "ab":
             write(tmp_path / f"d{k}{side}.toml", f"extends = {parents}\n[rules.end]\nmax_turns = {k}\n")
     top = write(tmp_path / "top.toml", 'extends = ["d1a.toml", "d1b.toml"]\n')
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a loaded host's stalls are not this code's
     v = tamalou.load_variant(top)
-    assert time.perf_counter() - start < 2.0
+    assert time.process_time() - start < 2.0
     assert v.rules.end.max_turns == 1
 
 
@@ -188,9 +188,9 @@ def test_an_extends_diamond_of_seventeen_files_is_fast(tmp_path: Path) -> None:
         for side in "ab":
             write(tmp_path / f"p{k}{side}.toml", f'extends = "s{k + 1}.toml"\n')
         write(tmp_path / f"s{k}.toml", f'extends = ["p{k}a.toml", "p{k}b.toml"]\n')
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a loaded host's stalls are not this code's
     v = tamalou.load_variant(tmp_path / "s0.toml")
-    assert time.perf_counter() - start < 2.0
+    assert time.process_time() - start < 2.0
     assert v.name == "s0"
 
 

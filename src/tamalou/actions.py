@@ -355,6 +355,21 @@ def timed(action: A, at: float | None) -> A:
     return new
 
 
+def made(cls: type[A], *values: Any) -> A:
+    """An action of ``cls`` from the values of its fields but ``at`` (left ``None``), in field order, set slot
+    to slot and not checked: for values the caller counts itself (seats, slot numbers), where thousands are
+    made at once (a power's grid of uses). ``cls``'s fields must all be slots."""
+    slots = _SLOTS[cls] if cls in _SLOTS else _slots_of(cls)
+    if slots is None or len(values) != len(slots[0]):
+        raise TypeError(f"made({cls.__name__}, ...): expected one value per field but at, all slots, got {values!r}")
+    others, at_slot = slots
+    new = object.__new__(cls)
+    for d, v in zip(others, values, strict=True):
+        d.__set__(new, v)
+    at_slot.__set__(new, None)
+    return new
+
+
 def untimed(action: Action) -> Action:
     """``action`` without its ``at`` (to compare it with the listed actions, which carry none)."""
     return action if action.at is None else timed(action, None)

@@ -10,7 +10,7 @@ built-in defaults implements them. Every answer is checked; a wrong one names th
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from .actions import register_action
 from .cards import Card, build_deck, parse_card
@@ -71,17 +71,24 @@ def _first(name: str, impls: list[Any], kwargs: dict[str, Any]) -> tuple[Any, st
     return answer, plugin
 
 
-#: An end-of-round hook's plain implementations (function, argument names, plugin), its wrappers, and all of
-#: its implementations, in calling order.
 _Plain = list[tuple[Callable[..., Any], tuple[str, ...], str]]
-_EndHook = tuple[_Plain, list[Any], list[Any]]
 
 
-def _ask(name: str, plain: _Plain, wrappers: list[Any], kwargs: dict[str, Any]) -> tuple[Any, str]:
+class _EndHook(NamedTuple):
+    """An end-of-round hook's implementations in calling order, split once per rulebook (not at every round):
+    the plain ones as (function, argument names, plugin), the wrappers, and all of them."""
+
+    plain: _Plain
+    wrappers: list[Any]
+    impls: list[Any]
+
+
+def _ask(name: str, hook: _EndHook, kwargs: dict[str, Any]) -> tuple[Any, str]:
     """``_first`` with the implementations split beforehand (the rulebook's end-of-round hooks)."""
     answer: Any = None
     plugin = ""
-    for function, argnames, name_of_plugin in plain:
+    wrappers = hook.wrappers
+    for function, argnames, name_of_plugin in hook.plain:
         try:
             answer = function(*[kwargs[arg] for arg in argnames])
         except Exception as exc:
@@ -211,15 +218,12 @@ class Rulebook:
         for m in self.mechanics:
             m.bind(self)
         self.tiebreaks = self._collect_tiebreaks()
-        # The end-of-round hooks, in calling order, asked once per round: each hook's plain implementations
-        # as (function, argument names, plugin), its wrappers, and all of them: split once, not at every round.
-        self._end_hooks: dict[
-            str, tuple[list[tuple[Callable[..., Any], tuple[str, ...], str]], list[Any], list[Any]]
-        ] = {}
+        # The end-of-round hooks, asked once per round.
+        self._end_hooks: dict[str, _EndHook] = {}
         for name in ("tamalou_rank", "tamalou_winners", "tamalou_round_scores"):
             impls = list(reversed(getattr(hook, name).get_hookimpls()))
             plain = [(i.function, tuple(i.argnames), i.plugin_name) for i in impls if not (i.wrapper or i.hookwrapper)]
-            self._end_hooks[name] = (plain, [i for i in impls if i.wrapper or i.hookwrapper], impls)
+            self._end_hooks[name] = _EndHook(plain, [i for i in impls if i.wrapper or i.hookwrapper], impls)
 
     # ---------------------------------------------------------------- collecting
 
@@ -364,7 +368,7 @@ class Rulebook:
         n = len(tally.totals)
         hooks, v = self._end_hooks, self.variant
         args: dict[str, Any] = {"variant": v, "tally": tally, "tiebreaks": self.tiebreaks}
-        ranking, plugin = _ask("tamalou_rank", *hooks["tamalou_rank"][:2], args)
+        ranking, plugin = _ask("tamalou_rank", hooks["tamalou_rank"], args)
         if not _trusted(plugin):
             flat = [p for place in ranking or () for p in (place if isinstance(place, Sequence) else [place])]
             if (
@@ -380,7 +384,7 @@ class Rulebook:
                 )
             ranking = [list(place) for place in ranking]
         args = {"variant": v, "tally": tally, "ranking": ranking}
-        winners, plugin = _ask("tamalou_winners", *hooks["tamalou_winners"][:2], args)
+        winners, plugin = _ask("tamalou_winners", hooks["tamalou_winners"], args)
         if not _trusted(plugin) and (
             not isinstance(winners, Sequence)
             or not all(type(p) is int and 0 <= p < n for p in winners)
@@ -390,7 +394,7 @@ class Rulebook:
                 f"returned {winners!r}: expected a list of different players", plugin=plugin, hook="tamalou_winners"
             )
         args = {"variant": v, "tally": tally, "winners": list(winners)}
-        scores, plugin = _ask("tamalou_round_scores", *hooks["tamalou_round_scores"][:2], args)
+        scores, plugin = _ask("tamalou_round_scores", hooks["tamalou_round_scores"], args)
         if not _trusted(plugin) and (
             not isinstance(scores, Sequence) or len(scores) != n or not all(type(s) is int for s in scores)
         ):
@@ -434,7 +438,7 @@ def ranking_rule(variant: Variant | str | Sequence[str]) -> list[str]:
         ("tamalou_winners", "winners: the first place"),
         ("tamalou_round_scores", "round scores: each player's card total"),
     ):
-        impls = [i for i in rb._end_hooks[name][2] if i.plugin_name != "tamalou.plugins.defaults"]
+        impls = [i for i in rb._end_hooks[name].impls if i.plugin_name != "tamalou.plugins.defaults"]
         text = default
         if name == "tamalou_winners":
             bound = rb.variant.rules.end.win_max

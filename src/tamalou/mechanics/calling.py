@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from ..actions import Action, Call, Pass
 from ..engine.mechanic import Mechanic, PhaseSpec
 from ..engine.seats import SEATS
-from ..engine.state import CALL, DRAW, NO_CARD, Reason, mypyc_attr
+from ..engine.state import CALL, DRAW, Reason, mypyc_attr
 from ..errors import IllegalAction
 from ..events import Event
 
@@ -71,8 +71,7 @@ class Calling(Mechanic):
         return g.caller is None and (g.rb.call_allowed_hook is None or g.rb.call_allowed(g, p))
 
     def forced_call(self, g: Game, p: int) -> tuple[list[Action], str] | None:
-        hand = g.hands[p]
-        if g.caller is None and g.draws == 0 and hand.count(NO_CARD) == len(hand):
+        if g.caller is None and g.draws == 0 and g.empty(p):
             return [SEATS[p].call], "your layout is empty: you must call"
         return None
 
@@ -154,5 +153,5 @@ class Calling(Mechanic):
         return None
 
     def after_out_of_turn(self, g: Game, events: list[Event]) -> None:
-        if self.ends_round and any(hand.count(NO_CARD) == len(hand) for hand in g.hands):  # a layout emptied
+        if self.ends_round and any(map(g.empty, range(g.players))):  # a layout emptied
             g.finish(Reason.EMPTIED, events)

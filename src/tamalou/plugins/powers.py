@@ -30,9 +30,10 @@ which ``swap`` cannot say when neither card is yours).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ..actions import Action, Power, Swap, field_names, untimed
+from ..actions import Action, Power, Swap, made, untimed
 from ..engine.state import NO_CARD
 from ..events import Event
 from ..hookspecs import hookimpl
@@ -52,30 +53,14 @@ _GRIDS: dict[tuple[Any, ...], list[list[Action]]] = {}
 _ROWS: dict[tuple[Any, ...], list[Action]] = {}
 
 
-def _maker(power: CardPower) -> Callable[..., Action]:
-    """How a grid or a row makes ``power``'s actions: ``power.action`` if its class replaces it, else a
-    ``Power`` built slot by slot, unchecked (the values are seats and slot numbers the grid counts
-    itself) and not kept in ``action``'s table: the grids of long layouts hold thousands of them."""
+def _maker(power: CardPower) -> Callable[[int, int | None, int | None, int | None, int | None], Action]:
+    """How a grid or a row makes ``power``'s actions from (player, slot, target, target_slot, owner):
+    ``power.action`` if its class replaces it, else a ``Power`` made by ``actions.made``: unchecked (the
+    values are seats and slot numbers the grid counts itself) and not kept in ``action``'s table, for the
+    grids of long layouts hold thousands of them."""
     if type(power).action is not CardPower.action:
         return power.action
-    return _power
-
-
-#: ``Power``'s fields as slots, in ``Power(...)``'s order (player, slot, target, target_slot, at, owner).
-_POWER_SLOTS = tuple(getattr(Power, name) for name in field_names(Power))
-
-
-def _power(
-    player: int,
-    slot: int | None = None,
-    target: int | None = None,
-    target_slot: int | None = None,
-    owner: int | None = None,
-) -> Action:
-    a = object.__new__(Power)
-    for d, v in zip(_POWER_SLOTS, (player, slot, target, target_slot, None, owner), strict=True):
-        d.__set__(a, v)
-    return a
+    return partial(made, Power)
 
 
 def _grown(have: int, need: int) -> int:
@@ -106,7 +91,7 @@ def _row(power: CardPower, p: int, owner: int | None, size: int) -> list[Action]
     if row is None or len(row) < size:
         n = _grown(len(row) if row else 0, size)
         make = _maker(power)
-        row = [make(p, s) for s in range(n)] if owner is None else [make(p, None, owner, s) for s in range(n)]
+        row = [make(p, s, None, None, None) if owner is None else make(p, None, owner, s, None) for s in range(n)]
         _ROWS[key] = row
     return row
 
