@@ -15,6 +15,7 @@ number of actions: across the examples, that samples every stage of a round.
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable
 
@@ -52,8 +53,11 @@ COMPOSITIONS = [
     ("dutch", "jokers"),
 ]
 VARIANTS: list[Variantish] = [*tamalou.variant_names(), *COMPOSITIONS]
+#: Examples per property and ruleset: 200, unless TAMALOU_PROPERTY_EXAMPLES says otherwise (CI's second pass
+#: over the whole suite, against the compiled core, runs fewer and says so).
+EXAMPLES = int(os.environ.get("TAMALOU_PROPERTY_EXAMPLES", "200"))
 PROPERTY = settings(
-    max_examples=200,
+    max_examples=EXAMPLES,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     report_multiple_bugs=False,  # shrink the first failure only: a failing run stays short

@@ -168,6 +168,14 @@ def test_a_missing_file_is_a_variant_error(tmp_path: Path) -> None:
         load_variant(missing)
 
 
+def test_a_missing_file_deep_in_folders_is_still_named(tmp_path: Path) -> None:
+    """A long path is cut in its middle: the file's name stays in the message."""
+    missing = tmp_path.joinpath(*["folder-" + "x" * 30] * 4, "nowhere.toml")
+    with pytest.raises(VariantError, match=r"nowhere\.toml' \(\d+ characters\)") as info:
+        load_variant(missing)
+    assert len(str(info.value)) < 300
+
+
 def test_invalid_toml_names_the_file(tmp_path: Path) -> None:
     path = write(tmp_path / "broken.toml", "[rules.call\nthreshold = 7\n")
     with pytest.raises(VariantError, match=r"broken\.toml.*TOML"):

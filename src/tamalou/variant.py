@@ -204,6 +204,15 @@ def short(text: str, limit: int = 80) -> str:
     return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} characters)"
 
 
+def short_path(text: str, limit: int = 120) -> str:
+    """``repr(text)`` of a path, cut in the middle to about ``limit`` characters: its end, the file's name,
+    stays (a deep folder must not hide which file is meant)."""
+    if len(text) <= limit:
+        return repr(text)
+    head = limit // 3
+    return repr(text[:head] + "…" + text[head - limit :]) + f" ({len(text)} characters)"
+
+
 def _describe(value: Any, limit: int = 80) -> str:
     try:
         text = json.dumps(value)
@@ -441,11 +450,11 @@ class _Loader:
         try:
             found = p.suffix == ".toml" or p.exists()
             if found and not p.is_file():
-                raise VariantError(f"no variant file at {short(text)}", file=file, key=where)
+                raise VariantError(f"no variant file at {short_path(text)}", file=file, key=where)
         except (OSError, ValueError) as exc:  # a name too long, a NUL in it...
             if isinstance(exc, VariantError):
                 raise
-            raise VariantError(f"no variant file at {short(text)}", file=file, key=where) from None
+            raise VariantError(f"no variant file at {short_path(text)}", file=file, key=where) from None
         if found:
             return p
         known = ", ".join(variant_names())
