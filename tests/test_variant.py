@@ -1405,3 +1405,15 @@ def test_a_variant_with_a_plugin_beside_its_file_unpickles_in_another_process(tm
         [sys.executable, "-c", code], input=pickle.dumps(v), capture_output=True, check=True, cwd=Path.home()
     )
     assert done.stdout.decode().strip() == "44"
+
+
+def test_a_name_and_a_list_of_that_name_keep_their_own_spec() -> None:
+    """Loaded in either order, ``"jokers"`` and ``["jokers"]`` are the rules of the same file, each with
+    the spec it was asked by, which a snapshot names its variant with (the cache of loaded variants keeps
+    them apart: a process's history must not change a snapshot's text)."""
+    as_list = load_variant(["jokers"])
+    as_name = load_variant("jokers")
+    assert as_list.spec == ["jokers"] and as_name.spec == "jokers"
+    assert load_variant(["jokers"]) is as_list and load_variant("jokers") is as_name
+    assert json.loads(tamalou.new_game(as_name, players=2, seed=0).to_json())["variant"] == "jokers"
+    assert json.loads(tamalou.new_game(as_list, players=2, seed=0).to_json())["variant"] == ["jokers"]

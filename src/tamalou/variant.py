@@ -667,7 +667,9 @@ def load_variant(spec: VariantSpec, *, allow_plugins: bool | Iterable[str] = Tru
     specs = [spec] if isinstance(spec, str | Path) else spec
     if not isinstance(specs, Sequence) or not all(isinstance(s, str | Path) for s in specs):
         return _load(spec, allowed)[0]  # raises the VariantError that says what a spec is
-    key = (os.getcwd(), *(str(s) for s in specs), allowed)
+    # (a name and a list of that one name make the same rules but not the same spec: a snapshot names its
+    # variant by the spec it was loaded by)
+    key = (os.getcwd(), specs is spec, *(str(s) for s in specs), allowed)
     cached = _LOADED.get(key)
     if cached is not None and _unchanged(cached[1]):
         return cached[0]
