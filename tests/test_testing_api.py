@@ -8,6 +8,7 @@ same examples on every run.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from tamalou import IllegalAction, VariantError
 from tamalou import testing as T
 
 CI = "tamalou-ci"
+Load = Callable[[str], None]
 HERE = Path(__file__).resolve().parent
 PARTIAL_RANKING = ["tamalou.plugins.french", "plugins_for_tests.partial_ranking"]
 
@@ -254,15 +256,46 @@ class BrokenRanking(T.RoundMachine):
     players = 2
 
 
-def test_a_machine_runs_without_deadline_by_default() -> None:
+@pytest.fixture
+def loaded_profile() -> Iterator[Load]:
+    """Load a profile for one test (hypothesis loads its own ``"ci"`` profile when ``CI`` is set,
+    and other tests may load one of tamalou's), and put back the one that was loaded before."""
+    before = settings.get_current_profile_name()
+    yield settings.load_profile
+    settings.load_profile(before)
+
+
+settings.register_profile("foreign-for-tests", max_examples=7, deadline=300, derandomize=True)
+
+
+@pytest.mark.parametrize(
+    ("loaded", "used"),
+    [("default", "tamalou"), *((name, name) for name in ("tamalou", "tamalou-ci", "tamalou-thorough"))],
+)
+def test_a_machine_runs_with_tamalous_profile_by_default(loaded_profile: Load, loaded: str, used: str) -> None:
+    loaded_profile(loaded)
+
     class Fresh(T.RoundMachine):
         variant = "french"
 
-    s = Fresh.TestCase.settings
-    current = settings.get_current_profile_name()  # another test may have loaded one of tamalou's profiles
-    expected = current if current in ("tamalou", "tamalou-ci", "tamalou-thorough") else "tamalou"
-    assert s.deadline is None and s.max_examples == settings.get_profile(expected).max_examples
+    s, expected = Fresh.TestCase.settings, settings.get_profile(used)
+    assert s.deadline is None
+    assert (s.max_examples, s.stateful_step_count) == (expected.max_examples, expected.stateful_step_count)
     assert Fresh.home == HERE
+
+
+@pytest.mark.parametrize("loaded", ["foreign-for-tests", "ci"])
+def test_a_machine_keeps_a_users_own_profile_without_its_deadline(loaded_profile: Load, loaded: str) -> None:
+    """A profile of the user's (or hypothesis's ``"ci"``, loaded when ``CI`` is set) keeps its
+    budget and its derandomizing; only the deadline and the slow health checks go."""
+    loaded_profile(loaded)
+
+    class Fresh(T.RoundMachine):
+        variant = "french"
+
+    s, theirs = Fresh.TestCase.settings, settings.get_profile(loaded)
+    assert s.deadline is None and HealthCheck.too_slow in s.suppress_health_check
+    assert (s.max_examples, s.derandomize) == (theirs.max_examples, theirs.derandomize)
 
 
 @pytest.mark.parametrize("machine", [FrenchRounds, TamalouFunSmallDeals], ids=lambda m: m.__name__)
