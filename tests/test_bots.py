@@ -6,6 +6,7 @@ those of installed packages (entry-point group ``tamalou.bots``). The greedy bot
 from __future__ import annotations
 
 import copy
+import dataclasses
 import importlib
 import json
 import os
@@ -22,7 +23,8 @@ from typing import Any
 import pytest
 
 import tamalou
-from tamalou import Action, Call, Discard, Draw, MatchAction, Pass, PluginError, Power, Replace, SeatView
+from tamalou import Action, Call, Discard, Draw, MatchAction, Pass, PluginError, Power, Replace, SeatView, Tick
+from tamalou import bots as bots_module
 from tamalou.bots import (
     BOT_ENTRY_POINT_GROUP,
     BUILTIN_BOTS,
@@ -664,3 +666,44 @@ def test_the_random_bot_picks_as_random_choice_does() -> None:
         reference = random.Random(n)
         for _ in range(200):
             assert bot.act(None, others) is reference.choice(others)
+
+
+def _policy(rng: random.Random, legal: list[Action], call_p: float, match_p: float) -> Action | None:
+    """``RandomBot``'s policy as its docstring says it, written plainly."""
+    others = [a for a in legal if not isinstance(a, Call | MatchAction | Tick)]
+    calls = [a for a in legal if isinstance(a, Call)]
+    matches = [a for a in legal if isinstance(a, MatchAction)]
+    if not others and not calls:
+        return rng.choice(matches) if matches and rng.random() < match_p else None
+    if calls and (not others or rng.random() < call_p):
+        return calls[0]
+    if matches and rng.random() < match_p:
+        return rng.choice(matches)
+    return rng.choice(others)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _HouseMove(Discard):
+    """An action class of a plugin's, which the bot has not met before."""
+
+
+@pytest.mark.parametrize("most", [None, 3])
+def test_the_random_bot_plays_its_policy_on_listings_of_every_shape(
+    monkeypatch: pytest.MonkeyPatch, most: int | None
+) -> None:
+    """Calls, matches, ticks and the other actions in any order, long listings (past the table of
+    shapes the bot keeps), a class it never met, and (``most=3``) a table of shapes that keeps starting
+    over: the bot's picks are the plain policy's, draw for draw."""
+    if most is not None:
+        monkeypatch.setattr(bots_module, "_SHAPES_MOST", most)
+    # (Each action a distinct object: which call, match or move is picked shows.)
+    kinds: list[Action] = [Call(0), Call(1), Tick(at=3.0), Tick(at=4.0), Pass(0), Draw(0, "stock"), _HouseMove(0)]
+    kinds += [MatchAction(0, (s,), owner=o) for s in range(3) for o in (None, 1)] + [Replace(0, s) for s in range(4)]
+    shuffle = random.Random(11)
+    for n in range(200):
+        size = shuffle.choice([0, 1, 2, 3, 5, 9, 70, 200])
+        legal = [shuffle.choice(kinds) for _ in range(size)]
+        bot = RandomBot(n, call_probability=0.3, match_probability=0.4)
+        reference = random.Random(n)
+        for _ in range(5):
+            assert bot.act(None, legal) is _policy(reference, legal, 0.3, 0.4)

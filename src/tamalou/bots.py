@@ -85,9 +85,28 @@ def _kind(cls: type) -> str:
     return kind
 
 
-def _of(actions: list[Action], kinds: list[str | None], kind: str) -> list[Action]:
-    """The actions of one kind, in their order."""
-    return [a for a, k in zip(actions, kinds, strict=True) if k is kind]
+#: What ``RandomBot`` needs of a listing, by the classes of its actions in their order: the places of the
+#: actions other than calls, matches and ticks, the place of the first call (``-1``: none) and the places
+#: of the matches. Worked out once per shape of listing: a game's listings take few shapes.
+_Shape = tuple[tuple[int, ...], int, tuple[int, ...]]
+_SHAPES: dict[tuple[type, ...], _Shape] = {}
+_SHAPES_MOST = 4096  # shapes kept (of listings of up to ``_SHAPE_LONGEST`` actions); then the table starts over
+_SHAPE_LONGEST = 64
+
+
+def _shape(classes: tuple[type, ...]) -> _Shape:
+    kinds = [_KINDS[cls] if cls in _KINDS else _kind(cls) for cls in classes]
+    calls = [i for i, k in enumerate(kinds) if k is _CALL]
+    shape = (
+        tuple(i for i, k in enumerate(kinds) if k is _OTHER),
+        calls[0] if calls else -1,
+        tuple(i for i, k in enumerate(kinds) if k is _MATCH),
+    )
+    if len(classes) <= _SHAPE_LONGEST:
+        if len(_SHAPES) >= _SHAPES_MOST:
+            _SHAPES.clear()
+        _SHAPES[classes] = shape
+    return shape
 
 
 class RandomBot:
@@ -120,33 +139,29 @@ class RandomBot:
             tries = [a for a in legal_actions if isinstance(a, MatchAction)]
             if tries and len(tries) == len(legal_actions):
                 return rng.choice(tries)
-        # What each listed action is, by its class (a call, a match, a tick, anything else), at C speed: a
-        # listing may hold a thousand actions (a blind swap between two long layouts).
-        kinds = list(map(_KINDS.get, map(type, legal_actions)))
-        if None in kinds:  # a class not seen yet
-            for cls in map(type, legal_actions):
-                if cls not in _KINDS:
-                    _kind(cls)
-            kinds = list(map(_KINDS.get, map(type, legal_actions)))
-        others = kinds.count(_OTHER)
-        call = _CALL in kinds
-        match = _MATCH in kinds
-        if not others and not call:
-            if match and rng.random() < self.match_probability:
-                return rng.choice(_of(legal_actions, kinds, _MATCH))
+        # Where the calls, matches and other actions are in the listing, by the classes of its actions: a
+        # dictionary lookup at C speed for the short listings of a game (a long one, such as a blind swap
+        # between two long layouts, is worked out each time).
+        classes = tuple(map(type, legal_actions))
+        shape = _SHAPES.get(classes)
+        others, call, matches = _shape(classes) if shape is None else shape
+        n = len(others)
+        if not n and call < 0:
+            if matches and rng.random() < self.match_probability:
+                return legal_actions[rng.choice(matches)]
             return None
-        if call and (not others or rng.random() < self.call_probability):
-            return legal_actions[kinds.index(_CALL)]
-        if match and rng.random() < self.match_probability:
-            return rng.choice(_of(legal_actions, kinds, _MATCH))
-        # ``rng.choice`` of the other actions written out (the same draws: ``Random._randbelow`` with
-        # ``getrandbits``), without its two Python calls and without listing the others when all are.
-        k = others.bit_length()
+        if call >= 0 and (not n or rng.random() < self.call_probability):
+            return legal_actions[call]
+        if matches and rng.random() < self.match_probability:
+            return legal_actions[rng.choice(matches)]
+        # ``rng.choice(others)`` written out (the same draws: ``Random._randbelow`` with ``getrandbits``),
+        # without its two Python calls.
+        k = n.bit_length()
         getrandbits = rng.getrandbits
         r = getrandbits(k)
-        while r >= others:
+        while r >= n:
             r = getrandbits(k)
-        return legal_actions[r] if others == len(legal_actions) else _of(legal_actions, kinds, _OTHER)[r]
+        return legal_actions[others[r]]
 
     def __repr__(self) -> str:
         return f"RandomBot(call_probability={self.call_probability}, match_probability={self.match_probability})"

@@ -118,12 +118,24 @@ def play_out(
     clocked = game.variant.rules.timing.turn_seconds > 0
     passive = _PASSIVE
 
-    def apply(action: Action) -> None:
-        if clocked and not isinstance(action, Tick):
-            action = timed(action, game.now + seconds_per_action)
-        events = game_apply(action)
-        if on_events is not None:
-            on_events(events)
+    apply: Callable[[Action], object]
+    if clocked:
+
+        def apply(action: Action) -> None:
+            if not isinstance(action, Tick):
+                action = timed(action, game.now + seconds_per_action)
+            events = game_apply(action)
+            if on_events is not None:
+                on_events(events)
+
+    elif on_events is not None:
+        report = on_events
+
+        def apply(action: Action) -> None:
+            report(game_apply(action))
+
+    else:
+        apply = game_apply
 
     steps = 0
     while game.phase != OVER:
@@ -131,9 +143,7 @@ def play_out(
         if steps > max_steps:
             raise RuntimeError(f"the game did not end within {max_steps} steps")
         cur = game.current_player
-        for q in after[cur]:
-            if game.phase == OVER:
-                break
+        for q in after[cur]:  # (only an action changes the phase: it is looked at after each)
             ask = asks[q]
             if ask is not None and not ask():
                 continue
@@ -142,17 +152,23 @@ def play_out(
                 action = acts[q](seat_view(q) if sees[q] else None, legal)  # type: ignore[arg-type]
                 if action is not None:
                     apply(action)
+                    if game.phase == OVER:
+                        break
         if game.phase == OVER:
             break
-        mover = -1
-        for p in seats[cur]:  # the first seat with a move of its own (not only matches or time)
-            legal = legal_actions(p)
-            for a in legal:
-                if not isinstance(a, passive):
-                    mover = p
+        # The first seat with a move of its own (not only matches or time): most often the player to move,
+        # whose listing starts with one.
+        legal = legal_actions(cur)
+        mover = cur if legal and not isinstance(legal[0], passive) else -1
+        if mover < 0:
+            for p in seats[cur]:
+                legal = legal_actions(p) if p != cur else legal
+                for a in legal:
+                    if not isinstance(a, passive):
+                        mover = p
+                        break
+                if mover >= 0:
                     break
-            if mover >= 0:
-                break
         if mover < 0:
             if clocked:
                 apply(Tick(at=max(game.now, game.deadline or game.now)))
