@@ -46,9 +46,7 @@ def test_a_game_costs_the_difference_of_the_two_runs(
     assert capsys.readouterr().out.strip() == "gabo, random bots, 3 games: 4,321 instructions a game"
 
 
-def test_another_tree_is_run_from_its_folder(
-    fake_valgrind: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_another_tree_is_run_from_its_folder(fake_valgrind: str, monkeypatch: pytest.MonkeyPatch) -> None:
     src = Path(__file__).resolve().parent.parent / "src"
     monkeypatch.delenv("PYTHONPATH", raising=False)
     assert BENCH.instructions(fake_valgrind, "french", "random", 2, src) == 1_000_000 + 4326 * 2

@@ -136,9 +136,8 @@ class RandomBot:
         rng = self.rng
         if self._match_next:  # out of turn, after ``may_match`` said yes: a random one of the listed matches
             self._match_next = False
-            tries = [a for a in legal_actions if isinstance(a, MatchAction)]
-            if tries and len(tries) == len(legal_actions):
-                return rng.choice(tries)
+            if legal_actions and all(isinstance(a, MatchAction) for a in legal_actions):
+                return rng.choice(legal_actions)
         # Where the calls, matches and other actions are in the listing, by the classes of its actions: a
         # dictionary lookup at C speed for the short listings of a game (a long one, such as a blind swap
         # between two long layouts, is worked out each time).
