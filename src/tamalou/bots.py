@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import copy
 import random
+from itertools import compress
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Generic, TypeVar
 
@@ -87,25 +88,41 @@ def _kind(cls: type) -> str:
 
 #: What ``RandomBot`` needs of a listing, by the classes of its actions in their order: the places of the
 #: actions other than calls, matches and ticks, the place of the first call (``-1``: none) and the places
-#: of the matches. Worked out once per shape of listing: a game's listings take few shapes.
+#: of the matches. Worked out once per shape of listing: a game's listings take few shapes (a timed game
+#: with long layouts meets a few long ones many times: the blind swaps of a Queen, hundreds of actions).
 _Shape = tuple[tuple[int, ...], int, tuple[int, ...]]
 _SHAPES: dict[tuple[type, ...], _Shape] = {}
-_SHAPES_MOST = 4096  # shapes kept (of listings of up to ``_SHAPE_LONGEST`` actions); then the table starts over
-_SHAPE_LONGEST = 64
+_SHAPES_MOST = 4096  # shapes kept; then the table starts over
+_SHAPES_ACTIONS = 1 << 16  # or past as many actions in the shapes kept (about 3 MB)
+_SHAPES_HELD = [0]  # the actions in the shapes kept
 
 
 def _shape(classes: tuple[type, ...]) -> _Shape:
-    kinds = [_KINDS[cls] if cls in _KINDS else _kind(cls) for cls in classes]
-    calls = [i for i, k in enumerate(kinds) if k is _CALL]
+    # By the few distinct classes of the listing, then one pass at C speed per kind present (``compress``
+    # over the places): a long listing (a blind swap between two long layouts, hundreds of actions) costs
+    # little more than a short one. The places are those a plain loop over the listing would find.
+    of_kind: dict[str, set[type]] = {_CALL: set(), _MATCH: set(), _TICK: set(), _OTHER: set()}
+    for cls in set(classes):
+        of_kind[_KINDS[cls] if cls in _KINDS else _kind(cls)].add(cls)
+    n = len(classes)
+    others_of, calls_of, matches_of = of_kind[_OTHER], of_kind[_CALL], of_kind[_MATCH]
+    if not (calls_of or matches_of or of_kind[_TICK]):
+        others: tuple[int, ...] = tuple(range(n))
+    else:
+        others = tuple(compress(range(n), map(others_of.__contains__, classes))) if others_of else ()
     shape = (
-        tuple(i for i, k in enumerate(kinds) if k is _OTHER),
-        calls[0] if calls else -1,
-        tuple(i for i, k in enumerate(kinds) if k is _MATCH),
+        others,
+        min(map(classes.index, calls_of)) if calls_of else -1,
+        tuple(compress(range(n), map(matches_of.__contains__, classes))) if matches_of else (),
     )
-    if len(classes) <= _SHAPE_LONGEST:
-        if len(_SHAPES) >= _SHAPES_MOST:
-            _SHAPES.clear()
-        _SHAPES[classes] = shape
+    if n > _SHAPES_ACTIONS:
+        return shape
+    held = _SHAPES_HELD[0] + n
+    if len(_SHAPES) >= _SHAPES_MOST or held > _SHAPES_ACTIONS:
+        _SHAPES.clear()
+        held = n
+    _SHAPES[classes] = shape
+    _SHAPES_HELD[0] = held
     return shape
 
 
@@ -139,8 +156,7 @@ class RandomBot:
             if legal_actions and all(isinstance(a, MatchAction) for a in legal_actions):
                 return rng.choice(legal_actions)
         # Where the calls, matches and other actions are in the listing, by the classes of its actions: a
-        # dictionary lookup at C speed for the short listings of a game (a long one, such as a blind swap
-        # between two long layouts, is worked out each time).
+        # dictionary lookup at C speed.
         classes = tuple(map(type, legal_actions))
         shape = _SHAPES.get(classes)
         others, call, matches = _shape(classes) if shape is None else shape
