@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import copy
 import random
-from itertools import compress
 from collections.abc import Callable, Sequence
+from itertools import compress
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from .actions import Action, Call, Discard, Draw, Give, MatchAction, Pass, PeekAction, Power, Replace, Swap, Tick

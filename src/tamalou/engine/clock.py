@@ -29,11 +29,12 @@ def deadline(g: Game) -> float | None:
 
 def apply_at(g: Game, action: Action, at: float, dispatch: Callable[[Action], list[Event]]) -> list[Event]:
     """Bring the game to the action's time, then apply it; all or nothing."""
-    if not isinstance(at, int | float) or not math.isfinite(at):
+    if (type(at) is not float and not isinstance(at, int | float)) or not math.isfinite(at):
         raise IllegalAction(f"'at' is a time in seconds, got {at!r}", action)
     if at < g.now:
         raise IllegalAction(f"time goes forward: it is {g.now:g} s, the action says {at:g} s", action)
-    due = deadline(g)
+    timers = g.flow.timers
+    due = timers[0].next_deadline(g) if len(timers) == 1 else deadline(g)  # (one timer: the usual case)
     if due is None or due > at:
         # Nothing fires before ``at``: only the time moves, and the handlers are atomic.
         before = g.now
