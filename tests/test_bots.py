@@ -691,18 +691,18 @@ class _HouseCall(Call):
     """A plugin's own call: a second class of calls, after which the first call listed is still the one."""
 
 
-@pytest.mark.parametrize(("most", "actions"), [(None, None), (3, None), (None, 150), (None, 60)])
+@pytest.mark.parametrize(("most", "room"), [(None, None), (3, None), (None, 150), (None, 60)])
 def test_the_random_bot_plays_its_policy_on_listings_of_every_shape(
-    monkeypatch: pytest.MonkeyPatch, most: int | None, actions: int | None
+    monkeypatch: pytest.MonkeyPatch, most: int | None, room: int | None
 ) -> None:
-    """Calls, matches, ticks and the other actions in any order, long listings, a class it never met,
-    and a table of shapes that keeps starting over (past ``most`` shapes, or past ``actions`` actions in
-    the shapes kept, or with listings too long to keep): the bot's picks are the plain policy's, draw
-    for draw."""
+    """Calls, matches, ticks and the other actions in any order or in blocks (as listers append them),
+    long listings, a class it never met, and a table of shapes that keeps starting over (past ``most``
+    shapes, or past ``room`` classes and places held, or with listings too long to keep): the bot's
+    picks are the plain policy's, draw for draw."""
     if most is not None:
         monkeypatch.setattr(bots_module, "_SHAPES_MOST", most)
-    if actions is not None:
-        monkeypatch.setattr(bots_module, "_SHAPES_ACTIONS", actions)
+    if room is not None:
+        monkeypatch.setattr(bots_module, "_SHAPES_ROOM", room)
     # (Each action a distinct object: which call, match or move is picked shows.)
     kinds: list[Action] = [Call(0), Call(1), _HouseCall(0), Tick(at=3.0), Tick(at=4.0), Pass(0), Draw(0, "stock")]
     kinds.append(_HouseMove(0))
@@ -712,6 +712,8 @@ def test_the_random_bot_plays_its_policy_on_listings_of_every_shape(
         size = shuffle.choice([0, 1, 2, 3, 5, 9, 70, 200])
         pool = shuffle.sample(kinds, shuffle.randint(1, len(kinds)))  # some kinds only, e.g. no call or match
         legal = [shuffle.choice(pool) for _ in range(size)]
+        if shuffle.random() < 0.4:  # in blocks of one kind: places in a row
+            legal.sort(key=lambda a: type(a) in (Call, _HouseCall, MatchAction, Tick))
         bot = RandomBot(n, call_probability=0.3, match_probability=0.4)
         reference = random.Random(n)
         for _ in range(5):

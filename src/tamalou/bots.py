@@ -90,37 +90,46 @@ def _kind(cls: type) -> str:
 #: actions other than calls, matches and ticks, the place of the first call (``-1``: none) and the places
 #: of the matches. Worked out once per shape of listing: a game's listings take few shapes (a timed game
 #: with long layouts meets a few long ones many times: the blind swaps of a Queen, hundreds of actions).
-_Shape = tuple[tuple[int, ...], int, tuple[int, ...]]
+#: Places in a row are kept as a ``range``, which takes no room whatever its length.
+_Places = tuple[int, ...] | range
+_Shape = tuple[_Places, int, _Places]
 _SHAPES: dict[tuple[type, ...], _Shape] = {}
 _SHAPES_MOST = 4096  # shapes kept; then the table starts over
-_SHAPES_ACTIONS = 1 << 16  # or past as many actions in the shapes kept (about 3 MB)
-_SHAPES_HELD = [0]  # the actions in the shapes kept
+_SHAPES_ROOM = 1 << 18  # or past as many classes and places held (a few MB)
+_SHAPES_HELD = [0]  # the classes and places held
+_IN_A_ROW = 32  # more places than this in a row are kept as a range
+
+
+def _places(n: int, kind: set[type], classes: tuple[type, ...]) -> _Places:
+    """The places of the listing's actions whose class is in ``kind`` (one pass at C speed)."""
+    if not kind:
+        return ()
+    found = tuple(compress(range(n), map(kind.__contains__, classes)))
+    if len(found) > _IN_A_ROW and found[-1] - found[0] + 1 == len(found):
+        return range(found[0], found[-1] + 1)
+    return found
 
 
 def _shape(classes: tuple[type, ...]) -> _Shape:
-    # By the few distinct classes of the listing, then one pass at C speed per kind present (``compress``
-    # over the places): a long listing (a blind swap between two long layouts, hundreds of actions) costs
-    # little more than a short one. The places are those a plain loop over the listing would find.
+    # By the few distinct classes of the listing, then one pass at C speed per kind present: a long
+    # listing (a blind swap between two long layouts, hundreds of actions) costs little more than a short
+    # one. The places are those a plain loop over the listing would find.
     of_kind: dict[str, set[type]] = {_CALL: set(), _MATCH: set(), _TICK: set(), _OTHER: set()}
     for cls in set(classes):
         of_kind[_KINDS[cls] if cls in _KINDS else _kind(cls)].add(cls)
     n = len(classes)
-    others_of, calls_of, matches_of = of_kind[_OTHER], of_kind[_CALL], of_kind[_MATCH]
-    if not (calls_of or matches_of or of_kind[_TICK]):
-        others: tuple[int, ...] = tuple(range(n))
-    else:
-        others = tuple(compress(range(n), map(others_of.__contains__, classes))) if others_of else ()
-    shape = (
-        others,
-        min(map(classes.index, calls_of)) if calls_of else -1,
-        tuple(compress(range(n), map(matches_of.__contains__, classes))) if matches_of else (),
-    )
-    if n > _SHAPES_ACTIONS:
+    calls_of = of_kind[_CALL]
+    only_others = not (calls_of or of_kind[_MATCH] or of_kind[_TICK])
+    others = (range(n) if n > _IN_A_ROW else tuple(range(n))) if only_others else _places(n, of_kind[_OTHER], classes)
+    matches = _places(n, of_kind[_MATCH], classes)
+    shape = (others, min(map(classes.index, calls_of)) if calls_of else -1, matches)
+    room = n + sum(len(x) for x in (others, matches) if type(x) is tuple)
+    if room > _SHAPES_ROOM:
         return shape
-    held = _SHAPES_HELD[0] + n
-    if len(_SHAPES) >= _SHAPES_MOST or held > _SHAPES_ACTIONS:
+    held = _SHAPES_HELD[0] + room
+    if len(_SHAPES) >= _SHAPES_MOST or held > _SHAPES_ROOM:
         _SHAPES.clear()
-        held = n
+        held = room
     _SHAPES[classes] = shape
     _SHAPES_HELD[0] = held
     return shape
