@@ -6,6 +6,7 @@ the plain definition, in the same order, at every step of random games."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -90,3 +91,44 @@ def test_made_sets_every_field_but_at_and_checks_only_their_count() -> None:
 
     with pytest.raises(TypeError, match="all slots"):
         made(Loose, 1, 2, 3)
+
+
+def test_timed_copies_every_field_and_sets_at_for_every_action_class() -> None:
+    """``actions.timed``, which stamps every action of a timed game: the fields of the action and the
+    ``at`` given (the value of ``dataclasses.replace(action, at=...)``), for each built-in action class with
+    every field set, and for a plugin's classes, with slots and without (fields in a ``__dict__``); the
+    action stamped is left as it was."""
+    import dataclasses
+    from dataclasses import dataclass
+
+    from tamalou.actions import ACTION_TYPES, MatchAction, Power, Swap, field_names, timed
+
+    assert set(ACTION_TYPES) >= {"draw", "power", "match", "tick"}
+    samples: list[Any] = [cls(**{name: _sample(name) for name in field_names(cls)}) for cls in ACTION_TYPES.values()]
+
+    @dataclass(frozen=True, slots=True)
+    class Tight(Swap):
+        extra: int = 5
+
+    @dataclass(frozen=True)
+    class Loose(Swap):  # no slots of its own: a __dict__
+        extra: int = 6
+
+    samples += [Tight(2, 1, extra=7), Loose(2, 1, extra=8), MatchAction(1, (0, 2), owner=3), Power(0, 1, 2, 3, None, 4)]
+    for action in samples:
+        before = [getattr(action, name) for name in field_names(type(action))]
+        for at in (12.5, 0.0, None):
+            stamped = timed(action, at)
+            assert type(stamped) is type(action) and stamped is not action
+            assert [getattr(stamped, name) for name in field_names(type(action))] == [
+                at if name == "at" else getattr(action, name) for name in field_names(type(action))
+            ]
+            if at is not None:
+                assert stamped == dataclasses.replace(action, at=at)
+        assert [getattr(action, name) for name in field_names(type(action))] == before
+
+
+def _sample(name: str) -> Any:
+    """A value for an action's field by its name: a player, a slot, a place, a choice, a time."""
+    values = {"slots": (1,), "source": "stock", "slot": 2, "player": 1, "target": 0, "target_slot": 3, "at": 9.0}
+    return values.get(name, 1)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from types import MemberDescriptorType
 from typing import Any, ClassVar, Literal, TypeVar
@@ -339,20 +340,45 @@ def _slots_of(cls: type) -> tuple[tuple[MemberDescriptorType, ...], MemberDescri
 def timed(action: A, at: float | None) -> A:
     """``action`` at the time ``at`` (``dataclasses.replace(action, at=at)`` without checking the other
     fields again: they were checked when ``action`` was made). A timed game's every action goes through
-    here: its fields are copied slot to slot (past the frozen dataclass's ``__setattr__``)."""
-    cls = type(action)
-    new = object.__new__(cls)
+    here: a function made once per class copies the fields slot to slot (past the frozen dataclass's
+    ``__setattr__``)."""
+    copy = _COPIES.get(type(action))
+    if copy is None:
+        copy = _copy_for(type(action))
+    return copy(action, at)  # type: ignore[no-any-return]
+
+
+#: Per action class, the function that copies an action of it with another ``at`` (see ``timed``).
+_COPIES: dict[type, Callable[[Any, float | None], Any]] = {}
+
+
+def _copy_for(cls: type) -> Callable[[Any, float | None], Any]:
     slots = _SLOTS[cls] if cls in _SLOTS else _slots_of(cls)
-    if slots is None:
-        for name in field_names(cls):
-            object.__setattr__(new, name, getattr(action, name))
-        object.__setattr__(new, "at", at)
-        return new
-    others, at_slot = slots
-    for d in others:
-        d.__set__(new, d.__get__(action))
-    at_slot.__set__(new, at)
-    return new
+    names = [name for name in field_names(cls) if name != "at"]
+    if slots is None:  # a field kept elsewhere than in a slot (a plugin's dataclass without ``slots=True``)
+
+        def copy(action: Any, at: float | None) -> Any:
+            new: Any = object.__new__(cls)
+            for name in names:
+                object.__setattr__(new, name, getattr(action, name))
+            object.__setattr__(new, "at", at)
+            return new
+
+    else:
+        # Written out for the class's fields (as ``dataclasses`` writes a class's ``__init__``): each field read
+        # as an attribute and set through its slot's descriptor, with no loop.
+        others, at_slot = slots
+        params = "".join(f", _s{i}=_others[{i}].__set__" for i in range(len(others)))
+        body = "".join(f"    _s{i}(new, action.{name})\n" for i, name in enumerate(names))
+        source = (
+            f"def copy(action, at, _new=object.__new__, _cls=_cls{params}, _at=_at_slot.__set__):\n"
+            f"    new = _new(_cls)\n{body}    _at(new, at)\n    return new\n"
+        )
+        scope: dict[str, Any] = {"_cls": cls, "_others": others, "_at_slot": at_slot}
+        exec(source, scope)
+        copy = scope["copy"]
+    _COPIES[cls] = copy
+    return copy
 
 
 def made(cls: type[A], *values: Any) -> A:
