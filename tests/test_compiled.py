@@ -1,13 +1,13 @@
 """The compiled core (docs/compiled.md) plays the very games of the Python one.
 
 Against a wheel built with ``TAMALOU_COMPILE=1`` (``.ci/run`` installs one in a venv of its own and runs the
-whole suite there with ``TAMALOU_EXPECT_COMPILED=1``), seeded games of every ruleset are played here, by
-the compiled core, and in a child process by the Python sources of this checkout (``PYTHONPATH=src``):
-the actions chosen, every event, every seat's legal actions and view, the snapshots (and games restored
-from them), the results and the events replayed for each seat must be the same, step by step. Where the
-core runs from its Python sources (an editable install, the plain wheel) there is nothing to compare and
-that test is skipped, unless ``TAMALOU_EXPECT_COMPILED=1`` says the compiled core was asked for: then
-every test here fails.
+suite there with ``TAMALOU_EXPECT_COMPILED=1``, but for the layers written over the public API), seeded games
+of every ruleset are played here, by the compiled core, and in a child process by the Python sources of this
+checkout (``PYTHONPATH=src``): the actions chosen, every event, every seat's legal actions and view, the
+snapshots (and games restored from them), the results and the events replayed for each seat must be the
+same, step by step. Where the core runs from its Python sources (an editable install, the plain wheel) there
+is nothing to compare and that test is skipped, unless ``TAMALOU_EXPECT_COMPILED=1`` says the compiled core
+was asked for: then every test here fails.
 """
 
 from __future__ import annotations
