@@ -96,7 +96,7 @@ _Shape = tuple[_Places, int, _Places]
 _SHAPES: dict[tuple[type, ...], _Shape] = {}
 _SHAPES_MOST = 4096  # shapes kept; then the table starts over
 _SHAPES_ROOM = 1 << 18  # or past as many classes and places held (a few MB)
-_SHAPES_HELD = [0]  # the classes and places held
+_shapes_held = 0  # the classes and places held
 _IN_A_ROW = 32  # more places than this in a row are kept as a range
 
 
@@ -111,6 +111,7 @@ def _places(n: int, kind: set[type], classes: tuple[type, ...]) -> _Places:
 
 
 def _shape(classes: tuple[type, ...]) -> _Shape:
+    global _shapes_held
     # By the few distinct classes of the listing, then one pass at C speed per kind present: a long
     # listing (a blind swap between two long layouts, hundreds of actions) costs little more than a short
     # one. The places are those a plain loop over the listing would find.
@@ -119,19 +120,17 @@ def _shape(classes: tuple[type, ...]) -> _Shape:
         of_kind[_KINDS[cls] if cls in _KINDS else _kind(cls)].add(cls)
     n = len(classes)
     calls_of = of_kind[_CALL]
-    only_others = not (calls_of or of_kind[_MATCH] or of_kind[_TICK])
-    others = (range(n) if n > _IN_A_ROW else tuple(range(n))) if only_others else _places(n, of_kind[_OTHER], classes)
+    others = _places(n, of_kind[_OTHER], classes)
     matches = _places(n, of_kind[_MATCH], classes)
     shape = (others, min(map(classes.index, calls_of)) if calls_of else -1, matches)
     room = n + sum(len(x) for x in (others, matches) if type(x) is tuple)
     if room > _SHAPES_ROOM:
         return shape
-    held = _SHAPES_HELD[0] + room
-    if len(_SHAPES) >= _SHAPES_MOST or held > _SHAPES_ROOM:
+    if len(_SHAPES) >= _SHAPES_MOST or _shapes_held + room > _SHAPES_ROOM:
         _SHAPES.clear()
-        held = room
+        _shapes_held = 0
     _SHAPES[classes] = shape
-    _SHAPES_HELD[0] = held
+    _shapes_held += room
     return shape
 
 

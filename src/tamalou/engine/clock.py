@@ -19,8 +19,11 @@ if TYPE_CHECKING:
 
 def deadline(g: Game) -> float | None:
     """When the next timed thing happens, if anything is pending."""
+    timers = g.flow.timers
+    if len(timers) == 1:  # the usual case (a timed ruleset's clock): no loop
+        return timers[0].next_deadline(g)
     due: float | None = None
-    for m in g.flow.timers:
+    for m in timers:
         d = m.next_deadline(g)
         if d is not None and (due is None or d < due):
             due = d
@@ -33,8 +36,7 @@ def apply_at(g: Game, action: Action, at: float, dispatch: Callable[[Action], li
         raise IllegalAction(f"'at' is a time in seconds, got {at!r}", action)
     if at < g.now:
         raise IllegalAction(f"time goes forward: it is {g.now:g} s, the action says {at:g} s", action)
-    timers = g.flow.timers
-    due = timers[0].next_deadline(g) if len(timers) == 1 else deadline(g)  # (one timer: the usual case)
+    due = deadline(g)
     if due is None or due > at:
         # Nothing fires before ``at``: only the time moves, and the handlers are atomic.
         before = g.now
