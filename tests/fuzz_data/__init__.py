@@ -1,1 +1,1 @@
-"""Fixture modules of tests/test_fuzz.py."""
+"""Fixture modules of tests/properties/test_fuzz.py."""

@@ -1,0 +1,671 @@
+"""Tests of the engine's public API (docs/architecture.md): setup errors, actions built in Python (and
+the ones the engine builds once per seat), errors of a game asked too early or restored from nonsense and
+refusals that say why, snapshots (of rulesets loaded from files, of a mechanic's damaged state), the clock
+of a give owed in a timed game, players who left the round, card values and powers, ``Game.to_act`` in
+each waiting phase, a ruleset's own first player and the ``round_over`` event.
+
+Every scenario is a stacked deal a reader can follow (see ``tests/scenario.py``): ``hands`` per seat
+(slot 0 first), ``stock`` top first, ``discard`` bottom first, and seat 0 plays first. In tamalou-fun
+the opening lasts 5 s and a turn 45 s (15 s for an absent player); timed actions carry ``at``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import scenario
+import tamalou
+from scenario import assert_illegal, calling_turn, draw_and_throw, kinds, matches_listed, of_kind, quiet_turn
+from tamalou import (
+    Action,
+    Call,
+    Discard,
+    Draw,
+    Game,
+    Give,
+    IllegalAction,
+    MatchAction,
+    Pass,
+    PeekAction,
+    Power,
+    Replace,
+    SetupError,
+    Swap,
+    Tick,
+)
+from tamalou.engine.seats import SEATS, SeatActions
+from tamalou.engine.snapshot import _slots
+
+FUN = "tamalou-fun"
+FUN_OPPONENTS = ["tamalou-fun", "opponent-matching"]
+OPEN = 5.0  # tamalou-fun: the opening ends
+TURN = 45.0  # tamalou-fun: a turn
+JOKERS = ["french", "jokers"]
+TWO = [["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]]
+
+
+def stacked(
+    variant: scenario.VariantLike,
+    hands: Sequence[Sequence[str]],
+    stock: Sequence[str],
+    discard: Sequence[str] = (),
+    **kwargs: Any,
+) -> Game:
+    """``new_game`` with a stacked deal (``first_player`` and ``seed`` may be changed by ``kwargs``)."""
+    spec = {"hands": [list(h) for h in hands], "stock": list(stock), "discard": list(discard)}
+    options: dict[str, Any] = {"first_player": 0, "seed": 1, **kwargs}
+    return tamalou.new_game(variant, players=len(hands), deal=spec, **options)
+
+
+def assert_setup_error(match: str, make: Callable[[], object]) -> None:
+    """``make()`` raises a SetupError matching ``match``: a TamalouError, neither an IllegalAction nor a
+    VariantError; no game comes out of it."""
+    made: list[object] = []
+    with pytest.raises(SetupError, match=match) as info:
+        made.append(make())
+    assert made == []
+    assert isinstance(info.value, tamalou.TamalouError)
+    assert not isinstance(info.value, IllegalAction | tamalou.VariantError)
+
+
+def restore_tampered(g: Game, mechanic: str, **values: Any) -> Game:
+    """``g``'s snapshot with some fields of a mechanic's state changed, restored (or refused)."""
+    d = json.loads(g.to_json())
+    names = _slots(g.state_of(mechanic))
+    for name, value in values.items():
+        d["m"][mechanic][names.index(name)] = value
+    return Game.from_json(json.dumps(d))
+
+
+# --------------------------------------------------------------------------------- 1. setup errors
+
+
+def test_bad_setup_is_a_setup_error_and_a_stacked_deal_is_checked_against_the_deck() -> None:
+    """A stacked deal uses the variant's deck: a card twice, or one the deck does not hold, is a
+    SetupError naming the card; so are a player count the ruleset does not allow and a first player who
+    is not a seat."""
+    other = ["AH", "2H", "3H", "4H"]
+    # The 3D twice in one 52-card French deal: once in p0's hand, once in the stock.
+    assert_setup_error(r"\b3D\b", lambda: stacked("french", [["3D", "4D", "5D", "6D"], other], stock=["3D", "7C"]))
+    # ... or twice in the same hand, or in the discard.
+    assert_setup_error(r"\b3D\b", lambda: stacked("french", [["3D", "3D", "5D", "6D"], other], stock=["7C"]))
+    assert_setup_error(r"\b3D\b", lambda: stacked("french", [["3D", "4D", "5D", "6D"], other], ["7C"], ["3D"]))
+    # A joker in French, which has none.
+    joker_hands = [["JK1", "4D", "5D", "6D"], other]
+    assert_setup_error(r"\bJK1\b", lambda: stacked("french", joker_hands, stock=["7C", "8C"]))
+    # With the jokers, the same deal is accepted.
+    g = stacked(JOKERS, joker_hands, stock=["7C", "8C"])
+    assert g.layout(0) == ["JK1", "4D", "5D", "6D"]
+    # A player count French does not allow (2 to 6), with or without a deal.
+    assert_setup_error("players", lambda: tamalou.new_game("french", players=1, seed=1))
+    assert_setup_error("players", lambda: tamalou.new_game("french", players=7, seed=1))
+    assert_setup_error("players", lambda: stacked("french", [["AS", "2S", "3S", "4S"]], stock=["7C"]))
+    # A deal for two players given to a three-player game.
+    two_hands = {"hands": [["AS", "2S", "3S", "4S"], other], "stock": ["7C"], "discard": []}
+    assert_setup_error("hands", lambda: tamalou.new_game("french", players=3, deal=two_hands, first_player=0, seed=1))
+    assert_setup_error("players", lambda: tamalou.new_match("french", players=9, seed=1))
+    # A first player who is not a seat.
+    for first in (2, -1, 5):
+        assert_setup_error("first_player", partial(tamalou.new_game, "french", 2, seed=1, first_player=first))
+        two = [["AS", "2S"], other]
+        assert_setup_error("first_player", partial(stacked, "french", two, ["7C"], first_player=first))
+
+
+# --------------------------------------------------------------------------------- 2. actions in Python
+
+
+def test_actions_built_in_python_are_checked_like_their_json() -> None:
+    """ "An action built in Python is checked like its JSON form (`Replace(0, True)` is refused)." — and
+    each action's JSON form reads back as the same action."""
+    with pytest.raises(IllegalAction):
+        tamalou.Replace(0, True)
+    with pytest.raises(IllegalAction):
+        tamalou.Draw(0, "hand")  # type: ignore[arg-type]
+    with pytest.raises(IllegalAction):
+        tamalou.parse_action({"type": "replace", "player": 0, "slot": True})
+    one_of_each: list[Action] = [
+        PeekAction(0, (0, 1)),
+        Draw(1, "discard"),
+        Replace(0, 2),
+        Discard(1, at=3.5),
+        Power(0, slot=1, target=1, target_slot=2),
+        Swap(0, 3),
+        Pass(1),
+        Call(0),
+        MatchAction(0, (1,), owner=1),
+        Give(1, 0),
+        Tick(at=5.0),
+    ]
+    assert {type(a) for a in one_of_each} == {
+        PeekAction,
+        Draw,
+        Replace,
+        Discard,
+        Power,
+        Swap,
+        Pass,
+        Call,
+        MatchAction,
+        Give,
+        Tick,
+    }
+    for a in one_of_each:
+        d = a.to_dict()
+        assert d == tamalou.action_to_dict(a)
+        assert d["type"] == a.type
+        assert tamalou.parse_action(d) == a
+        assert tamalou.parse_action(json.loads(json.dumps(d))) == a  # through the wire
+
+
+def test_the_actions_made_once_per_seat_are_the_ones_a_player_would_build() -> None:
+    """The engine hands out the same action objects to every game (made once per process): each is
+    the action of its own seat, with its own source and slot, equal to one built by hand.
+    Pinned by mutation testing (docs/mutation.md): mutmut reaches the ones made at import only when a
+    test builds them again."""
+    for p in range(12):
+        seat = SeatActions(p)  # as the engine makes them
+        assert seat.draw_stock == Draw(p, "stock")
+        assert seat.draw_discard == Draw(p, "discard")
+        assert (seat.discard, seat.pass_, seat.call) == (Discard(p), Pass(p), Call(p))
+        assert seat.replaces(5)[:5] == [Replace(p, s) for s in range(5)]
+        assert (SEATS[p].draw_stock, SEATS[p].draw_discard) == (seat.draw_stock, seat.draw_discard)
+
+
+# --------------------------------------------------------------------------------- 3. errors
+
+
+def test_questions_asked_too_early_and_bad_snapshots_raise_their_own_errors() -> None:
+    """``result()`` before the end is a GameStateError (a RuntimeError); a snapshot that cannot be
+    restored is a SnapshotError; ``legal_actions`` of a seat that does not exist is an IllegalAction."""
+    g = scenario.deal([["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], stock=["5C", "6C"], variant="french")
+    with pytest.raises(tamalou.GameStateError):
+        g.result()
+    with pytest.raises(RuntimeError):
+        g.result()
+    for bad in ("not json", '{"v": 99}', '{"v": 2}'):
+        with pytest.raises(tamalou.SnapshotError):
+            Game.from_json(bad)
+    with pytest.raises(IllegalAction):
+        g.legal_actions(9)
+    # The same game, played to its end, answers.
+    scenario.play_out(g)
+    assert g.is_over and sorted(p for rank in g.result().ranking for p in rank) == [0, 1]
+
+
+def test_an_action_of_the_wrong_phase_is_refused_for_its_phase_or_for_its_player() -> None:
+    """In the draw and hold phases an action the phase does not take is refused: sent by the player
+    to move, because of the phase; sent by anybody else, because it is not their turn.
+    Pinned by mutation testing (docs/mutation.md)."""
+    g = scenario.dealt(TWO, stock=["5C", "6C"], discard=["3C"], variant="french")
+    with pytest.raises(IllegalAction, match="replace is not possible in phase 'draw'"):
+        g.apply(Replace(0, 1))
+    with pytest.raises(IllegalAction, match="it is player 0's turn, not player 1's"):
+        g.apply(Replace(1, 1))
+    g.apply(Draw(0, "stock"))
+    with pytest.raises(IllegalAction, match="draw is not possible in phase 'hold'"):
+        g.apply(Draw(0, "stock"))
+    with pytest.raises(IllegalAction, match="it is player 0's turn, not player 1's"):
+        g.apply(Discard(1))
+
+
+def test_refusals_of_matches_peeks_and_gives_say_what_the_rule_is() -> None:
+    """A refused action carries the action and a reason a player can act on.
+    Pinned by mutation testing (docs/mutation.md)."""
+    g = scenario.deal(TWO, stock=["5C", "6C"], discard=["3C"], variant="cartalogue")  # each chooses a peek
+    g.apply(PeekAction(0, (0, 1)))
+    with pytest.raises(IllegalAction, match="player 0 has already peeked"):
+        g.apply(PeekAction(0, (2, 3)))
+    g = scenario.deal(TWO, stock=["5C", "6C"], discard=["3C"], variant="french")
+    with pytest.raises(IllegalAction, match="this ruleset lets you match only your own cards") as info:
+        g.apply(MatchAction(0, (2,), owner=1))
+    assert info.value.action == MatchAction(0, (2,), owner=1)
+
+    hands = [["AS", "2S", "3S", "4S"], ["6H", "7H", "5H", "8H"], ["9D", "2D", "3D", "4D"]]
+    g = scenario.deal(hands, stock=["6C", "2C", "3C"], discard=["5D"], variant=["french", "opponent-matching"])
+    g.apply(MatchAction(0, (2,), owner=1))
+    with pytest.raises(IllegalAction, match="slot 7 of player 0 holds no card"):
+        g.apply(Give(0, 7))
+
+
+# --------------------------------------------------------------------------------- 4. snapshots
+
+
+def test_snapshot_of_a_ruleset_loaded_from_a_file_restores_from_any_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "a registered ruleset is named, one loaded from a file is embedded whole, so the snapshot
+    restores from any directory." """
+    home = tmp_path / "rules"
+    home.mkdir()
+    toml = home / "seven.toml"
+    toml.write_text('extends = "french"\n\n[rules.call]\nthreshold = 7\n')
+    v = tamalou.load_variant(str(toml))
+    assert v.rules.call.threshold == 7
+    g = stacked(v, [["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], stock=["5C", "6C", "2C"], discard=["5D"])
+    draw_and_throw(g)  # p0 throws the 5C
+    g.apply(Pass(0))  # no call
+    g.apply(Draw(1, "stock"))  # p1 holds the 6C
+    s = g.to_json()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    toml.unlink()
+    restored = Game.from_json(s)
+    assert restored.to_json() == s
+    assert restored.variant.rules.call.threshold == 7
+    assert restored.phase == "hold" and restored.current_player == 1
+    # A registered ruleset is named.
+    french = scenario.deal([["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], stock=["5C"], variant="french")
+    assert json.loads(french.to_json())["variant"] == "french"
+
+
+def test_a_snapshot_taken_while_a_card_is_owed_restores_and_a_damaged_one_is_refused() -> None:
+    """Opponent matching: a snapshot taken while a player owes a card restores to the same game; one
+    whose give goes back to the give phase itself, names a place that is not a pair, or goes into a
+    place that holds a card is refused as damaged.
+    Pinned by mutation testing (docs/mutation.md)."""
+    hands = [["AS", "2S", "3S", "4S"], ["6H", "7H", "5H", "8H"], ["9D", "2D", "3D", "4D"]]
+    g = scenario.deal(hands, stock=["6C", "2C", "3C"], discard=["5D"], variant=["french", "opponent-matching"])
+    g.apply(MatchAction(0, (2,), owner=1))
+    assert g.phase == "give"
+    assert Game.from_json(g.to_json()).to_json() == g.to_json()
+    damaged = {
+        "the give has nothing to give or nowhere to go back to": {"resume": "give"},
+        "a give names a place that is not there": {"gives": [[1, 2, 0]]},
+        "a give goes into a place that holds a card": {"gives": [[1, 1]]},
+    }
+    for problem, values in damaged.items():
+        with pytest.raises(tamalou.SnapshotError, match=problem):
+            restore_tampered(g, "matching", **values)
+
+
+def test_a_snapshot_with_a_clock_out_of_bounds_is_refused() -> None:
+    """tamalou-fun: a snapshot whose clock has a negative miss count, or a time at or past 10^12 s, is
+    refused as damaged; an intact one restores.
+    Pinned by mutation testing (docs/mutation.md)."""
+    g = stacked(FUN, TWO, stock=["5C", "6C"], discard=["3C"])
+    g.apply(Tick(at=OPEN))
+    assert Game.from_json(g.to_json()).to_json() == g.to_json()
+    for values in ({"misses": [-1, 0]}, {"quiet_until": 1e12}, {"deadline": 1e12}):
+        with pytest.raises(tamalou.SnapshotError, match="the clock is out of bounds"):
+            restore_tampered(g, "timing", **values)
+
+
+def test_a_snapshot_taken_in_the_window_after_seat_0s_power_restores() -> None:
+    """Cambia opens the matching window only once the thrown card's power is resolved: a snapshot
+    taken in that window of seat 0's turn restores to the same game (one naming a player who is not
+    there is refused), and the players' passes close it.
+    Pinned by mutation testing (docs/mutation.md)."""
+    g = scenario.dealt(TWO, stock=["7C", "2C", "3C"], discard=["5D"], variant="cambia")
+    g.apply(Draw(0, "stock"))
+    g.apply(Discard(0))
+    assert g.phase == "power"
+    g.apply(Pass(0))  # the 7's peek declined: the window opens
+    assert g.phase == "window"
+    restored = Game.from_json(g.to_json())
+    assert restored.to_json() == g.to_json()
+    with pytest.raises(tamalou.SnapshotError, match="the window names a card or a player that is not there"):
+        restore_tampered(g, "matching", win_by=2)  # a player the two-player game does not have
+    events = restored.apply(Pass(0)) + restored.apply(Pass(1))
+    assert [(e["player"], e["phase"]) for e in of_kind(events, "passed")] == [(0, "window"), (1, "window")]
+    assert restored.current_player == 1
+
+
+# --------------------------------------------------------------------------------- 5. a give on the clock
+
+
+def test_a_give_owed_in_tamalou_fun_runs_on_the_turns_clock() -> None:
+    """ "A give owed in a timed game runs on the turn's clock; at the deadline the engine gives the
+    lowest slot." — the give does not stop the clock; at the deadline the engine gives for the giver,
+    then the turn's own timeout plays as usual."""
+    g = scenario.deal(
+        [
+            ["AS", "2S", "3S", "4S"],
+            ["6H", "7H", "5H", "8H"],  # p1's slot 2 holds the 5H p2 is after
+            ["9D", "2D", "3D", "4D"],  # p2 sees its 9D (slot 0)
+        ],
+        stock=["9C", "6C", "2C", "5C", "7C", "8C"],
+        variant=FUN_OPPONENTS,
+    )
+    draw_and_throw(g, at=6)  # p0 throws the 9C
+    assert kinds(g.apply(MatchAction(2, (0,), at=7))) == ["matched"]  # p2 doubles its 9D: slot 0 is empty
+    draw_and_throw(g, at=8)  # p1 throws the 6C
+    draw_and_throw(g, at=9)  # p2 throws the 2C
+    draw_and_throw(g, at=10)  # p0 throws the 5C: p1's turn, until 10 + 45
+    assert g.phase == "draw" and g.current_player == 1
+    deadline = 10 + TURN
+    assert g.deadline == deadline
+    # p2, who is not to move, throws p1's 5H on the 5C: it owes p1 a card.
+    assert kinds(g.apply(MatchAction(2, (2,), owner=1, at=11))) == ["matched", "give_owed"]
+    assert g.phase == "give"
+    assert g.to_act == [2]
+    assert g.current_player == 2
+    assert g.deadline == deadline  # the turn's clock runs on
+    assert g.layout(2) == [None, "2D", "3D", "4D"]
+    g.apply(Tick(at=deadline - 0.01))
+    assert g.phase == "give"
+    events = g.apply(Tick(at=deadline + 1))
+    # The engine gives for p2: its lowest occupied slot, 1, into p1's slot 2.
+    (gave,) = of_kind(events, "gave")
+    assert (gave["player"], gave["slot"], gave["target"], gave["target_slot"]) == (2, 1, 1, 2)
+    assert [e["player"] for e in of_kind(events, "timeout")] == [2, 1]
+    assert kinds(events).index("gave") < kinds(events).index("drew")
+    assert g.layout(1) == ["6H", "7H", "2D", "8H"]
+    assert g.layout(2) == [None, None, "3D", "4D"]
+    # Then p1's turn runs out as usual: the 7C is drawn and thrown for it; the game goes on with p2.
+    assert [(e["player"], e["card"]) for e in of_kind(events, "discarded")] == [(1, "7C")]
+    assert not g.is_over
+    assert g.phase == "draw" and g.current_player == 2 and g.to_act == [2]
+    assert g.deadline == deadline + TURN
+    assert g.view(0).discard_top == "7C"
+
+
+def test_a_give_owed_that_times_out_is_reported_with_its_time() -> None:
+    """tamalou-fun with opponent matching: a card owed to an opponent and not given in time is given
+    for the player; the timeout says who and when, like every timeout.
+    Pinned by mutation testing (docs/mutation.md)."""
+    g = stacked(
+        FUN_OPPONENTS,
+        [["AS", "2S", "3S", "4S"], ["6H", "7H", "5H", "8H"]],
+        stock=["6C", "2C", "3C"],
+        discard=["5D"],
+    )
+    g.apply(Tick(at=OPEN))
+    g.apply(MatchAction(0, (2,), owner=1, at=6))  # p0 throws p1's 5H on the 5D and owes a card
+    assert g.phase == "give"
+    events = g.apply(Tick(at=OPEN + TURN))
+    timeout = of_kind(events, "timeout")[0]
+    assert (timeout["player"], timeout["at"], timeout["phase"]) == (0, OPEN + TURN, "give")
+    assert of_kind(events, "gave")[0]["player"] == 0
+
+
+# --------------------------------------------------------------------------------- 6. a player who left
+
+
+@pytest.mark.parametrize("variant", [[FUN], FUN_OPPONENTS], ids=["tamalou-fun", "with-opponent-matching"])
+def test_a_player_who_left_the_round_cannot_be_targeted(variant: list[str]) -> None:
+    """ "A player who left the round (out of clock) is never targeted, and nobody matches from their
+    layout." — p2 never plays and leaves after 3 whole turns; then p0 throws a Queen (blind swap) while p2
+    holds the QD: no power aims at p2, no match is listed on p2's cards, and such actions are refused."""
+    g = scenario.deal(
+        [
+            ["AS", "2S", "3S", "4S"],
+            ["9S", "9H", "9D", "9C"],
+            ["QD", "10D", "AH", "AD"],  # p2 never plays
+        ],
+        # p0 and p1 throw the 5C..8D in their first three turns, p2's timeouts the 5D, 8C, 5H.
+        stock=["5C", "6C", "7C", "8C", "5D", "6D", "7D", "8D", "5H", "QC", "6H", "7H"],
+        variant=variant,
+    )
+    t = 6.0
+    while not g.left:
+        if g.current_player == 2:
+            assert g.deadline is not None
+            g.apply(Tick(at=g.deadline))  # p2 lets its turn run out
+        else:
+            draw_and_throw(g, at=t)
+        t = g.now + 1
+    assert g.left == 1 << 2 and not g.is_over
+    assert g.current_player == 0 and g.layout(2) == ["QD", "10D", "AH", "AD"]
+    events = draw_and_throw(g, at=t)  # p0 throws the QC: a blind swap on offer
+    assert of_kind(events, "power_offered")[0]["power"] == "blind_swap"
+    assert g.phase == "power" and g.view(1).discard_top == "QC"
+    powers = [a for p in range(3) for a in g.legal_actions(p) if isinstance(a, Power)]
+    assert powers and {a.target for a in powers} == {1}
+    assert all(a.owner in (None, 0) for a in powers)
+    assert matches_listed(g, 2) == set()
+    assert all(isinstance(a, MatchAction) and a.owner != 2 for p in range(3) for a in matches_listed(g, p))
+    if variant == FUN_OPPONENTS:
+        assert MatchAction(1, (0,), owner=0) in g.legal_actions(1)  # p0's cards may be matched...
+    assert_illegal(g, Power(0, slot=0, target=2, target_slot=0, at=t))  # ... p2's not, nor aimed at
+    assert_illegal(g, Power(0, slot=0, target=2, target_slot=1, at=t))
+    assert_illegal(g, Power(0, slot=0, owner=2, target=1, target_slot=0, at=t))  # p2's card as one's own
+    assert_illegal(g, MatchAction(1, (0,), owner=2, at=t))  # p2's QD on the QC
+    assert_illegal(g, MatchAction(2, (0,), at=t))  # p2 itself, gone
+    # The power is used on p1, and the round goes on without p2.
+    g.apply(Power(0, slot=0, target=1, target_slot=0, at=t))
+    assert g.layout(0)[0] == "9S" and g.layout(1)[0] == "AS" and g.layout(2) == ["QD", "10D", "AH", "AD"]
+    assert not g.is_over and g.current_player == 1
+
+
+# --------------------------------------------------------------------------------- 7. card values
+
+
+def test_joker_value_and_power_through_the_public_functions() -> None:
+    """``card_value`` and ``card_power`` take a card's text or a ``tamalou.Card``."""
+    assert tamalou.card_value(JOKERS, "JK1") == -1
+    assert tamalou.card_power(JOKERS, "JK1") == "none"
+    joker = tamalou.parse_card("JK1")
+    assert isinstance(joker, tamalou.Card)
+    assert tamalou.card_value(JOKERS, joker) == -1
+    assert tamalou.card_power(JOKERS, joker) == "none"
+    assert tamalou.card_value(JOKERS, tamalou.Card("JK", "", 2)) == -1
+    assert tamalou.card_value(JOKERS, tamalou.Card("K", "S")) == tamalou.card_value("french", "KS") == 15
+    assert tamalou.card_power(JOKERS, tamalou.Card("Q", "H")) == "blind_swap"
+
+
+# --------------------------------------------------------------------------------- 8. to_act
+
+
+def test_to_act_in_each_waiting_phase() -> None:
+    """``Game.to_act``: the seats the round waits for, phase by phase."""
+    # Cartalogue's chosen peek: every seat that has not peeked; current_player always among them.
+    g = stacked(
+        "cartalogue",
+        [["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"], ["AD", "2D", "3D", "4D"]],
+        stock=["5C", "6C", "2C"],
+        discard=["5D"],
+        first_player=1,
+    )
+    assert g.phase == "peek" and g.to_act == [0, 1, 2] and g.current_player == 1
+    for p, waiting in ((0, [1, 2]), (2, [1]), (1, [])):
+        assert g.current_player in g.to_act
+        g.apply(PeekAction(p, (0, 1)))
+        if waiting:
+            assert g.phase == "peek" and g.to_act == waiting and g.current_player in waiting
+    assert g.phase == "draw" and g.to_act == [1] and g.current_player == 1
+
+    # Opponent matching's give: only the giver.
+    g = scenario.deal(
+        [["AS", "2S", "3S", "4S"], ["6H", "7H", "5H", "8H"], ["9D", "2D", "3D", "4D"]],
+        stock=["6C", "2C", "3C"],
+        discard=["5D"],
+        variant="opponent-matching",
+    )
+    assert g.to_act == [0]
+    g.apply(MatchAction(2, (2,), owner=1))  # p2 throws p1's 5H on the 5D
+    assert g.phase == "give" and g.to_act == [2] and g.current_player == 2
+    g.apply(Give(2, 3))
+    assert g.phase == "draw" and g.to_act == [0]
+
+    # French's closing window: the seats still to match or pass.
+    g = scenario.deal(
+        [["AS", "AH", "2S", "KH"], ["6H", "9H", "9D", "9C"], ["10S", "10H", "10D", "10C"]],
+        stock=["3D", "5C", "6C", "4D"],
+        discard=["2D"],
+        variant="french",
+    )
+    calling_turn(g)  # p0 calls
+    quiet_turn(g)  # p1's last turn
+    draw_and_throw(g)  # p2's: the 6C, the last card of the round
+    assert g.phase == "closing" and g.to_act == [0, 1, 2] and g.current_player in g.to_act
+    g.apply(Pass(1))
+    assert g.to_act == [0, 2] and g.current_player in g.to_act
+    assert g.legal_actions(1) == []
+    g.apply(Pass(0))
+    assert g.to_act == [2] and g.current_player == 2
+    g.apply(Pass(2))
+    # A finished round waits for nobody.
+    assert g.is_over and g.phase == "over" and g.to_act == []
+    assert all(g.legal_actions(p) == [] for p in range(3))
+
+    # Tamalou-fun's opening: every seat, offered nothing but time.
+    g = scenario.deal(
+        [["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"], ["AD", "2D", "3D", "4D"]],
+        stock=["5C", "6C", "7C"],
+        variant=FUN,
+    )
+    assert g.phase == "opening" and g.to_act == [0, 1, 2]
+    for p in range(3):
+        assert g.legal_actions(p) == [Tick(at=OPEN)]
+    g.apply(Tick(at=OPEN))
+    assert g.phase == "draw" and g.to_act == [0]
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("cards", "x"),
+        ("hands", "x"),
+        ("stock", "x"),
+        ("current_player", "x"),
+        ("current_player", 7),
+        ("hands", [[999]]),
+        ("phase", "sleeping"),
+        ("players", 9),
+        ("unknown", 1),
+        ("knowers", []),
+    ],
+)
+def test_a_damaged_snapshot_is_a_snapshot_error(key: str, value: object) -> None:
+    """Every field of a snapshot is checked (types by pydantic, then that each card is in one place and
+    each seat exists): damage is a SnapshotError, never a built-in error or a game that cannot be."""
+    g = tamalou.new_game("french", players=3, seed=11)
+    g.apply(g.legal_actions(g.current_player)[0])
+    state = json.loads(g.to_json())
+    state[key] = value
+    with pytest.raises(tamalou.SnapshotError):
+        tamalou.Game.from_json(json.dumps(state))
+
+
+def test_a_card_taken_from_the_discard_stays_face_up_wherever_it_moves() -> None:
+    """Cabo, 2nd edition: "a card taken from the discard stays face up in your layout for the rest
+    of the round (known to everyone, wherever it moves)". With exact knowledge this needs no rule of its
+    own: the card was face up, and it moves only in everyone's sight (a blind swap shows the places)."""
+    g = scenario.deal(
+        [["AS", "2S", "3S", "4S"], ["5C", "2C", "3C", "4C"], ["5H", "2H", "3H", "4H"]],
+        stock=["JD", "6C", "6H"],
+        discard=["6D"],
+        variant="french",
+    )
+    g.apply(tamalou.Draw(0, "discard"))
+    g.apply(tamalou.Replace(0, 0))  # the 6D goes into player 0's slot 0, the AS onto the discard
+    g.apply(tamalou.Pass(0))  # no call
+    assert all(scenario.seen(g, viewer, 0)[0] == "6D" for viewer in range(3))
+    g.apply(tamalou.Draw(1, "stock"))  # the JD: a blind swap
+    g.apply(tamalou.Discard(1))
+    g.apply(tamalou.Power(1, 0, 0, 0))  # player 1's slot 0 for player 0's slot 0 (the 6D), nobody looking
+    assert all(scenario.seen(g, viewer, 1)[0] == "6D" for viewer in range(3))
+    assert scenario.seen(g, 2, 0)[0] is None  # what came the other way stays unknown to player 2
+
+
+def test_time_never_goes_back_and_a_server_can_bound_its_steps() -> None:
+    """A server stamps ``at`` from its own clock: an earlier time is refused, and ``max_step`` refuses a
+    jump that would fast-forward the clock (and auto-play every other seat's turns)."""
+    g = tamalou.new_game("tamalou-fun", players=3, seed=2)
+    g.apply(tamalou.Tick(at=6.0))
+    before = g.to_json()
+    for action, step in ((tamalou.Tick(at=5.0), None), (tamalou.Tick(at=500.0), 60.0)):
+        with pytest.raises(tamalou.IllegalAction):
+            g.apply(action, max_step=step)
+        assert g.to_json() == before
+    g.apply(tamalou.Tick(at=50.0), max_step=60.0)
+    assert g.now == 50.0
+
+
+def test_restoring_a_snapshot_imports_no_module_the_caller_did_not_load_or_allow(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    toml = tmp_path / "house.toml"
+    toml.write_text('extends = "french"\nplugins = ["plugins_for_tests.card_values"]\n', encoding="utf-8")
+    g = tamalou.new_game(tamalou.load_variant(toml), players=2, seed=3)
+    text = g.to_json()
+    assert tamalou.Game.from_json(text).to_json() == text  # the module is loaded in this process
+    monkeypatch.delitem(sys.modules, "plugins_for_tests.card_values")
+    with pytest.raises(tamalou.SnapshotError, match=r"plugins_for_tests\.card_values"):
+        tamalou.Game.from_json(text)
+    assert "plugins_for_tests.card_values" not in sys.modules
+    allowed = tamalou.Game.from_json(text, allow_plugins=["plugins_for_tests.card_values"])
+    assert allowed.to_json() == text
+
+
+def test_a_snapshot_can_be_checked_against_its_own_replay() -> None:
+    g = tamalou.new_game("french", players=3, seed=8)
+    for _ in range(10):
+        g.apply(g.legal_actions(g.current_player)[0])
+    text = g.to_json()
+    assert tamalou.Game.from_json(text, replay_check=True).to_json() == text
+    state = json.loads(text)
+    state["stock"], state["discard"] = (
+        state["stock"][:-1],
+        [*state["discard"][:-1], state["stock"][-1], state["discard"][-1]],
+    )
+    forged = json.dumps(state)  # every card still in one place, but not the game its actions make
+    tamalou.Game.from_json(forged)
+    with pytest.raises(tamalou.SnapshotError, match="not the game"):
+        tamalou.Game.from_json(forged, replay_check=True)
+
+
+@pytest.mark.parametrize("name", ["french", "opponent-matching", "tamalou-fun", "kaboo"])
+def test_seat_view_is_the_view_as_a_plain_object(name: str) -> None:
+    """``game.seat_view(p)`` has every field of ``game.view(p)``, equal, at every step of seeded random
+    rounds; ``to_model()`` and ``model_dump()`` give the pydantic view and its JSON."""
+    from tamalou.invariants import RandomChooser, play_out
+
+    seen = 0
+
+    def each(g: tamalou.Game, action: tamalou.Action) -> None:
+        nonlocal seen
+        for p in range(g.players):
+            fast, model = g.seat_view(p), g.view(p)
+            assert isinstance(fast, tamalou.SeatView) and fast == model and fast.to_model() == model
+            assert all(getattr(fast, f) == getattr(model, f) for f in tamalou.PlayerView.model_fields if f != "hands")
+            assert [[(s.slot, s.card) for s in h] for h in fast.hands] == [
+                [(s.slot, s.card) for s in h] for h in model.hands
+            ]
+            seen += 1
+        if len(g.actions) % 10 == 0:
+            assert g.seat_view(0).model_dump(mode="json") == g.view(0).model_dump(mode="json")
+
+    for seed in range(3):
+        play_out(tamalou.new_game(name, players=3, seed=seed), RandomChooser(random.Random(seed)), on_step=each)
+    assert seen > 100
+    with pytest.raises(AttributeError):
+        tamalou.SeatView(no_such_field=1)
+
+
+# --------------------------------------------------------------------------------- 9. the deal and the end of a round
+
+
+def test_a_ruleset_that_names_its_first_player_starts_with_that_seat() -> None:
+    """``rules.deal.first_player`` may name a seat instead of drawing one: a game started without a
+    first player of its own, shuffled or stacked, then starts with that seat, whatever the seed.
+    Pinned by mutation testing (docs/mutation.md)."""
+    d = tamalou.load_variant("french").model_dump(mode="json")
+    d["rules"]["deal"]["first_player"] = 1
+    d["name"], d["aliases"] = "french-seat-1-first", []
+    variant = tamalou.variant_from_dict(d)
+    for seed in range(5):
+        assert tamalou.new_game(variant, players=3, seed=seed).current_player == 1
+    # A stacked deal without a first player follows the ruleset too.
+    spec = {"hands": [list(h) for h in TWO], "stock": ["5C", "6C"], "discard": ["3C"]}
+    assert tamalou.new_game(variant, players=2, deal=spec, seed=1).current_player == 1
+
+
+def test_the_round_over_event_says_why_the_round_ended() -> None:
+    """The ``round_over`` event carries the reason and the ranking of ``Game.result()`` (here: a call).
+    Pinned by mutation testing (docs/mutation.md)."""
+    g = scenario.dealt(TWO, stock=["5C", "6C", "5D", "6D"], discard=["3C"], variant="french")
+    events = calling_turn(g) + scenario.play_out(g)
+    (over,) = of_kind(events, "round_over")
+    assert over["reason"] == g.result().reason == "called"
+    assert over["ranking"] == [list(place) for place in g.result().ranking]

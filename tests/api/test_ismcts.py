@@ -1,0 +1,164 @@
+"""``ISMCTSBot``: legal play in every untimed ruleset, determinizations built from the view alone,
+decisions that do not depend on hidden cards, and play that is better than chance."""
+
+from __future__ import annotations
+
+import copy
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tamalou
+from tamalou import Action, Game
+from tamalou.bots import BUILTIN_BOTS, GreedyBot, RandomBot, make_bot, play_game
+from tamalou.invariants import exchange_faces
+from tamalou.ismcts import SEARCHED, Determinizer, ISMCTSBot
+from tamalou.views import SeatView
+from train_a_bot_page import run_sections
+
+UNTIMED = [n for n in tamalou.variant_names() if tamalou.load_variant(n).rules.timing.turn_seconds == 0]
+
+
+def test_registered_as_a_builtin_bot() -> None:
+    assert BUILTIN_BOTS["ismcts"] is ISMCTSBot
+    assert isinstance(make_bot("ismcts", 3), ISMCTSBot)
+    from tamalou import bots
+
+    assert bots.ISMCTSBot is ISMCTSBot
+
+
+class _Checked:
+    """An ``ISMCTSBot`` whose every answer is checked against the listed actions."""
+
+    def __init__(self, bot: ISMCTSBot) -> None:
+        self.bot = bot
+
+    def setup(self, variant: tamalou.Variant, player: int) -> None:
+        self.bot.setup(variant, player)
+
+    def act(self, view: SeatView, legal: list[Action]) -> Action | None:
+        action = self.bot.act(view, legal)
+        assert action is None or action in legal
+        if action is None:  # only an out-of-turn chance may be let go
+            assert all(isinstance(a, tamalou.MatchAction) for a in legal)
+        return action
+
+
+@pytest.mark.parametrize("variant", UNTIMED)
+def test_plays_listed_actions_in_every_untimed_ruleset(variant: str) -> None:
+    v = tamalou.load_variant(variant)
+    searched = 0
+    for players, seed in ((2, 1), (3, 2)):
+        game = tamalou.new_game(v, players=players, seed=seed)
+        bot = ISMCTSBot(seed=seed, iterations=8)
+        seats: list[Any] = [_Checked(bot)] + [GreedyBot(seed + p) for p in range(1, players)]
+        play_game(game, seats)
+        assert game.is_over
+        assert bot.failures == 0  # every sample it played was a game the rules accept
+        searched += bot.searched
+    assert searched > 0
+
+
+def _points(variant: str, seeds: range, players: int = 2) -> list[tuple[Game, int, SeatView, list[Action]]]:
+    """(game copy, seat, view, legal) where an ISMCTS seat searched (its turn, a phase it searches)."""
+    points: list[tuple[Game, int, SeatView, list[Action]]] = []
+    for seed in seeds:
+        game = tamalou.new_game(variant, players=players, seed=seed)
+        greedy = [GreedyBot(seed * 7 + p) for p in range(players)]
+        for p, b in enumerate(greedy):
+            b.setup(variant, p)
+
+        def act(
+            view: SeatView, legal: list[Action], game: Game = game, greedy: list[GreedyBot] = greedy
+        ) -> Action | None:
+            if view.phase in SEARCHED and view.current_player == view.player:
+                points.append((game.copy(), view.player, view, legal))
+            return greedy[view.player].act(view, legal)
+
+        play_game(game, [act] * players)
+    return points
+
+
+@pytest.mark.parametrize("variant", ["french", "cabo", "cambia", "opponent-matching", "cartalogue-rapide"])
+def test_determinizations_show_the_seat_what_it_sees(variant: str) -> None:
+    """Each sample of a determinization is a game where the seat's view and legal actions are the real
+    ones, and every card the seat does not know may be anywhere it cannot see."""
+    v = tamalou.load_variant(variant)
+    rng = random.Random(0)
+    moved = 0
+    for game, p, view, legal in _points(variant, range(3))[::2]:
+        det = Determinizer(view, legal, v, random.Random(1))
+        for _ in range(2):
+            sample = det.sample(rng)
+            assert sample.seat_view(p) == view
+            assert set(sample.legal_actions(p)) == set(legal)
+            moved += sum(
+                1
+                for q in range(game.players)
+                for s, c in enumerate(game.hands[q])
+                if c >= 0 and not game.knows(p, c) and sample.text[sample.hands[q][s]] != game.text[c]
+            )
+    assert moved > 0  # hidden cards are dealt afresh, not copied from the game
+
+
+def test_decisions_do_not_depend_on_hidden_cards() -> None:
+    """Exchanging two cards the seat does not know changes neither its view nor the bot's choice."""
+    rng = random.Random(0)
+    checked = 0
+    for game, p, _view, _legal in _points("french", range(4))[::3]:
+        unknown = [c for c in range(len(game.cards)) if not game.knows(p, c)]
+        in_layouts = [c for h in game.hands for c in h if c >= 0 and c in unknown]
+        if len(unknown) < 2 or not in_layouts:
+            continue
+        a = rng.choice(in_layouts)
+        b = rng.choice([c for c in unknown if c != a and game.value[c] != game.value[a]])
+        other = exchange_faces(game, a, b)
+        bot = ISMCTSBot(seed=checked, iterations=30)
+        bot.setup(game.variant, p)
+        mine, theirs = copy.deepcopy(bot), copy.deepcopy(bot)
+        first = mine.act(game.seat_view(p), game.legal_actions(p))
+        second = theirs.act(other.seat_view(p), other.legal_actions(p))
+        assert first == second
+        assert mine.last_search == theirs.last_search  # the same search, visit for visit
+        checked += 1
+    assert checked >= 8
+
+
+def test_search_statistics_and_budget() -> None:
+    game = tamalou.new_game("french", players=2, seed=5)
+    p = game.current_player
+    bot = ISMCTSBot(seed=1, iterations=120)
+    bot.setup(game.variant, p)
+    action = bot.act(game.seat_view(p), game.legal_actions(p))
+    stats = bot.last_search
+    assert action in stats and sum(n for n, _ in stats.values()) == 120
+    assert stats[action][0] == max(n for n, _ in stats.values())
+    again = ISMCTSBot(seed=1, iterations=120)
+    again.setup(game.variant, p)
+    assert again.act(game.seat_view(p), game.legal_actions(p)) == action and again.last_search == stats
+    with pytest.raises(ValueError):
+        ISMCTSBot(iterations=0)
+
+
+@pytest.mark.deep  # a statistical strength test: many games
+def test_beats_random_play() -> None:
+    """At French with two players it wins at least 9 games of 10 against the random bot (a fair coin
+    does so with probability 11/1024); the greedy comparison is in benchmarks/ismcts.py."""
+    wins = 0.0
+    for i in range(10):
+        game = tamalou.new_game("french", players=2, seed=100 + i)
+        me = i % 2
+        seats: list[Any] = [RandomBot(i), RandomBot(i)]
+        seats[me] = ISMCTSBot(seed=i, iterations=40)
+        result = play_game(game, seats)
+        wins += me in result.winners
+    assert wins >= 9, wins
+
+
+# ----------------------------------------------------------------------------------- the documentation
+
+
+def test_the_page_sections_on_search_run(tmp_path: Path) -> None:
+    run_sections(("Search: `push` and `pop`", "The ISMCTS bot"), tmp_path)

@@ -1,0 +1,271 @@
+"""Hostile input: loading variants you do not trust crashes nothing raw and executes nothing.
+
+``load_variant(..., allow_plugins=False)`` (and ``variant_from_dict``) imports no plugin module but
+tamalou's own, follows no path in ``extends`` or ``base``, and echoes no value in its errors. In every
+mode, a file is resolved once per load, ``extends`` chains and TOML nesting are bounded, and a plugin
+module that fails at import (even with ``SystemExit``) is a ``VariantError``.
+
+The plugin modules are in ``tests/untrusted_plugins``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import tamalou
+from tamalou import VariantError
+from tamalou.variant import MAX_EXTENDS_DEPTH
+
+TESTS_DIR = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True)
+def _fixture_plugins_importable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(TESTS_DIR))
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def refused(spec: object, **kwargs: object) -> str:
+    """The message of the ``VariantError`` that loading ``spec`` raises."""
+    with pytest.raises(VariantError) as info:
+        tamalou.load_variant(spec, **kwargs)  # type: ignore[arg-type]
+    return str(info.value)
+
+
+# --- 1. plugins: refused before anything is imported ------------------------------------------------
+
+
+def test_an_untrusted_plugin_module_is_refused_and_never_imported(tmp_path: Path) -> None:
+    from untrusted_plugins import TRACE
+
+    path = write(tmp_path / "upload.toml", 'extends = "french"\nplugins = ["untrusted_plugins.trace"]\n')
+    message = refused(path, allow_plugins=False)
+    assert "plugins" in message
+    assert "untrusted_plugins.trace" in message
+    assert "untrusted_plugins.trace" not in sys.modules
+    assert TRACE == []
+
+
+def test_plugins_os_is_refused_in_untrusted_mode(tmp_path: Path) -> None:
+    path = write(tmp_path / "upload.toml", 'extends = "french"\nplugins = ["os"]\n')
+    message = refused(path, allow_plugins=False)
+    assert "plugins" in message
+    assert "'os'" in message
+
+
+def test_a_plugin_named_by_any_file_of_a_composition_is_refused(tmp_path: Path) -> None:
+    """Untrusted files extend only registered names, so the other way for a plugin to come in is a file
+    of the caller's composition: it is refused too, naming the file."""
+    first = write(tmp_path / "first.toml", 'extends = "french"\nplugins = ["untrusted_plugins.trace"]\n')
+    second = write(tmp_path / "second.toml", 'base = "french"\n[rules.call]\nthreshold = 4\n')
+    message = refused([second, first], allow_plugins=False)
+    assert "first.toml: plugins" in message
+    assert "untrusted_plugins.trace" not in sys.modules
+
+
+def test_the_french_built_in_plugin_is_allowed_when_untrusted() -> None:
+    v = tamalou.load_variant("french", allow_plugins=False)
+    assert v.plugins == ("tamalou.plugins.french",)
+    g = tamalou.new_game(v, players=2, seed=1)
+    assert g.phase == "draw"
+
+
+def test_a_composition_of_registered_names_loads_when_untrusted() -> None:
+    v = tamalou.load_variant(["cartalogue", "gabo"], allow_plugins=False)
+    assert v.name == "cartalogue+gabo"
+    assert v == tamalou.load_variant(["cartalogue", "gabo"])
+
+
+def test_an_uploaded_file_extending_a_registered_name_loads_when_untrusted(tmp_path: Path) -> None:
+    path = write(tmp_path / "upload.toml", 'extends = "gabo"\n[rules.end]\nmax_turns = 90\n')
+    v = tamalou.load_variant(path, allow_plugins=False)
+    assert v.rules.end.max_turns == 90
+    assert v.plugins == ("tamalou.plugins.french",)
+
+
+def test_allow_plugins_as_a_list_allows_only_those_modules(tmp_path: Path) -> None:
+    good = write(tmp_path / "good.toml", 'extends = "french"\nplugins = ["plugins_for_tests.card_values"]\n')
+    v = tamalou.load_variant(good, allow_plugins=["plugins_for_tests.card_values"])
+    assert tamalou.card_value(v, "2H") == 50
+    bad = write(tmp_path / "bad.toml", 'extends = "french"\nplugins = ["untrusted_plugins.trace"]\n')
+    message = refused(bad, allow_plugins=["plugins_for_tests.card_values"])
+    assert "plugins" in message
+    assert "untrusted_plugins.trace" in message
+    assert "untrusted_plugins.trace" not in sys.modules
+
+
+def test_a_trusted_load_does_not_open_the_cache_to_an_untrusted_one(tmp_path: Path) -> None:
+    path = write(tmp_path / "house.toml", 'extends = "french"\nplugins = ["plugins_for_tests.card_values"]\n')
+    assert tamalou.load_variant(path).plugins[-1] == "plugins_for_tests.card_values"
+    assert "plugins_for_tests.card_values" in refused(path, allow_plugins=False)
+
+
+def test_variant_from_dict_refuses_untrusted_plugins() -> None:
+    data = tamalou.load_variant("french").model_dump(mode="json")
+    assert tamalou.variant_from_dict(data, allow_plugins=False) == tamalou.load_variant("french")
+    data["plugins"] = ["tamalou.plugins.french", "untrusted_plugins.trace"]
+    with pytest.raises(VariantError) as info:
+        tamalou.variant_from_dict(data, allow_plugins=False)
+    assert "plugins" in str(info.value)
+    assert "untrusted_plugins.trace" in str(info.value)
+    assert "untrusted_plugins.trace" not in sys.modules
+
+
+def test_extends_of_a_path_is_refused_without_reading_it(tmp_path: Path) -> None:
+    path = write(tmp_path / "upload.toml", 'extends = "/etc/passwd"\n')
+    message = refused(path, allow_plugins=False)
+    assert "extends" in message
+    assert "root:" not in message
+    lowered = message.lower()
+    assert "cannot read" not in lowered
+    assert "no such" not in lowered
+    assert "not valid toml" not in lowered
+
+
+def test_extends_of_a_path_says_nothing_of_whether_the_file_exists(tmp_path: Path) -> None:
+    write(tmp_path / "secret.toml", 'name = "secret"\n[rules.call]\nthreshold = 7\n')
+    there = write(tmp_path / "a.toml", 'extends = "secret.toml"\n')
+    missing = write(tmp_path / "b.toml", 'extends = "nothing-here.toml"\n')
+    message = refused(there, allow_plugins=False)
+    assert "extends" in message
+    assert message.replace("a.toml", "b.toml") == refused(missing, allow_plugins=False)
+    # Trusted, the same file is followed.
+    assert tamalou.load_variant(there).rules.call.threshold == 7
+
+
+def test_a_modifier_base_path_is_refused_when_untrusted(tmp_path: Path) -> None:
+    write(tmp_path / "secret.toml", 'name = "secret"\n')
+    path = write(tmp_path / "mod.toml", 'base = "secret.toml"\n[rules.call]\nthreshold = 4\n')
+    message = refused(path, allow_plugins=False)
+    assert "mod.toml: extends" in message
+    assert "secret" not in message
+
+
+def test_untrusted_errors_name_the_key_and_the_expectation_not_the_value(tmp_path: Path) -> None:
+    path = write(tmp_path / "upload.toml", 'extends = "french"\n[rules.end]\nmax_turns = "s3cr3t-value"\n')
+    message = refused(path, allow_plugins=False)
+    assert "rules.end.max_turns: expected an integer" in message
+    assert "s3cr3t" not in message
+    # A wrongly-typed extends is not echoed either.
+    path = write(tmp_path / "ext.toml", "extends = { s3cr3t = 1 }\n")
+    message = refused(path, allow_plugins=False)
+    assert "extends" in message
+    assert "s3cr3t" not in message
+    # Trusted loads keep saying what they found.
+    assert "s3cr3t" in refused(tmp_path / "upload.toml")
+
+
+# --- 2. bounded work in every mode -----------------------------------------------------------------
+
+
+def test_an_extends_diamond_is_resolved_once_per_file(tmp_path: Path) -> None:
+    """Level k's two files both extend both files of level k+1: 2**16 paths, 34 files."""
+    levels = 16
+    for k in range(levels, 0, -1):
+        parents = '["french"]' if k == levels else f'["d{k + 1}a.toml", "d{k + 1}b.toml"]'
+        for side in "ab":
+            write(tmp_path / f"d{k}{side}.toml", f"extends = {parents}\n[rules.end]\nmax_turns = {k}\n")
+    top = write(tmp_path / "top.toml", 'extends = ["d1a.toml", "d1b.toml"]\n')
+    start = time.process_time()  # CPU time: a loaded host's stalls are not this code's
+    v = tamalou.load_variant(top)
+    assert time.process_time() - start < 2.0
+    assert v.rules.end.max_turns == 1
+
+
+def test_an_extends_diamond_of_seventeen_files_is_fast(tmp_path: Path) -> None:
+    """The shape of the speed requirement: file k extends ["k+1a", "k+1b"], both extending k+2 (9 singles, 8 pairs)."""
+    singles = 9
+    write(tmp_path / f"s{singles - 1}.toml", 'extends = "french"\n')
+    for k in range(singles - 2, -1, -1):
+        for side in "ab":
+            write(tmp_path / f"p{k}{side}.toml", f'extends = "s{k + 1}.toml"\n')
+        write(tmp_path / f"s{k}.toml", f'extends = ["p{k}a.toml", "p{k}b.toml"]\n')
+    start = time.process_time()  # CPU time: a loaded host's stalls are not this code's
+    v = tamalou.load_variant(tmp_path / "s0.toml")
+    assert time.process_time() - start < 2.0
+    assert v.name == "s0"
+
+
+def test_a_long_extends_chain_is_a_variant_error_not_a_recursion_error(tmp_path: Path) -> None:
+    n = 1000
+    write(tmp_path / f"c{n - 1}.toml", 'extends = "french"\n')
+    for i in range(n - 1):
+        write(tmp_path / f"c{i}.toml", f'extends = "c{i + 1}.toml"\n')
+    message = refused(tmp_path / "c0.toml")
+    assert "extends" in message
+    assert str(MAX_EXTENDS_DEPTH) in message
+
+
+def test_an_extends_chain_within_the_bound_loads(tmp_path: Path) -> None:
+    n = MAX_EXTENDS_DEPTH - 2
+    write(tmp_path / f"c{n - 1}.toml", 'extends = "french"\n[rules.end]\nmax_turns = 77\n')
+    for i in range(n - 1):
+        write(tmp_path / f"c{i}.toml", f'extends = "c{i + 1}.toml"\n')
+    assert tamalou.load_variant(tmp_path / "c0.toml").rules.end.max_turns == 77
+
+
+@pytest.mark.parametrize("module", ["untrusted_plugins.exits", "untrusted_plugins.divides"])
+def test_a_plugin_module_failing_at_import_is_a_variant_error(tmp_path: Path, module: str) -> None:
+    path = write(tmp_path / "house.toml", f'extends = "french"\nplugins = ["{module}"]\n')
+    message = refused(path)
+    assert "plugins" in message
+    assert module in message
+    assert ("SystemExit(3)" if module.endswith("exits") else "ZeroDivisionError") in message
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "[" + ".".join(f"t{i}" for i in range(2000)) + "]\nx = 1\n",  # 2,000 nested tables
+        "x = " + "{ a = " * 2000 + "1" + " }" * 2000 + "\n",  # 2,000 nested inline tables
+        "x = " + "[" * 2000 + "1" + "]" * 2000 + "\n",  # 2,000 nested lists
+    ],
+    ids=["tables", "inline-tables", "lists"],
+)
+@pytest.mark.parametrize("allow_plugins", [True, False])
+def test_deeply_nested_toml_is_a_variant_error(tmp_path: Path, value: str, allow_plugins: bool) -> None:
+    path = write(tmp_path / "deep.toml", 'extends = "french"\n' + value)
+    message = refused(path, allow_plugins=allow_plugins)
+    assert "deep.toml" in message
+    assert "nested" in message
+
+
+def test_deeply_nested_data_is_a_variant_error_in_variant_from_dict() -> None:
+    data = tamalou.load_variant("french").model_dump(mode="json")
+    deep: dict[str, object] = {}
+    data["x"] = deep
+    for _ in range(2000):
+        deep["a"] = {}
+        deep = deep["a"]  # type: ignore[assignment]
+    with pytest.raises(VariantError, match="nested"):
+        tamalou.variant_from_dict(data, allow_plugins=False)
+
+
+# --- 3. a round cannot be made endless -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("allow_plugins", [True, False])
+def test_max_turns_is_bounded(tmp_path: Path, allow_plugins: bool) -> None:
+    path = write(tmp_path / "endless.toml", 'extends = "french"\n[rules.end]\nmax_turns = 1000000000\n')
+    message = refused(path, allow_plugins=allow_plugins)
+    assert "rules.end.max_turns" in message
+    assert "10000" in message
+    ok = write(tmp_path / "long.toml", 'extends = "french"\n[rules.end]\nmax_turns = 10000\n')
+    assert tamalou.load_variant(ok, allow_plugins=allow_plugins).rules.end.max_turns == 10000
+
+
+# --- 4. documented --------------------------------------------------------------------------------
+
+
+def test_load_variant_documents_allow_plugins() -> None:
+    doc = tamalou.load_variant.__doc__ or ""
+    assert "allow_plugins=False" in doc
+    assert "server" in doc
