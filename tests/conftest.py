@@ -8,6 +8,11 @@ Two markers place a test:
 
 Every other test is the fast tier's. A run deselects (and counts, in its last line) the tests of the other
 tier; the header says which tier runs.
+
+Every test also sees the same terminal whatever the shell that runs the suite (:func:`same_terminal`): what
+the command line prints is laid out for the terminal's width, so a test of it must not read the width of the
+terminal it happens to run in. CI runs the fast tier in an odd environment (a narrow terminal, colours forced,
+a ``PYTHONPATH``, the C locale) to prove that nothing else leaks in.
 """
 
 from __future__ import annotations
@@ -30,6 +35,16 @@ def pytest_configure(config: pytest.Config) -> None:
     tiers.DEEP = bool(config.getoption("--deep"))
     config.addinivalue_line("markers", "deep: in the deep tier only (pytest --deep)")
     config.addinivalue_line("markers", "scaled: in both tiers, sized by tiers.sized (small in the fast one)")
+
+
+@pytest.fixture(autouse=True)
+def same_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An 80 by 24 terminal without forced colours (what a program sees with no terminal at all); a test that is
+    about another terminal sets its own."""
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("LINES", "24")
+    for name in ("FORCE_COLOR", "CLICOLOR_FORCE", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
+        monkeypatch.delenv(name, raising=False)
 
 
 def pytest_report_header(config: pytest.Config) -> str:

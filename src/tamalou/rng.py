@@ -68,7 +68,7 @@ class Rng:
     def shuffle(self, items: list[int]) -> None:
         """Fisher-Yates shuffle in place: from the last place down, each place swapped with a place
         ``below(i + 1)`` picks. It runs at every deal, so it is computed the fastest way the module has
-        (all give the same permutation and the same final state; ``tests/test_rng.py`` compares them):
+        (all give the same permutation and the same final state; ``tests/api/test_rng.py`` compares them):
         compiled, with machine integers (``_shuffle_limbs``); interpreted, with every draw's generator
         output computed at once (``_shuffle_lanes``), else one draw at a time (``_shuffle_plain``)."""
         n = len(items)
@@ -137,7 +137,7 @@ class Rng:
         value stays under 2**49: compiled, that is machine arithmetic (an int of 64 bits or more is a
         Python object, and the plain loop above spends its time allocating them); interpreted, it would
         be slower than the plain loop, which is why ``shuffle`` takes this path only when compiled. Both
-        give the same permutation and the same final state (``tests/test_rng.py`` compares them)."""
+        give the same permutation and the same final state (``tests/api/test_rng.py`` compares them)."""
         m32: i64 = 0xFFFFFFFF
         state = self.state
         sh: i64 = state >> 32

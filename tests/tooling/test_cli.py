@@ -121,7 +121,7 @@ def test_show_toml_loads_back_to_the_same_ruleset(tmp_path: Path) -> None:
     again = tamalou.load_variant(str(path)).model_dump()
     original = tamalou.load_variant("french").model_dump()
     assert again.pop("aliases") == () and original.pop("aliases") == ("tamalou", "tamalou-fr")
-    assert again == original  # tests/test_show_roundtrip.py: every ruleset and composition
+    assert again == original  # tests/api/test_show_roundtrip.py: every ruleset and composition
 
 
 def test_show_composition() -> None:

@@ -31,8 +31,8 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 SCRIPT = ROOT / "scripts" / "gen_reference.py"
 REGENERATE = "regenerate with `python scripts/gen_reference.py` (from the repository root) and commit the pages"
-# Pages whose commands and scripts run here (testing.md runs in tests/test_pytest_plugin.py, bots.md in
-# tests/test_greedy_bot.py).
+# Pages whose commands and scripts run here (testing.md runs in tests/properties/test_pytest_plugin.py, bots.md in
+# tests/api/test_greedy_bot.py).
 TUTORIALS = ("index.md", "getting-started.md", "house-rules.md", "verify.md", "simulate.md")
 # The reference pages are written from the docstrings of the Python sources, which the compiled core does not
 # keep (docs/compiled.md): against it, they are rendered from this checkout's src/ (the command-line test).
