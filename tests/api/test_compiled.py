@@ -126,7 +126,7 @@ def test_the_compiled_core_plays_the_games_of_the_python_one() -> None:
         f"assert not tamalou.engine.compiled() and tamalou.__file__.startswith({str(SRC)!r}), tamalou.__file__\n"
         "json.dump(transcript(), sys.stdout)\n"
     )
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), str(REPO / "tests")])}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), str(Path(__file__).resolve().parent)])}
     done = subprocess.run(
         [sys.executable, "-c", child], cwd=REPO, env=env, capture_output=True, text=True, timeout=900, check=False
     )
