@@ -15,9 +15,18 @@ from pathlib import Path
 
 import pytest
 
+import tamalou
 import tamalou.pytest_plugin
+import tamalou.testing
 
 pytest_plugins = ["pytester"]
+
+# pytester's in-process runs unload, when they end, every module first imported during them; tamalou's registry
+# of action types keeps the classes of its built-in plugin modules (cabo's exchange_equal...), which pydantic
+# resolves through their module in sys.modules. So the built-in plugins (and tamalou.testing) are imported here,
+# before any inner run: none is first imported by one and unloaded from under tamalou (whichever test ran first).
+for _name in tamalou.variant_names():
+    tamalou.load_variant(_name)
 
 HOUSE = """\
 name = "house"
