@@ -28,7 +28,6 @@ described in the JSON Schema like the built-in ones.
 
 from __future__ import annotations
 
-import math
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass, fields
@@ -257,10 +256,17 @@ def _is_int(v: object) -> bool:
     return type(v) is int
 
 
+#: The ceiling of every time the engine keeps, in seconds (about 31,700 years): an action's ``at`` (a ``Tick``'s
+#: too) is below it, and a snapshot (``Game.from_json``) refuses a clock (``now``) or a deadline from it on, so
+#: every time an action may carry can be saved and restored. Rulesets' own times are bounded far lower
+#: (``schema``: a year each).
+MAX_TIME = 1e12
+
+
 def _is_time(v: object) -> bool:
     if type(v) is int:
-        return 0 <= v < 2**53
-    return type(v) is float and math.isfinite(v) and v >= 0
+        return 0 <= v < MAX_TIME
+    return type(v) is float and 0 <= v < MAX_TIME  # (NaN fails both comparisons, infinity the second)
 
 
 #: The largest integer an action field may hold (JSON's safe integers): anything larger is no seat or slot.
@@ -288,8 +294,8 @@ _EXPECTED = {
     _INT: "an integer",
     _OPT_INT: "an integer or null",
     _INTS: "a list of at most 64 integers",
-    _TIME: "a finite number of seconds, 0 or more",
-    _OPT_TIME: "a finite number of seconds, 0 or more, or null",
+    _TIME: f"a finite number of seconds, from 0 to below {MAX_TIME:.0e}",
+    _OPT_TIME: f"a finite number of seconds, from 0 to below {MAX_TIME:.0e}, or null",
     _SOURCE: "'stock' or 'discard'",
 }
 

@@ -76,6 +76,62 @@ DEFAULT_VALUES: dict[str, int] = {
 }
 
 
+# --- the bounds of a ruleset's numbers ---------------------------------------------------------------
+# Everything a ruleset may hold is bounded, so that whatever is accepted can be played, saved and restored:
+# the snapshots (``Game.to_json``, ``Match.to_json``) of a game of any legal ruleset are read back by
+# ``from_json``, which refuses times from 1e12 seconds on (``actions.MAX_TIME``: ``now``, a clock's deadlines)
+# and texts over 16,000,000 characters (``engine.snapshot.MAX_TEXT``).
+
+#: The most players at a table (``players.min`` and ``players.max``).
+MAX_PLAYERS = 12
+#: The most cards dealt to each player (``deal.cards``); a peek names slots below it.
+MAX_DEAL = 12
+#: The most ranks a deck may have (``deck.ranks``): with 16 copies of a rank (``deck.counts``), 4 decks
+#: (``deck.copies``) and 2 jokers, a deck has at most 4,104 cards.
+MAX_RANKS = 64
+#: The longest time a ruleset may set, in seconds (a year): every time of ``rules.timing`` is finite, at least 0
+#: and at most this. A round's clock then stays far below the 1e12 s a snapshot accepts: it starts at 0 and
+#: moves by at most one such time per turn (a turn's deadline) plus the opening peek and the final countdown,
+#: (``MAX_TURNS`` + 2) x ``MAX_SECONDS`` = 3.2e11 s.
+MAX_SECONDS = 86_400.0 * 365
+#: The most entries of ``timing.lockouts`` (past the list, matching is locked for the rest of the round).
+MAX_LOCKOUTS = 64
+#: The most turns of a round (``end.max_turns``), so that a round cannot be made endless.
+MAX_TURNS = 10_000
+#: The most rounds of a match (``rounds.count``, ``rounds.max_rounds``).
+MAX_ROUNDS = 1_000
+#: The most turns a whole match may last: its most rounds (1, ``rounds.count`` or ``rounds.max_rounds`` by its
+#: form) times ``end.max_turns`` (the defaults: 100 rounds of at most 400 turns). A snapshot holds every action of
+#: the round (``Game.to_json``), a match snapshot every action of every round (``Match.to_json``): a turn takes 35
+#: to 65 characters in random legal play, 130 to 160 when the player to move tries every match they may; so the
+#: longest legal match, played so, takes some 5,000,000 to 6,500,000 characters, under the 16,000,000 that
+#: ``from_json`` reads (``engine.snapshot.MAX_TEXT``). (Out-of-turn matches tried by every player of a big table on
+#: every thrown card can take several times more: that can only be bounded by the engine, not by the rules.)
+MAX_MATCH_TURNS = 40_000
+#: The most points, either way, of a card (``values``), a threshold (``call.threshold``, ``end.win_max``) or a
+#: penalty (``scoring.caller_lost_penalty``).
+MAX_POINTS = 1_000
+#: The largest points limit of a match (``rounds.limit``).
+MAX_LIMIT = 1_000_000_000
+
+_MAX_S = int(MAX_SECONDS)
+
+
+def _int_seconds(value: Any) -> Any:
+    """An integer of seconds out of bounds is refused as such (one too large for a float would otherwise
+    be "not a number")."""
+    if type(value) is int and value > MAX_SECONDS:
+        raise PydanticCustomError("less_than_equal", "Input should be less than or equal to {le}", {"le": _MAX_S})
+    if type(value) is int and value < 0:
+        raise PydanticCustomError("greater_than_equal", "Input should be greater than or equal to {ge}", {"ge": 0})
+    return value
+
+
+#: A time of ``rules.timing``: a finite number of seconds, from 0 to ``MAX_SECONDS``.
+Seconds = Annotated[float, Field(ge=0, le=MAX_SECONDS, allow_inf_nan=False), BeforeValidator(_int_seconds)]
+#: Points of a card, a threshold or a penalty: an integer from ``-MAX_POINTS`` to ``MAX_POINTS``.
+Points = Annotated[int, Field(ge=-MAX_POINTS, le=MAX_POINTS)]
+
 K = TypeVar("K")
 V = TypeVar("V")
 
@@ -165,8 +221,8 @@ def _rank_keys(value: Any) -> Any:
 
 
 def _twice(items: tuple[Any, ...]) -> list[Any]:
-    """The items listed more than once, in order."""
-    return sorted((x for x, k in Counter(items).items() if k > 1), key=items.index)
+    """The items listed more than once, in the order of their first place (in linear time)."""
+    return [x for x, k in Counter(items).items() if k > 1]  # (a Counter keeps the order items come in)
 
 
 def _once(items: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -207,8 +263,8 @@ def _bare_rank_problem(rank: str) -> str | None:
 class Players(_Section):
     """How many may sit at the table."""
 
-    min: int = Field(2, ge=1, le=12, description="Fewest players.")
-    max: int = Field(6, ge=1, le=12, description="Most players.")
+    min: int = Field(2, ge=1, le=MAX_PLAYERS, description=f"Fewest players (1 to {MAX_PLAYERS}).")
+    max: int = Field(6, ge=1, le=MAX_PLAYERS, description=f"Most players (1 to {MAX_PLAYERS}).")
 
     @model_validator(mode="after")
     def _order(self) -> Players:
@@ -224,8 +280,9 @@ class Deck(_Section):
 
     ranks: Tup[RankName] = Field(
         DECK_RANKS,
+        max_length=MAX_RANKS,
         description="Ranks in the deck (jokers apart): some of A 2 ... 10 J Q K, or, in a deck without suits, "
-        "names of 1 to 3 letters or digits such as 0 to 13.",
+        f"names of 1 to 3 letters or digits such as 0 to 13 (at most {MAX_RANKS} ranks).",
     )
     suits: Tup[SuitName] = Field(
         ("S", "H", "D", "C"),
@@ -234,11 +291,11 @@ class Deck(_Section):
     )
     counts: Annotated[Table[RankName, Annotated[int, Field(ge=1, le=16)]], BeforeValidator(_rank_keys)] = Field(
         default_factory=dict,
-        description="A deck without suits: copies of a rank in one deck (default 4), e.g. 0 = 2. "
+        description="A deck without suits: copies of a rank in one deck (default 4, at most 16), e.g. 0 = 2. "
         "A deck with suits has one card of each rank per suit.",
     )
-    jokers: int = Field(0, ge=0, le=2, description="Jokers added (JK1, JK2).")
-    copies: int = Field(1, ge=1, le=4, description="How many such decks are shuffled together.")
+    jokers: int = Field(0, ge=0, le=2, description="Jokers added (JK1, JK2): 0 to 2.")
+    copies: int = Field(1, ge=1, le=4, description="How many such decks are shuffled together (1 to 4).")
 
     @property
     def size(self) -> int:
@@ -302,12 +359,15 @@ class Deck(_Section):
 class Deal(_Section):
     """Setting up a round."""
 
-    cards: int = Field(4, ge=1, le=12, description="Face-down cards dealt to each player.")
+    cards: int = Field(4, ge=1, le=MAX_DEAL, description=f"Face-down cards dealt to each player (1 to {MAX_DEAL}).")
     layout: Literal["square", "row"] = Field("square", description="Cosmetic: a 2x2 square or a row.")
     discard: int = Field(
-        1, ge=0, le=1, description="Cards turned up from the stock to start the discard (0: starts empty)."
+        1, ge=0, le=1, description="Cards turned up from the stock to start the discard: 1, or 0 (starts empty)."
     )
-    first_player: Literal["random"] | int = Field("random", description="'random' (seeded) or a seat number.")
+    first_player: Literal["random"] | Annotated[int, Field(ge=0, le=MAX_PLAYERS - 1)] = Field(
+        "random",
+        description=f"'random' (seeded) or a seat number (0 to {MAX_PLAYERS - 1}, below rules.players.max).",
+    )
     first_card_matchable: bool = Field(
         True, description="Whether the card turned up at the deal may be matched like a thrown card."
     )
@@ -319,21 +379,31 @@ class Peek(_Section):
     mode: Literal["fixed", "choose", "none"] = Field(
         "fixed", description="'fixed': the slots below are shown at the deal; 'choose': each player picks."
     )
-    slots: Annotated[Tup[Annotated[int, Field(ge=0)]], AfterValidator(_once)] = Field(
-        (0, 1), description="Slots shown when mode is 'fixed' (0 is the first card dealt)."
+    slots: Annotated[Tup[Annotated[int, Field(ge=0, le=MAX_DEAL - 1)]], AfterValidator(_once)] = Field(
+        (0, 1),
+        description=f"Slots shown when mode is 'fixed' (0 is the first card dealt; 0 to {MAX_DEAL - 1}, each "
+        "below rules.deal.cards).",
     )
-    count: int = Field(2, ge=0, description="How many slots a player picks when mode is 'choose'.")
+    count: int = Field(
+        2,
+        ge=0,
+        le=MAX_DEAL,
+        description=f"How many slots a player picks when mode is 'choose' (0 to {MAX_DEAL}, at most rules.deal.cards).",
+    )
 
 
 class Values(_Section):
     """Points of each card: by rank, then per-card overrides (e.g. red kings)."""
 
-    ranks: Table[RankName, int] = Field(
+    ranks: Table[RankName, Points] = Field(
         default_factory=lambda: dict(DEFAULT_VALUES),
         description="Points by rank. Ranks left out keep their default (A=1 ... 10=10, J=Q=K=10, JK=-1; "
-        "in a deck without suits, a rank named by a number is worth that number).",
+        f"in a deck without suits, a rank named by a number is worth that number); -{MAX_POINTS} to {MAX_POINTS}.",
     )
-    cards: Table[str, int] = Field(default_factory=dict, description="Points of single cards, e.g. KS = 15.")
+    cards: Table[str, Points] = Field(
+        default_factory=dict,
+        description=f"Points of single cards, e.g. KS = 15 (-{MAX_POINTS} to {MAX_POINTS}).",
+    )
 
     _norm = field_validator("cards", mode="before")(classmethod(lambda cls, v: _card_keys(v)))
 
@@ -356,7 +426,10 @@ class DrawRules(_Section):
         True, description="A card taken from the discard must replace a slot (it cannot be thrown back)."
     )
     per_turn: int = Field(
-        1, ge=1, le=2, description="Draws a turn may hold; the second is offered after the first is resolved."
+        1,
+        ge=1,
+        le=2,
+        description="Draws a turn may hold (1 or 2); the second is offered after the first is resolved.",
     )
     stock_empty: Literal["reshuffle", "end_round"] = Field(
         "reshuffle",
@@ -398,7 +471,8 @@ class Matching(_Section):
         3,
         ge=1,
         le=4,
-        description="Cards one player may throw on one thrown card, in one match or several (Le Tamalou: 1 to 3).",
+        description="Cards one player may throw on one thrown card, in one match or several: 1 to 4 (Le Tamalou: "
+        "1 to 3).",
     )
     by: Literal["rank", "value"] = Field("rank", description="Same rank, or same points.")
     late: Literal["return", "miss"] = Field(
@@ -406,7 +480,7 @@ class Matching(_Section):
         description="A match on a card somebody else already matched: 'return' (taken back, no penalty, Le Tamalou) "
         "or 'miss' (penalised, tamalou.fun).",
     )
-    penalty_cards: int = Field(1, ge=0, le=3, description="Penalty cards for each wrong card thrown.")
+    penalty_cards: int = Field(1, ge=0, le=3, description="Penalty cards for each wrong card thrown (0 to 3).")
     caller_may_match: bool = Field(True, description="Whether the caller may still match in the last round.")
     while_playing: bool = Field(
         True,
@@ -435,7 +509,7 @@ class Matching(_Section):
         ge=0,
         le=64,
         description="A matching penalty never takes the layout of the player who missed past this many cards "
-        "(a miss one card under the cap costs one card, at the cap none); 0: no cap (cambia: 6).",
+        "(a miss one card under the cap costs one card, at the cap none); 0: no cap (cambia: 6); at most 64.",
     )
     window: Literal["at_throw", "after_power"] = Field(
         "at_throw",
@@ -449,7 +523,7 @@ class Matching(_Section):
 class Call(_Section):
     """Calling Tamalou."""
 
-    threshold: int = Field(5, description="A call is right at this total or less.")
+    threshold: Points = Field(5, description=f"A call is right at this total or less (-{MAX_POINTS} to {MAX_POINTS}).")
     when: Literal["end_of_turn", "start_of_turn"] = Field(
         "end_of_turn",
         description="'end_of_turn': after playing, before the next player plays (Le Tamalou); "
@@ -459,7 +533,7 @@ class Call(_Section):
         False,
         description="A wrong call is found out at once: cards shown to all, penalty, play goes on (tamalou.fun).",
     )
-    wrong_penalty_cards: int = Field(1, ge=0, le=3, description="Penalty cards for a wrong verified call.")
+    wrong_penalty_cards: int = Field(1, ge=0, le=3, description="Penalty cards for a wrong verified call (0 to 3).")
     protect_caller: bool = Field(
         False, description="The caller's cards are face up and cannot be swapped with (tamalou.fun)."
     )
@@ -489,10 +563,10 @@ class Call(_Section):
 class End(_Section):
     """End of the round and who wins it."""
 
-    win_max: int | Literal["threshold"] | None = Field(
+    win_max: Points | Literal["threshold"] | None = Field(
         None,
-        description="Only a total at or under this may win: a number, or 'threshold' for the call threshold "
-        "(Cartalogue: 5, the threshold). None: no such bound.",
+        description=f"Only a total at or under this may win: a number (-{MAX_POINTS} to {MAX_POINTS}), or "
+        "'threshold' for the call threshold (Cartalogue: 5, the threshold). None: no such bound.",
     )
     ties: Annotated[Tup[TieBreak], AfterValidator(_once)] = Field(
         ("caller_behind",), description="Tie-breaks between equal totals, in order."
@@ -500,9 +574,10 @@ class End(_Section):
     max_turns: int = Field(
         400,
         ge=1,
-        le=10000,
+        le=MAX_TURNS,
         description="Safety bound: after this many turns without an end the round ends as if nobody called "
-        "(at most 10000, so a round cannot be made endless).",
+        f"(at most {MAX_TURNS}, so a round cannot be made endless; a match's rounds times this: at most "
+        f"{MAX_MATCH_TURNS}).",
     )
 
 
@@ -512,34 +587,51 @@ class Scoring(_Section):
     caller_won: Literal["total", "zero"] = Field(
         "total", description="What a caller who won the round scores: their total, or 0 (Le Tamalou, Variantes 3)."
     )
-    caller_lost_penalty: int = Field(
-        0, description="Points added to the total of a caller who lost the round (Le Tamalou, Variantes 3: 10)."
+    caller_lost_penalty: Points = Field(
+        0,
+        description="Points added to the total of a caller who lost the round (Le Tamalou, Variantes 3: 10); "
+        f"-{MAX_POINTS} to {MAX_POINTS}.",
     )
+
+
+_SECONDS = f"Seconds: a finite number from 0 to {MAX_SECONDS:.0f} (a year)."
+_SECONDS_EACH = f"a finite number of seconds from 0 to {MAX_SECONDS:.0f} (a year)"
 
 
 class Timing(_Section):
     """Time, for rulesets played against the clock (tamalou.fun). Time is an input: actions carry ``at``
     (seconds) and a ``tick`` action advances it; the machine's clock is never read.
-    ``turn_seconds = 0`` means an untimed game: nothing below then applies."""
+    ``turn_seconds = 0`` means an untimed game: nothing below then applies.
+    Every time is a finite number of seconds from 0 to 31536000 (``MAX_SECONDS``, a year), so that a
+    round's clock stays within what a snapshot restores."""
 
-    turn_seconds: float = Field(
-        0, ge=0, description="Length of a turn; 0: untimed. At its end the turn is auto-played."
+    turn_seconds: Seconds = Field(
+        0, description=f"Length of a turn; 0: untimed. At its end the turn is auto-played. {_SECONDS}"
     )
-    absent_turn_seconds: float = Field(
-        15, ge=0, description="Length of the turns of a player who let a whole turn time out, until they play."
+    absent_turn_seconds: Seconds = Field(
+        15,
+        description=f"Length of the turns of a player who let a whole turn time out, until they play. {_SECONDS}",
     )
     absent_turns_to_leave: int = Field(
-        3, ge=0, description="Whole turns timed out in a row after which a player leaves the round (0: never)."
+        3,
+        ge=0,
+        le=MAX_TURNS,
+        description="Whole turns timed out in a row after which a player leaves the round (0: never; at most "
+        f"{MAX_TURNS}).",
     )
-    peek_seconds: float = Field(0, ge=0, description="The opening peek: no play and no matching before it ends.")
-    swap_show_seconds: float = Field(0, ge=0, description="No matching while a blind swap is shown.")
-    countdown_seconds: float = Field(
-        0, ge=0, description="After the last turn of a called round, time left for matching before the end."
+    peek_seconds: Seconds = Field(
+        0, description=f"The opening peek: no play and no matching before it ends. {_SECONDS}"
     )
-    lockouts: Tup[Annotated[float, Field(ge=0)]] = Field(
+    swap_show_seconds: Seconds = Field(0, description=f"No matching while a blind swap is shown. {_SECONDS}")
+    countdown_seconds: Seconds = Field(
+        0, description=f"After the last turn of a called round, time left for matching before the end. {_SECONDS}"
+    )
+    lockouts: Tup[Seconds] = Field(
         (),
+        max_length=MAX_LOCKOUTS,
         description="Seconds matching is locked after the 1st, 2nd... miss in a row; past the list, for the rest "
-        "of the round. A successful match clears the count; each start of one's turn while unlocked clears one.",
+        "of the round. A successful match clears the count; each start of one's turn while unlocked clears one. "
+        f"At most {MAX_LOCKOUTS} times, each {_SECONDS_EACH}.",
     )
 
 
@@ -552,33 +644,56 @@ class Rounds(_Section):
         "'points': until a cumulative score passes `limit`, lowest wins; 'wins': `count` rounds, "
         "each round's winners score 1, most wins wins (Le Tamalou, Variantes 3).",
     )
-    count: int = Field(5, ge=1, le=1000, description="Rounds played in the 'fixed' and 'wins' forms.")
+    count: int = Field(
+        5,
+        ge=1,
+        le=MAX_ROUNDS,
+        description=f"Rounds played in the 'fixed' and 'wins' forms (at most {MAX_ROUNDS}, and at most `max_rounds`; "
+        f"`count` times rules.end.max_turns at most {MAX_MATCH_TURNS}).",
+    )
     count_multiple: int = Field(
         1,
         ge=1,
         le=100,
         description="`count` must be a multiple of this (e.g. 4: each seat starts as many rounds; "
-        "cambia-circuit). 1: any count.",
+        "cambia-circuit). 1: any count. At most 100.",
     )
-    limit: int = Field(100, ge=1, description="'points' form: the match ends when a cumulative score passes it.")
+    limit: int = Field(
+        100,
+        ge=1,
+        le=MAX_LIMIT,
+        description=f"'points' form: the match ends when a cumulative score passes it (at most {MAX_LIMIT}).",
+    )
     max_rounds: int = Field(
-        100, ge=1, le=10000, description="Safety bound on the rounds of a 'points' match that never reaches its limit."
+        100,
+        ge=1,
+        le=MAX_ROUNDS,
+        description="The most rounds of a match, whatever its form: a 'points' match that never reaches its limit "
+        f"ends after this many (safety bound; at most {MAX_ROUNDS}, and this times rules.end.max_turns at most "
+        f"{MAX_MATCH_TURNS}, so that a match's snapshot stays restorable).",
     )
+
+    @property
+    def most(self) -> int:
+        """The most rounds a match of these rules lasts: 1, ``count`` or ``max_rounds`` (by its form)."""
+        if self.form == "single":
+            return 1
+        return self.count if self.form in ("fixed", "wins") else self.max_rounds
 
     @model_validator(mode="after")
     def _count_fits(self) -> Rounds:
+        errors = []
         if self.count % self.count_multiple:
-            raise ValidationError.from_exception_data(
-                "Rounds",
-                [
-                    _error(
-                        "cross_field",
-                        ("count",),
-                        f"expected a multiple of {self.count_multiple} (rounds.count_multiple), got {self.count}",
-                        self.count,
-                    )
-                ],
+            why = f"expected a multiple of {self.count_multiple} (rounds.count_multiple), got {self.count}"
+            errors.append(_error("cross_field", ("count",), why, self.count))
+        if self.form in ("fixed", "wins") and self.count > self.max_rounds:
+            why = (
+                f"expected at most {self.max_rounds} rounds (rounds.max_rounds: the most rounds of a match), "
+                f"got {self.count}"
             )
+            errors.append(_error("cross_field", ("count",), why, self.count))
+        if errors:
+            raise ValidationError.from_exception_data("Rounds", errors)
         return self
 
 
@@ -629,6 +744,20 @@ def rules_problems(sections: Mapping[str, Any]) -> list[Problem]:
     powers: Powers | None = sections.get("powers")
     draw: DrawRules | None = sections.get("draw")
     timing: Timing | None = sections.get("timing")
+    rounds: Rounds | None = sections.get("rounds")
+    end: End | None = sections.get("end")
+    if rounds is not None and end is not None and rounds.most * end.max_turns > MAX_MATCH_TURNS:
+        most, turns = rounds.most, end.max_turns
+        key = "max_rounds" if rounds.form == "points" else "count"
+        out.append(
+            (
+                ("rounds", key),
+                f"a match of up to {most} rounds (rules.rounds.{key}) of up to {turns} turns (rules.end.max_turns) "
+                f"may last {most * turns} turns: expected at most {MAX_MATCH_TURNS} turns in all (fewer rounds or "
+                "a lower rules.end.max_turns), so that a match's snapshot stays restorable",
+                most,
+            )
+        )
     if deck is not None:
         out += _cards_problems(deck, values, powers, draw)
         size = deck.size
@@ -823,6 +952,15 @@ class Variant(BaseModel):
             from .variant import _import_again
 
             _import_again(dirs)
+
+    def __copy__(self) -> Variant:
+        """The variant itself: it is immutable, so a copy could differ in nothing (``copy.copy``)."""
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Variant:
+        """The variant itself, as for ``copy.copy``: an immutable value, whose rulebook holds the plugin
+        modules (which cannot be copied) shared by every game of it."""
+        return self
 
     @property
     def spec(self) -> object:

@@ -31,8 +31,10 @@ from __future__ import annotations
 
 import importlib.machinery
 import json
+import math
 import os
 import re
+import secrets
 import sys
 import threading
 import tomllib
@@ -83,10 +85,10 @@ def _refusals(plugins: Any, allowed: _Allowed, file: str | None) -> list[Variant
     if allowed is None or not isinstance(plugins, list | tuple):
         return []
     out = []
-    for name in plugins:
-        if isinstance(name, str) and not (is_builtin_plugin(name) or name in allowed):
-            listed = sorted(allowed)
-            extra = f" or one of {', '.join(listed)}" if len(listed) <= 8 else " or those allowed"
+    listed = sorted(allowed)
+    extra = f" or one of {', '.join(listed)}" if len(listed) <= 8 else " or those allowed"
+    for name in _unique_names(plugins):  # a name listed twice is one problem
+        if not (is_builtin_plugin(name) or name in allowed):
             out.append(
                 VariantError(
                     f"plugin module {name!r} is not allowed in an untrusted variant "
@@ -96,6 +98,11 @@ def _refusals(plugins: Any, allowed: _Allowed, file: str | None) -> list[Variant
                 )
             )
     return out
+
+
+def _unique_names(items: Iterable[Any]) -> list[str]:
+    """The strings of ``items``, each once, in order (linear: a list of thousands of names stays cheap)."""
+    return list(dict.fromkeys(x for x in items if isinstance(x, str)))
 
 
 def _check_plugins(plugins: Any, allowed: _Allowed, file: str | None) -> None:
@@ -119,14 +126,74 @@ def _check_nesting(data: Any, file: str | None) -> None:
 
 
 def _parse_toml(text: str, file: str) -> dict[str, Any]:
-    """The table of TOML ``text`` (``file`` is what errors call it), its nesting checked."""
+    """The table of TOML ``text`` (``file`` is what errors call it), its nesting checked.
+
+    An integer of more digits than Python converts from text (``sys.get_int_max_str_digits()``, 4300 by
+    default), which ``tomllib`` refuses with a bare ``ValueError`` that names no key, is read as an integer
+    of that size (``_parse_long_integers``): the checks of its key then refuse it as out of bounds, naming
+    the file and the key like any other bad value."""
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise VariantError(f"not valid TOML: {exc}", file=file) from None
     except RecursionError:
         raise VariantError(f"tables or lists nested more than {MAX_NESTING} levels deep", file=file) from None
+    except ValueError:  # int() of a decimal integer too long to convert: tomllib says nothing of where
+        raw = _parse_long_integers(text, file)
     _check_nesting(raw, file)
+    return raw
+
+
+#: What ``_parse_long_integers`` reads: strings and comments (kept as they are), and decimal integers
+#: (the value of a key or an item of a list: not part of a key, a float, a date or a name).
+_TOML_TOKEN = re.compile(
+    r'"""(?:[^\\]|\\[\s\S])*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*'
+    r"|(?<![\w.:+-])(?P<sign>[+-]?)(?P<digits>[1-9](?:_?[0-9])*)(?![\w.:]|[ \t]*[=.])"
+)
+
+
+def _parse_long_integers(text: str, file: str) -> dict[str, Any]:
+    """The table of TOML ``text`` whose decimal integers include one too long for ``int()`` to convert.
+
+    Each such integer is written as a hexadecimal marker of the same length (``tomllib`` converts those
+    whatever their size, and positions in later syntax errors stay right), then put back in the parsed
+    table as an integer of as many digits (its sign kept): made with a shift, never by converting its
+    text, so a huge integer costs time linear in its length."""
+    limit = sys.get_int_max_str_digits()
+    nonce = secrets.randbits(96) | 1 << 96  # markers no file can hold by chance
+    found: dict[int, int] = {}  # marker -> the integer put back
+
+    def marker(m: re.Match[str]) -> str:
+        digits = m["digits"]
+        if digits is None or len(digits) - digits.count("_") <= limit:
+            return m[0]
+        key = (nonce << 32) + len(found)
+        n = len(digits) - digits.count("_")
+        magnitude = 1 << math.ceil((n - 1) * math.log2(10))  # n decimal digits
+        found[key] = -magnitude if m["sign"] == "-" else magnitude
+        return "0x" + format(key, "x").zfill(len(m[0]) - 2)
+
+    try:
+        raw = tomllib.loads(_TOML_TOKEN.sub(marker, text))
+    except tomllib.TOMLDecodeError as exc:
+        raise VariantError(f"not valid TOML: {exc}", file=file) from None
+    except RecursionError:
+        raise VariantError(f"tables or lists nested more than {MAX_NESTING} levels deep", file=file) from None
+    except ValueError:  # an integer the markers missed: the file at least is named
+        raise VariantError(
+            f"an integer has more than {limit} digits: expected the numbers of a ruleset, within the bounds "
+            "of their keys",
+            file=file,
+        ) from None
+    todo: list[Any] = [raw]
+    while todo:
+        node = todo.pop()
+        slots = node.items() if isinstance(node, dict) else enumerate(node)
+        for k, v in list(slots):
+            if type(v) is int and v in found:
+                node[k] = found[v]
+            elif isinstance(v, dict | list):
+                todo.append(v)
     return raw
 
 
@@ -148,11 +215,14 @@ def _discover() -> tuple[dict[str, Path], tuple[str, ...], dict[Path, str]]:
             for f in files:
                 try:
                     raw = tomllib.loads(f.read_text(encoding="utf-8"))
-                except (OSError, tomllib.TOMLDecodeError):
+                except (OSError, ValueError):  # not UTF-8, not TOML, an integer too long to read
                     continue
-                name = str(raw.get("name", f.stem))
+                name = raw.get("name", f.stem)
+                name = name if isinstance(name, str) else f.stem  # (the file's load says what is wrong)
                 name_of[f] = name
-                for key in (name, *[str(a) for a in raw.get("aliases", ())]):
+                aliases = raw.get("aliases")
+                aliases = [a for a in aliases if isinstance(a, str)] if isinstance(aliases, list) else []
+                for key in (name, *aliases):
                     found.setdefault(key.lower(), f)
     names = tuple(sorted({name_of[f] for f in set(found.values())}))
     return found, names, name_of
@@ -193,9 +263,29 @@ def _merge(base: dict[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
         if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
             out[key] = _merge(dict(out[key]), value)
         elif key == "plugins" and isinstance(value, list) and isinstance(out.get(key), list):
-            out[key] = out[key] + [v for v in value if v not in out[key]]
+            out[key] = _added(out[key], value)
         else:
             out[key] = value
+    return out
+
+
+def _added(base: list[Any], more: list[Any]) -> list[Any]:
+    """``base``, then the items of ``more`` that are not in it (in linear time: a set of what is there)."""
+    seen: set[Any] = set()
+    loose: list[Any] = []  # what cannot be hashed (a table in a list of names: the file's own error)
+    for v in base:
+        try:
+            seen.add(v)
+        except TypeError:
+            loose.append(v)
+    out = list(base)
+    for v in more:
+        try:
+            there = v in seen
+        except TypeError:
+            there = v in loose
+        if not there:
+            out.append(v)
     return out
 
 
@@ -214,11 +304,30 @@ def short_path(text: str, limit: int = 120) -> str:
 
 
 def _describe(value: Any, limit: int = 80) -> str:
+    """``value`` as JSON (else its ``repr``), cut to about ``limit`` characters. An integer too long to
+    write in decimal (``sys.get_int_max_str_digits()``) is told by its size."""
+    if type(value) is int and _too_long(value):
+        return f"an integer of {_digits(value)} digits"
     try:
         text = json.dumps(value)
     except (TypeError, ValueError, RecursionError):
-        text = repr(value)
+        try:
+            text = repr(value)
+        except (ValueError, RecursionError):  # an integer too long to write, in a list or a table
+            text = f"a {type(value).__name__} holding an integer too long to write"
     return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
+
+
+def _too_long(value: int) -> bool:
+    """Whether ``str(value)`` would raise (more digits than ``sys.get_int_max_str_digits()``)."""
+    limit = sys.get_int_max_str_digits()
+    return limit > 0 and value.bit_length() > limit * math.log2(10)  # (10**limit has more bits)
+
+
+def _digits(value: int) -> str:
+    """About how many decimal digits ``value`` has, worked out from its size in bits."""
+    n = int((abs(value).bit_length() - 1) * math.log10(2)) + 1
+    return f"about {n}"
 
 
 #: At most this many problems are listed in one error's message (``VariantError.errors`` has them all).
@@ -244,7 +353,7 @@ _EXPECTED = {
 
 # How pydantic names the member of a union that failed (``int``, ``literal['threshold']``...): dropped
 # from key paths, the members' expectations are joined ("expected an integer or one of 'threshold'").
-_UNION_TAG = re.compile(r"(int|str|float|bool|none|[a-z-]+\[.*\])")
+_UNION_TAG = re.compile(r"(int|str|float|bool|none|constrained-[a-z]+|[a-z-]+\[.*\])")
 
 
 def _errors_of(
@@ -279,6 +388,12 @@ def _errors_of(
         elif kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
             what = err["msg"].replace("Input should be", "expected a number")
             suffix = got(err["input"])
+        elif kind == "finite_number":
+            what, suffix = "expected a finite number", got(err["input"])
+        elif kind == "too_long":
+            ctx = err.get("ctx", {})
+            what = f"expected at most {ctx.get('max_length')} items"
+            suffix = f", got {ctx.get('actual_length')}" if echo else ""
         else:
             msg = err["msg"].removeprefix("Value error, ")
             what = msg[:1].lower() + msg[1:]
@@ -354,21 +469,45 @@ def _rank_text(key: Any) -> Any:
     return key.upper() if isinstance(key, str) else key
 
 
-def _origin(error: VariantError, order: Sequence[tuple[str, Mapping[str, Any]]], default: str | None) -> str | None:
+#: A name in quotes in an error's reason (how a reason names a plugin module: ``repr(name)``).
+_QUOTED = re.compile(r"'([^'\\\s]+)'")
+
+
+def _quoted(reason: str) -> set[str]:
+    """The names a reason quotes (``repr(name)`` of a module name is the name in single quotes)."""
+    return set(_QUOTED.findall(reason))
+
+
+def _plugin_origins(order: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, int]:
+    """Each plugin module named by a file of ``order``: the position in ``order`` of the last file naming it."""
+    last: dict[str, int] = {}
+    for i, (_, raw) in enumerate(order):
+        named = raw.get("plugins")
+        if isinstance(named, list):
+            for p in _unique_names(named):
+                last[p] = i
+    return last
+
+
+def _origin(
+    error: VariantError,
+    order: Sequence[tuple[str, Mapping[str, Any]]],
+    default: str | None,
+    plugins: Mapping[str, int] | None = None,
+) -> str | None:
     """The last file (of ``order``, the files in the order merged) that sets the key of ``error``; for a
-    problem of a plugin, the last file that names that plugin."""
+    problem of a plugin, the last file that names that plugin (``plugins``: ``_plugin_origins(order)``,
+    made once for many errors)."""
     if not error.key:
         return default
     parts = error.key.split(".")
+    if parts == ["plugins"]:
+        last = _plugin_origins(order) if plugins is None else plugins
+        found = [last[name] for name in _quoted(error.reason) if name in last]
+        return order[max(found)][0] if found else default
     for i in range(len(order) - 1, -1, -1):
-        file: str = order[i][0]
-        raw = order[i][1]
-        if parts == ["plugins"]:
-            named = raw.get("plugins")
-            if isinstance(named, list) and any(isinstance(p, str) and repr(p) in error.reason for p in named):
-                return file
-        elif _sets(raw, parts):
-            return file
+        if _sets(order[i][1], parts):
+            return order[i][0]
     return default
 
 
@@ -527,9 +666,9 @@ class _Loader:
         self.errors += refused
         plugins = raw.get("plugins")
         if isinstance(plugins, list):
-            for name in plugins:
-                if isinstance(name, str):
-                    self.beside.setdefault(name, []).append((path.resolve().parent, file))
+            folder = path.resolve().parent
+            for name in _unique_names(plugins):  # (a file is checked once: each name once per file)
+                self.beside.setdefault(name, []).append((folder, file))
 
     def _resolve(self, path: Path, raw: dict[str, Any], *, as_delta: bool) -> dict[str, Any]:
         return self._resolve_raw(raw, file=path.name, near=path.parent, name=path.stem, as_delta=as_delta)
@@ -588,7 +727,8 @@ class _Loader:
             except VariantError as exc:
                 self.fail(exc)
                 continue
-            names.append(str(raw.get("name", path.stem)))
+            name = raw.get("name", path.stem)
+            names.append(name if isinstance(name, str) else path.stem)  # (a name of another type is an error)
             merged = _merge({k: v for k, v in merged.items() if k not in _META_NOT_INHERITED}, raw)
         if len(names) > 1:
             merged["name"] = "+".join(names)
@@ -699,7 +839,11 @@ def _load(spec: VariantSpec, allowed: _Allowed = None) -> tuple[Variant, dict[st
         raw = loader.resolve_list(list(spec))
         keep = [str(s) for s in spec]
     else:
-        raise VariantError(f"expected a variant name, a path or a list of them, got {spec!r}")
+        try:
+            shown = repr(spec)
+        except ValueError:  # an integer too long to write in it
+            shown = _describe(spec)
+        raise VariantError(f"expected a variant name, a path or a list of them, got {shown}")
     if loader.broken:
         raise VariantError.combine(loader.errors)
     variant = _validate(raw, file, allowed, loader)
@@ -784,6 +928,7 @@ def _validate(data: Mapping[str, Any], file: str | None, allowed: _Allowed, load
         the key); with ``named``, a power or a plugin names the file that named it."""
         seen = {e.key for e in errors if e.key}  # keys reported, and every key path above them
         above = {k.rsplit(".", i)[0] for k in seen for i in range(1, k.count(".") + 1)}
+        origins = _plugin_origins(order) if order and named else None
         out = []
         for e in found:
             k = e.key or ""
@@ -792,12 +937,13 @@ def _validate(data: Mapping[str, Any], file: str | None, allowed: _Allowed, load
                 continue
             where = e.file or file
             if order and (named or not where):
-                where = _origin(e, order, where)
+                where = _origin(e, order, where, origins)
             out.append(e if where == e.file else VariantError(e.reason, file=where, key=e.key))
         return out
 
     refused = _refusals(data.get("plugins"), allowed, file)
-    errors += [e for e in refused if not any(e.reason == x.reason for x in errors)]
+    said = {x.reason for x in errors}
+    errors += [e for e in refused if e.reason not in said]
     untouchable = bool(refused) or (loader is not None and loader.refused)  # nothing may be imported
     variant: Variant | None = None
     sections: dict[str, BaseModel] = {}
@@ -875,7 +1021,8 @@ def _failed_plugins_and_powers(
 ) -> list[VariantError]:
     """For a variant already known to be wrong (so not compiled): the plugin modules that fail, and the
     powers named that no plugin registers."""
-    left = [p for p in plugins if not any(repr(p) in e.reason for e in errors)]
+    said = {name for e in errors for name in _quoted(e.reason)}
+    left = [p for p in plugins if p not in said]
     found = _plugin_errors(left, file)
     if found or len(left) < len(plugins) or not isinstance(powers, Powers):
         return found
@@ -935,7 +1082,7 @@ def _import_beside(
     it may import its neighbours), then left as it was. A module of the same name already imported from
     elsewhere is an error, not a silent mix-up. ``found`` gets the folder of each module found so."""
     errors = []
-    for name in plugins:
+    for name in _unique_names(plugins):
         if is_builtin_plugin(name) or name not in beside:
             continue
         top = name.partition(".")[0]
@@ -972,12 +1119,15 @@ def _import_beside(
 
 
 def _plugin_errors(plugins: Sequence[str], file: str | None) -> list[VariantError]:
-    """The problems of each plugin module on its own (import, hook names), for a failed load's report."""
+    """The problems of each plugin module on its own (import, hook names), for a failed load's report: one
+    per module, however often it is listed. A module that cannot be imported is told without building a
+    plugin manager for it (a list of thousands of unknown names stays cheap)."""
     errors = []
-    for name in plugins:
+    for name in _unique_names(plugins):
         if is_builtin_plugin(name):
             continue
         try:
+            import_plugin(name)
             rules_manager(Variant.model_construct(name="-", plugins=(name,)))
         except VariantError as exc:
             errors.append(exc if exc.file else VariantError(exc.reason, file=file, key=exc.key))

@@ -56,7 +56,6 @@ import os
 import pickle
 import random
 import time
-import tomllib
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -581,13 +580,23 @@ class EmbeddedVariant(_Model):
             loaded_as=loaded_as,
         )
 
-    def load(self) -> Variant:
-        """The ruleset (``VariantError`` if it does not load here: a plugin module missing...)."""
-        from .variant import _import_again, variant_from_dict
+    def load(self, *, allow_plugins: bool = True) -> Variant:
+        """The ruleset (``VariantError`` if it does not load here: a plugin module missing...).
 
-        _import_again(self.plugin_dirs)
-        v = variant_from_dict(tomllib.loads(self.toml), file=f"{self.name} (embedded)")
-        v._plugin_dirs = dict(self.plugin_dirs)
+        ``allow_plugins=False`` is for a file you did not write: nothing it names is imported but tamalou's own
+        plugin modules (``tamalou.plugins.*``). The folders of ``plugin_dirs`` are not looked at, and a ruleset
+        that names any other module is refused as ``variant_from_dict(..., allow_plugins=False)`` refuses it (a
+        ``VariantError`` at the key ``plugins``). ``True`` (the default) imports the modules found beside the
+        ruleset's file again, from the folders the file names: for a file you wrote (``tamalou verify``'s)."""
+        from .variant import _import_again, _parse_toml, variant_from_dict
+
+        file = f"{self.name} (embedded)"
+        data = _parse_toml(self.toml, file)  # a VariantError if it is not TOML
+        if allow_plugins:
+            _import_again(self.plugin_dirs)
+        v = variant_from_dict(data, file=file, allow_plugins=bool(allow_plugins))
+        # (the folders would be imported from where the variant is unpickled: kept only for a trusted file)
+        v._plugin_dirs = dict(self.plugin_dirs) if allow_plugins else {}
         return v
 
 
@@ -619,13 +628,19 @@ class Counterexample(_Model):
         default_factory=dict, description="The game verify found failing, before shrinking: seed, players, actions."
     )
 
-    def load_variant(self) -> Variant:
-        return self.variant.load()
+    def load_variant(self, *, allow_plugins: bool = True) -> Variant:
+        """The embedded ruleset (``EmbeddedVariant.load``): ``allow_plugins=False`` for a file you did not
+        write, so that no module it names is imported but tamalou's own plugins (``tamalou replay`` without
+        ``--allow-plugins``)."""
+        return self.variant.load(allow_plugins=allow_plugins)
 
-    def check(self, *, thorough: bool = True, on_step: StepCallback | None = None) -> Reproduction:
-        """Play the actions again and check the invariant that broke (see ``reproduce``)."""
+    def check(
+        self, *, thorough: bool = True, on_step: StepCallback | None = None, allow_plugins: bool = True
+    ) -> Reproduction:
+        """Play the actions again and check the invariant that broke (see ``reproduce``); ``allow_plugins`` is
+        ``load_variant``'s."""
         return reproduce(
-            self.load_variant(),
+            self.load_variant(allow_plugins=allow_plugins),
             self.players,
             self.actions,
             self.invariant or None,

@@ -669,3 +669,120 @@ def test_the_round_over_event_says_why_the_round_ended() -> None:
     (over,) = of_kind(events, "round_over")
     assert over["reason"] == g.result().reason == "called"
     assert over["ranking"] == [list(place) for place in g.result().ranking]
+
+
+# --------------------------------------------------------------------------------- everything accepted restores
+
+
+def test_an_action_timed_past_what_a_snapshot_holds_is_refused_and_one_just_below_restores() -> None:
+    """An action's ``at`` (a ``Tick``'s too) is a time below ``MAX_TIME`` (10^12 s), the clock a snapshot
+    holds: past it, or not finite, the action is refused and the game untouched; just below, it is
+    accepted and the game restores."""
+    from tamalou.actions import MAX_TIME
+
+    g = tamalou.new_game(FUN, 2, seed=1)
+    listed = g.legal_actions(g.to_act[0])[0].to_dict()
+    before = g.to_json()
+    for at in (1e13, MAX_TIME, int(MAX_TIME), float("inf"), float("nan"), 2**53):
+        with pytest.raises(IllegalAction, match="at"):
+            g.apply({**listed, "at": at})
+        with pytest.raises(IllegalAction, match="at"):
+            Tick(at=at)
+        assert g.to_json() == before
+    untimed = tamalou.new_game("french", 2, seed=1)
+    untimed.apply({**untimed.legal_actions(untimed.current_player)[0].to_dict(), "at": MAX_TIME - 1})
+    assert Game.from_json(untimed.to_json()).to_json() == untimed.to_json()
+
+
+def _held(name: str, seed: int) -> Game:
+    """A game of ``name`` played at random until a card is held."""
+    rng = random.Random(seed)
+    g = tamalou.new_game(name, 3, seed=seed)
+    while g.held == -1:
+        g.apply(rng.choice(g.legal_actions(rng.choice(g.to_act))))
+    return g
+
+
+@pytest.mark.parametrize("name", ["french", FUN])
+def test_a_snapshot_whose_held_card_has_another_holder_is_refused(name: str) -> None:
+    """The held card is the player to move's, who saw it: a snapshot giving it to another seat (whose
+    layout the card would then go into) is refused, never restored into a game a listed action breaks."""
+    g = _held(name, 4)
+    assert Game.from_json(g.to_json()).to_json() == g.to_json()
+    for holder in range(g.players):
+        if holder != g.holder:
+            state = json.loads(g.to_json())
+            state["holder"] = holder
+            with pytest.raises(tamalou.SnapshotError, match="holder"):
+                Game.from_json(json.dumps(state))
+
+
+def test_a_snapshot_with_layouts_of_more_slots_than_a_game_can_have_is_refused() -> None:
+    """Layouts of empty slots by the thousand (every call on the game would then be slow) are refused:
+    at most ``SLOTS_PER_CARD`` slots per card of the game and per action of its log, empty slots included."""
+    from tamalou.engine.snapshot import SLOTS_PER_CARD
+
+    g = tamalou.new_game("french", 2, seed=1)
+    state = json.loads(g.to_json())
+    room = SLOTS_PER_CARD * len(g.cards) - sum(len(h) for h in g.hands)
+    state["hands"][0] += [-1] * room  # as many empty slots as allowed: restored
+    assert Game.from_json(json.dumps(state)).layout(0)[-1] is None
+    state["hands"][1].append(-1)
+    with pytest.raises(tamalou.SnapshotError, match="slots"):
+        Game.from_json(json.dumps(state))
+    state["hands"][0] += [-1] * 100_000
+    with pytest.raises(tamalou.SnapshotError, match="slots"):
+        Game.from_json(json.dumps(state))
+
+
+def test_a_snapshots_stacked_deal_is_checked_as_new_game_checks_one() -> None:
+    """A stacked deal restores; the deal of a snapshot is checked against the deck as ``new_game`` checks
+    it, and must hold the snapshot's cards."""
+    g = stacked("french", TWO, stock=["5C", "6C"], discard=["3C"])
+    assert Game.from_json(g.to_json()).to_json() == g.to_json()
+    assert Game.from_json(g.to_json(), replay_check=True).to_json() == g.to_json()
+    damaged: list[Any] = [
+        {"hands": [["AS"] * 4, ["AH", "2H", "3H", "4H"]], "stock": ["5C", "6C"], "discard": ["3C"]},  # AS x4
+        {"hands": TWO, "stock": ["5C", "6C"], "discard": ["3C"], "extra": []},
+        {"hands": [TWO[0]], "stock": ["5C", "6C"], "discard": ["3C"]},  # one hand for two players
+        {"hands": TWO, "stock": ["5C", "JK1"], "discard": ["3C"]},  # no joker in French
+        {"hands": TWO, "stock": ["5C", "7C"], "discard": ["3C"]},  # another card than the snapshot's
+        {"hands": TWO, "stock": ["6C", "5C"], "discard": ["3C"]},  # the same cards in another order
+    ]
+    for deal in damaged:
+        state = json.loads(g.to_json())
+        state["deal"] = deal
+        with pytest.raises(tamalou.SnapshotError, match="deal"):
+            Game.from_json(json.dumps(state))
+    # A shuffled game's snapshot given a deal: its cards are the deck's, not a deal's.
+    shuffled = json.loads(tamalou.new_game("french", 2, seed=1).to_json())
+    shuffled["deal"] = {"hands": TWO, "stock": ["5C", "6C"], "discard": ["3C"]}
+    with pytest.raises(tamalou.SnapshotError, match="deal"):
+        Game.from_json(json.dumps(shuffled))
+
+
+def test_knowledge_a_seat_never_had_is_caught_by_the_replay_check() -> None:
+    """A snapshot marking another seat's hidden card as known restores (it can be played on) and shows
+    the card in that seat's view; ``replay_check=True`` refuses it."""
+    g = tamalou.new_game("french", 2, seed=3)
+    state = json.loads(g.to_json())
+    slot, card = next((s, c) for s, c in enumerate(state["hands"][1]) if not state["knowers"][c] & 1)
+    state["knowers"][card] |= 1
+    forged = json.dumps(state)
+    assert Game.from_json(forged).view(0).hands[1][slot].card == g.text[card]
+    with pytest.raises(tamalou.SnapshotError, match="not the game"):
+        Game.from_json(forged, replay_check=True)
+
+
+def test_copy_and_deepcopy_of_a_game_are_exact_independent_copies() -> None:
+    import copy
+
+    g = tamalou.new_game(FUN, 3, seed=2)
+    g.apply(g.legal_actions(g.to_act[0])[0])
+    for twin in (copy.deepcopy(g), copy.copy(g), copy.deepcopy([g, g])[0]):
+        assert type(twin) is Game and twin is not g and twin.to_json() == g.to_json()
+        before = g.to_json()
+        twin.apply(twin.legal_actions(twin.to_act[0])[0])
+        assert g.to_json() == before != twin.to_json()
+    pair = copy.deepcopy([g, g])
+    assert pair[0] is pair[1]  # the memo: one game copied once

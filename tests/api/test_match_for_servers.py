@@ -413,3 +413,89 @@ def test_variant_from_toml_refuses_plugins_when_told() -> None:
     with pytest.raises(VariantError) as trusted:
         variant_from_toml(text)
     assert trusted.value.key == "plugins"
+
+
+# ------------------------------------------------------------------------------------- snapshots from outside
+
+
+def _played_at_random(m: Match, rng: Any, actions: int) -> None:
+    """``actions`` random listed actions of ``m`` (rounds scored as they end)."""
+    for _ in range(actions):
+        if m.is_over:
+            return
+        if m.game.is_over:
+            m.next_round()
+            continue
+        g = m.game
+        g.apply(rng.choice(g.legal_actions(rng.choice(g.to_act))))
+
+
+def _forged(text: str, edit: Any) -> str:
+    state = json.loads(text)
+    edit(state)
+    return json.dumps(state)
+
+
+def _seat_0_knows_a_card_of_seat_1(state: dict[str, Any]) -> None:
+    game = state["game"]
+    card = next(c for c in game["hands"][1] if c != -1 and not game["knowers"][c] & 1)
+    game["knowers"][card] |= 1
+
+
+def _a_point_less(state: dict[str, Any]) -> None:
+    state["scores"][0][0] -= 1
+
+
+def test_a_match_snapshot_is_checked_against_its_replay_when_asked() -> None:
+    """``Match.from_json(..., replay_check=True)`` replays the match from its seed and every round's actions:
+    a real snapshot passes at every stage (a round in play, a round over and not scored, the match over); one
+    edited into another consistent match (a seat knowing a card it never saw, a score changed) restores
+    without the check and is refused with it."""
+    import random
+
+    m = tamalou.new_match("multi-round", 3, seed=5)
+    rng = random.Random(5)
+    assert Match.from_json(m.to_json(), replay_check=True).to_json() == m.to_json()
+    while m.round < 2:
+        _played_at_random(m, rng, 1)
+    _played_at_random(m, rng, 3)
+    text = m.to_json()
+    assert Match.from_json(text, replay_check=True).to_json() == text
+    for edit in (_seat_0_knows_a_card_of_seat_1, _a_point_less):
+        forged = _forged(text, edit)
+        Match.from_json(forged)
+        with pytest.raises(tamalou.SnapshotError, match="not the match its seed and actions make"):
+            Match.from_json(forged, replay_check=True)
+    while not m.game.is_over:
+        _played_at_random(m, rng, 1)
+    assert Match.from_json(m.to_json(), replay_check=True).to_json() == m.to_json()  # over, not scored
+    while not m.is_over:
+        _played_at_random(m, rng, 50)
+    done = Match.from_json(m.to_json(), replay_check=True)
+    assert done.to_json() == m.to_json() and done.result() == m.result()
+    with pytest.raises(tamalou.SnapshotError, match="not the match"):
+        Match.from_json(_forged(m.to_json(), _a_point_less), replay_check=True)
+    history = _forged(m.to_json(), lambda s: s["history"][0].pop())  # a round's log cut short
+    with pytest.raises(tamalou.SnapshotError, match=r"do not replay|not the match"):
+        Match.from_json(history, replay_check=True)
+
+
+def test_copy_and_deepcopy_of_a_match_are_exact_independent_copies() -> None:
+    import copy
+    import random
+
+    m = tamalou.new_match("multi-round", 2, seed=4)
+    rng = random.Random(4)
+    while m.round < 1:
+        _played_at_random(m, rng, 1)
+    _played_at_random(m, rng, 2)
+    for twin in (copy.deepcopy(m), copy.copy(m)):
+        assert type(twin) is Match and twin is not m and twin.game is not m.game
+        assert twin.to_json() == m.to_json()
+        before = m.to_json()
+        while not twin.is_over:
+            _played_at_random(twin, rng, 50)
+        assert m.to_json() == before != twin.to_json()
+        assert m.history[0] is not twin.history[0] and m.scores is not twin.scores
+    pair = copy.deepcopy({"a": m, "b": m})
+    assert pair["a"] is pair["b"]

@@ -262,7 +262,121 @@ def test_max_turns_is_bounded(tmp_path: Path, allow_plugins: bool) -> None:
     assert tamalou.load_variant(ok, allow_plugins=allow_plugins).rules.end.max_turns == 10000
 
 
-# --- 4. documented --------------------------------------------------------------------------------
+# --- 4. integers too long to write ------------------------------------------------------------------
+
+#: More digits than Python converts between text and int (``sys.get_int_max_str_digits()``, 4300 by default).
+LONG = "1" + "0" * (max(sys.get_int_max_str_digits(), 4300) + 700)
+
+
+@pytest.mark.parametrize(
+    ("rules", "key", "expected"),
+    [
+        (f"[rules.end]\nmax_turns = {LONG}", "rules.end.max_turns", "expected a number less than or equal to 10000"),
+        (f"[rules.end]\nmax_turns = -{LONG}", "rules.end.max_turns", "expected a number greater than or equal to 1"),
+        (f"[rules.end]\nmax_turns = +{LONG[:99]}_{LONG[99:]}", "rules.end.max_turns", "less than or equal to 10000"),
+        (f"[rules.call]\nthreshold = {LONG}", "rules.call.threshold", "less than or equal to 1000"),
+        (f"[rules.values.cards]\nKH = -{LONG}", "rules.values.cards.KH", "greater than or equal to -1000"),
+        (f"[rules.timing]\nturn_seconds = {LONG}", "rules.timing.turn_seconds", "less than or equal to 31536000"),
+        (f"[rules.timing]\nturn_seconds = 5\nlockouts = [1, {LONG}]", "rules.timing.lockouts.1", "less than or equal"),
+        (f"[rules.deal]\nfirst_player = {LONG}", "rules.deal.first_player", "'random' or a number less than or equal"),
+        (f"[rules.end]\nwin_max = 0x{LONG}", "rules.end.win_max", "less than or equal to 1000 or one of 'threshold'"),
+        (f"[rules.rounds]\nlimit = {LONG}", "rules.rounds.limit", "less than or equal to 1000000000"),
+        (f"aliases = [{LONG}]", "aliases.0", "expected a string"),
+    ],
+    ids=[
+        "max_turns",
+        "negative",
+        "underscores",
+        "threshold",
+        "card-value",
+        "seconds",
+        "in-a-list",
+        "union",
+        "hexadecimal",
+        "limit",
+        "string",
+    ],
+)
+@pytest.mark.parametrize("allow_plugins", [True, False])
+@pytest.mark.parametrize("how", ["file", "text"])
+def test_an_integer_too_long_to_write_is_a_variant_error_naming_the_file_and_the_key(
+    tmp_path: Path, rules: str, key: str, expected: str, allow_plugins: bool, how: str
+) -> None:
+    """A decimal integer of more digits than ``int()`` converts makes ``tomllib`` raise a bare ``ValueError``;
+    a hexadecimal one is read whatever its size, but writing it in an error message raises. Either is a
+    ``VariantError`` naming the file, the key and the expectation, like any other value out of bounds."""
+    text = 'extends = "french"\n' + rules + "\n"
+    with pytest.raises(VariantError) as info:
+        if how == "file":
+            tamalou.load_variant(write(tmp_path / "huge.toml", text), allow_plugins=allow_plugins)
+        else:
+            tamalou.variant_from_toml(text, file="huge.toml", allow_plugins=allow_plugins)
+    exc = info.value
+    assert [(e.file, e.key) for e in exc.errors] == [("huge.toml", key)], str(exc)
+    assert expected in exc.reason
+    if sys.get_int_max_str_digits():
+        assert "0" * 100 not in str(exc)  # told by its size, never written out
+        assert ("an integer of about" in exc.reason) == allow_plugins  # a trusted load says what it found
+
+
+def test_a_long_integer_is_told_by_its_size_and_nothing_else_of_the_file_changes(tmp_path: Path) -> None:
+    """Digits in strings, comments and keys are left alone; a later syntax error keeps its line and column."""
+    text = (
+        f'extends = "french"\ndescription = "{LONG}"\n# {LONG}\n[rules.values.ranks]\n{LONG} = 1\n'
+        f"[rules.end]\nmax_turns = {LONG}\n"
+    )
+    with pytest.raises(VariantError) as info:
+        tamalou.load_variant(write(tmp_path / "long.toml", text))
+    assert [e.key for e in info.value.errors] == [f"rules.values.ranks.{LONG}", "rules.end.max_turns"]
+    assert f"an integer of about {len(LONG)} digits" in info.value.errors[1].reason
+    broken = write(tmp_path / "broken.toml", f"[rules.end]\nmax_turns = {LONG}\nbad = = 3\n")
+    with pytest.raises(VariantError, match=r"broken.toml: not valid TOML: .*\(at line 3, column 7\)"):
+        tamalou.load_variant(broken)
+
+
+# --- 5. a long list of plugins is checked in linear time --------------------------------------------
+
+
+def _plugin_list(folder: Path, n: int, *, distinct: bool) -> Path:
+    """A file listing ``n`` plugin modules that do not exist: all different, or 7 names again and again."""
+    names = ", ".join(f'"zq{i if distinct else i % 7}"' for i in range(n))
+    return write(folder / f"plugins-{n}-{distinct}.toml", f'extends = "french"\nplugins = [{names}]\n')
+
+
+def _refused_in(path: Path, allow_plugins: bool) -> tuple[float, VariantError]:
+    """The CPU time a load of ``path`` takes to be refused (a loaded host's stalls are not this code's)."""
+    start = time.process_time()
+    with pytest.raises(VariantError) as info:
+        tamalou.load_variant(path, allow_plugins=allow_plugins)
+    return time.process_time() - start, info.value
+
+
+@pytest.mark.parametrize("distinct", [True, False], ids=["distinct", "repeated"])
+@pytest.mark.parametrize("allow_plugins", [False, True], ids=["untrusted", "trusted"])
+def test_a_long_plugin_list_is_checked_in_linear_time(tmp_path: Path, allow_plugins: bool, distinct: bool) -> None:
+    """8,000 names (a 64 KB file of short ones) cost about 4 times 2,000: every name is checked once,
+    against sets, whether it is refused (untrusted) or imported (trusted: 1,000 and 4,000, each a real
+    import attempt), however often it is listed."""
+    n = 1000 if allow_plugins else 2000
+    _refused_in(_plugin_list(tmp_path, 50, distinct=distinct), allow_plugins)  # what a first load imports
+    small, _ = _refused_in(_plugin_list(tmp_path, n, distinct=distinct), allow_plugins)
+    big, exc = _refused_in(_plugin_list(tmp_path, 4 * n, distinct=distinct), allow_plugins)
+    assert big < 8 * small + 0.05, f"{n} names: {small:.3f} s, {4 * n}: {big:.3f} s"
+    # One problem per module, however often it is listed.
+    assert len(exc.errors) == (4 * n if distinct else 7)
+    assert {e.key for e in exc.errors} == {"plugins"}
+
+
+def test_plugin_lists_merged_by_extends_and_compositions_keep_their_order_once_each(tmp_path: Path) -> None:
+    base = write(tmp_path / "base.toml", 'extends = "french"\nplugins = ["tamalou.plugins.cabo"]\n')
+    top = write(
+        tmp_path / "top.toml",
+        f'extends = "{base.as_posix()}"\nplugins = ["tamalou.plugins.french", "tamalou.plugins.cabo"]\n',
+    )
+    assert tamalou.load_variant(top).plugins == ("tamalou.plugins.french", "tamalou.plugins.cabo")
+
+
+# --- 6. documented --------------------------------------------------------------------------------
 
 
 def test_load_variant_documents_allow_plugins() -> None:

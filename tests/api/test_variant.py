@@ -23,9 +23,24 @@ import pytest
 
 import tamalou
 from tamalou import Variant, VariantError, load_variant, variant_from_dict, variant_json_schema, variant_names
+from tamalou.actions import Tick
 from tamalou.cards import Card, deck_counter
+from tamalou.engine.snapshot import MAX_TEXT
 from tamalou.plugins.defaults import builtin_variants_dir
 from tamalou.rules import rulebook
+from tamalou.schema import (
+    MAX_DEAL,
+    MAX_LIMIT,
+    MAX_LOCKOUTS,
+    MAX_MATCH_TURNS,
+    MAX_PLAYERS,
+    MAX_POINTS,
+    MAX_RANKS,
+    MAX_ROUNDS,
+    MAX_SECONDS,
+    MAX_TURNS,
+    Rules,
+)
 
 TESTS_DIR = Path(__file__).resolve().parents[1]
 FRENCH_TOML = builtin_variants_dir() / "french.toml"
@@ -1358,7 +1373,8 @@ def test_a_check_of_meaning_names_the_file_loaded(tmp_path: Path) -> None:
         ({"values": {"cards": {"kh": 1, "KH ": 2}}}, "rules.values.cards", "'kh' and 'KH ' both name the card KH"),
         ({"powers": {"ranks": {"a": "peek_own", "A": "peek_own"}}}, "rules.powers.ranks", "both name the rank A"),
         ({"deck": {"suits": [], "ranks": ["X"], "counts": {"x": 9, "X": 2}}}, "rules.deck.counts", "rank X"),
-        ({"deal": {"first_player": -1}}, "rules.deal.first_player", "expected 'random' or a seat from 0 to 5"),
+        ({"deal": {"first_player": 6}}, "rules.deal.first_player", "expected 'random' or a seat from 0 to 5"),
+        ({"deal": {"first_player": -1}}, "rules.deal.first_player", "'random' or a number greater than or equal to 0"),
         ({"draw": {"discard_forbidden": ["J", "j"]}}, "rules.draw.discard_forbidden", "'J' listed more than once"),
     ],
 )
@@ -1417,3 +1433,233 @@ def test_a_name_and_a_list_of_that_name_keep_their_own_spec() -> None:
     assert load_variant(["jokers"]) is as_list and load_variant("jokers") is as_name
     assert json.loads(tamalou.new_game(as_name, players=2, seed=0).to_json())["variant"] == "jokers"
     assert json.loads(tamalou.new_game(as_list, players=2, seed=0).to_json())["variant"] == ["jokers"]
+
+
+# --- every number is bounded by the schema, so that whatever is accepted can be restored ---------------
+
+#: ``Game.from_json`` refuses a game whose time (``now``) or a clock's deadline is from this on (``engine.snapshot``,
+#: ``mechanics.timing``).
+SNAPSHOT_TIME_CEILING = 1e12
+
+
+def number_nodes(schema: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every integer or number of the variant's JSON Schema, with its dotted path (lists' items and tables'
+    values included; ``$ref`` and unions followed)."""
+    v = MiniValidator(schema)
+    todo: list[tuple[str, Any]] = [("", schema)]
+    while todo:
+        path, node = todo.pop()
+        while "$ref" in node:
+            node = v.resolve(node["$ref"])
+        if node.get("type") in ("integer", "number"):
+            yield path, node
+        for key, sub in node.get("properties", {}).items():
+            todo.append((f"{path}.{key}".lstrip("."), sub))
+        todo += [(path, sub) for sub in node.get("anyOf", [])]
+        for key in ("items", "additionalProperties"):
+            if isinstance(node.get(key), dict):
+                todo.append((f"{path}.*", node[key]))
+
+
+def test_every_number_a_ruleset_may_hold_has_both_bounds_in_the_schema(schema: dict[str, Any]) -> None:
+    found = dict(number_nodes(schema))
+    assert len(found) >= 30
+    unbounded = [path for path, node in found.items() if "minimum" not in node or "maximum" not in node]
+    assert unbounded == []
+    assert found["rules.timing.turn_seconds"]["maximum"] == MAX_SECONDS == 86_400 * 365
+    assert found["rules.end.max_turns"]["maximum"] == MAX_TURNS
+    assert found["rules.rounds.max_rounds"]["maximum"] == found["rules.rounds.count"]["maximum"] == MAX_ROUNDS
+    # The lists of numbers are bounded too (their length: a variant is put whole in the snapshots of its games).
+    assert schema_node(schema, "rules.timing.lockouts")["maxItems"] == MAX_LOCKOUTS
+    assert schema_node(schema, "rules.deck.ranks")["maxItems"] == MAX_RANKS
+
+
+def test_the_description_of_every_number_says_its_bounds() -> None:
+    for section, info in Rules.model_fields.items():
+        model = info.annotation
+        assert isinstance(model, type) and issubclass(model, pydantic.BaseModel)
+        props = model.model_json_schema(ref_template="{model}")["properties"]
+        for key, field in model.model_fields.items():
+            for _, node in number_nodes(props[key]):
+                top = node["maximum"]
+                text = str(int(top)) if float(top).is_integer() else str(top)
+                assert text in (field.description or ""), f"rules.{section}.{key}: {field.description!r}"
+
+
+TIMES = ["turn_seconds", "absent_turn_seconds", "peek_seconds", "swap_show_seconds", "countdown_seconds"]
+
+
+@pytest.mark.parametrize("key", [*TIMES, "lockouts"])
+@pytest.mark.parametrize("value", ["1e13", "63072000.0", "inf", "-inf", "nan", "-1.0", "100000000000"])
+def test_times_are_finite_numbers_of_seconds_from_0_to_a_year(tmp_path: Path, key: str, value: str) -> None:
+    """``turn_seconds = 1e13`` or ``peek_seconds = inf`` were accepted, but a game of them could not be
+    restored (``Game.from_json`` refuses times from 1e12 s on)."""
+    setting = f"lockouts = [5.0, {value}]" if key == "lockouts" else f"{key} = {value}"
+    path = write(tmp_path / "clock.toml", f'extends = "tamalou-fun"\n[rules.timing]\n{setting}\n')
+    for allow_plugins in (True, False):
+        with pytest.raises(VariantError) as info:
+            load_variant(path, allow_plugins=allow_plugins)
+        where = f"rules.timing.{key}" + (".1" if key == "lockouts" else "")
+        assert [(e.file, e.key) for e in info.value.errors] == [("clock.toml", where)]
+        assert info.value.reason.startswith(("expected a finite number", "expected a number"))
+
+
+def test_a_game_at_the_longest_times_restores_even_when_every_turn_runs_out(tmp_path: Path) -> None:
+    """Every time at ``MAX_SECONDS`` and every one of ``MAX_TURNS`` turns running out: the clock reaches
+    (MAX_TURNS + 1) x MAX_SECONDS, still far under what a snapshot restores."""
+    assert (MAX_TURNS + 2) * MAX_SECONDS < SNAPSHOT_TIME_CEILING / 3
+    most = repr(MAX_SECONDS)
+    path = write(
+        tmp_path / "slow.toml",
+        f"""
+        extends = "tamalou-fun"
+        [rules.end]
+        max_turns = {MAX_TURNS}
+        [rules.timing]
+        turn_seconds = {most}
+        absent_turn_seconds = {most}
+        absent_turns_to_leave = 0
+        peek_seconds = {most}
+        swap_show_seconds = {most}
+        countdown_seconds = {most}
+        lockouts = [{", ".join([most] * MAX_LOCKOUTS)}]
+        """,
+    )
+    game = tamalou.new_game(load_variant(path), players=5, seed=1)
+    while not game.is_over:
+        if game.turn in (1, MAX_TURNS // 2):
+            assert tamalou.Game.from_json(game.to_json()).to_json() == game.to_json()
+        deadline = game.deadline
+        assert deadline is not None
+        game.apply(Tick(at=deadline))
+    assert game.turn == MAX_TURNS and game.result().reason == "turn_limit"
+    assert MAX_TURNS * MAX_SECONDS <= game.now < SNAPSHOT_TIME_CEILING
+    again = tamalou.Game.from_json(game.to_json())
+    assert again.now == game.now and again.to_json() == game.to_json()
+
+
+@pytest.mark.parametrize(
+    ("setting", "key"),
+    [
+        ("[rules.values.ranks]\nK = 1001", "rules.values.ranks.K"),
+        ("[rules.values.cards]\nKH = -1001", "rules.values.cards.KH"),
+        ("[rules.call]\nthreshold = 1001", "rules.call.threshold"),
+        ("[rules.end]\nwin_max = -1001", "rules.end.win_max"),
+        ("[rules.scoring]\ncaller_lost_penalty = 1001", "rules.scoring.caller_lost_penalty"),
+        ("[rules.rounds]\nlimit = 1000000001", "rules.rounds.limit"),
+        ("[rules.deal]\nfirst_player = 12", "rules.deal.first_player"),
+        ("[rules.peek]\nslots = [0, 12]", "rules.peek.slots.1"),
+        ("[rules.peek]\nmode = 'choose'\ncount = 13", "rules.peek.count"),
+        ("[rules.timing]\nabsent_turns_to_leave = 10001", "rules.timing.absent_turns_to_leave"),
+        ("[rules.deck]\nsuits = []\nranks = [" + ", ".join(f'"{i}"' for i in range(65)) + "]", "rules.deck.ranks"),
+    ],
+)
+def test_points_seats_slots_and_counts_are_bounded(tmp_path: Path, setting: str, key: str) -> None:
+    path = write(tmp_path / "big.toml", f'extends = "french"\n{setting}\n')
+    with pytest.raises(VariantError) as info:
+        load_variant(path)
+    assert key in [e.key for e in info.value.errors], str(info.value)
+
+
+def test_points_at_their_bounds_load_and_a_game_of_them_restores(tmp_path: Path) -> None:
+    """A variant that is not registered is put whole in its games' snapshots, and checked again by
+    ``from_json``: the largest legal values come back."""
+    path = write(
+        tmp_path / "extreme.toml",
+        f"""
+        extends = "french"
+        [rules.players]
+        max = {MAX_PLAYERS}
+        [rules.deck]
+        copies = 4
+        jokers = 2
+        [rules.deal]
+        cards = {MAX_DEAL}
+        first_player = {MAX_PLAYERS - 1}
+        [rules.values.ranks]
+        K = {MAX_POINTS}
+        Q = -{MAX_POINTS}
+        [rules.values.cards]
+        KH = -{MAX_POINTS}
+        [rules.call]
+        threshold = {MAX_POINTS}
+        [rules.end]
+        win_max = -{MAX_POINTS}
+        [rules.scoring]
+        caller_lost_penalty = {MAX_POINTS}
+        [rules.rounds]
+        form = "points"
+        limit = {MAX_LIMIT}
+        max_rounds = {MAX_MATCH_TURNS // 400}
+        """,
+    )
+    v = load_variant(path)
+    match = tamalou.new_match(v, MAX_PLAYERS, seed=2)
+    for _ in range(30):
+        game = match.game
+        game.apply(game.legal_actions(game.current_player)[-1])
+    again = tamalou.Match.from_json(match.to_json())
+    assert again.to_json() == match.to_json() and again.variant == v
+
+
+def test_a_match_lasts_at_most_max_match_turns_turns(tmp_path: Path) -> None:
+    """Its most rounds (1, ``count`` or ``max_rounds``, by its form) times ``end.max_turns``."""
+
+    def problems(rounds: str, max_turns: int = 400) -> list[tuple[str | None, str]]:
+        text = f'extends = ["french", "multi-round"]\n[rules.end]\nmax_turns = {max_turns}\n[rules.rounds]\n{rounds}\n'
+        try:
+            load_variant(write(tmp_path / "match.toml", text))
+        except VariantError as exc:
+            return [(e.key, e.reason) for e in exc.errors]
+        return []
+
+    per_round = MAX_MATCH_TURNS // 400
+    assert problems(f"form = 'points'\nmax_rounds = {per_round}") == []
+    assert problems(f"form = 'fixed'\ncount = {per_round}\nmax_rounds = {per_round}") == []
+    assert problems("form = 'single'\nmax_rounds = 1000", max_turns=MAX_TURNS) == []  # one round, however long
+    ((key, reason),) = problems(f"form = 'points'\nmax_rounds = {per_round + 1}")
+    assert key == "rules.rounds.max_rounds"
+    assert f"may last {(per_round + 1) * 400} turns: expected at most {MAX_MATCH_TURNS} turns in all" in reason
+    ((key, reason),) = problems(f"form = 'wins'\ncount = {MAX_MATCH_TURNS // MAX_TURNS + 1}", max_turns=MAX_TURNS)
+    assert key == "rules.rounds.count" and f"expected at most {MAX_MATCH_TURNS} turns" in reason
+    # Every form ends by ``max_rounds`` (a match snapshot of more rounds is refused by ``Match.from_json``).
+    most = Rules().rounds.max_rounds  # the default
+    ((key, reason),) = problems(f"form = 'fixed'\ncount = {most + 1}", max_turns=10)
+    assert (key, reason) == (
+        "rules.rounds.count",
+        f"expected at most {most} rounds (rounds.max_rounds: the most rounds of a match), got {most + 1}",
+    )
+
+
+@pytest.mark.deep  # 40,000 turns: a few seconds
+def test_the_longest_legal_points_match_restores() -> None:
+    """A 'points' match whose limit is never passed lasts ``rounds.max_rounds`` rounds (by default, at the
+    default ``end.max_turns``: ``MAX_MATCH_TURNS`` turns in all). The player to move trying every match they
+    may, each round to the turn limit, its snapshot stays far under what ``Match.from_json`` reads."""
+    v = tamalou.variant_from_toml(
+        f'name = "longest"\nextends = ["french", "multi-round"]\n[rules.rounds]\nform = "points"\nlimit = {MAX_LIMIT}\n'
+    )
+    match = tamalou.new_match(v, 2, seed=1)
+    turns = 0
+    while not match.is_over:
+        game = match.game
+        while not game.is_over:
+            game.apply([a for a in game.legal_actions(game.current_player) if a.type != "call"][-1])
+        turns += game.turn
+        match.next_round()
+    text = match.to_json()
+    assert len(text) < MAX_TEXT / 2, f"{len(match.scores)} rounds, {turns} turns: {len(text)} characters"
+    assert tamalou.Match.from_json(text).result() == match.result()
+    assert turns == v.rules.rounds.max_rounds * v.rules.end.max_turns == MAX_MATCH_TURNS  # every round to its end
+
+
+def test_a_variant_copies_as_itself() -> None:
+    """``copy.copy`` and ``copy.deepcopy`` of a variant (inside a server's state, say) give the variant itself:
+    it is immutable, and its rulebook holds plugin modules, which cannot be copied (a ``TypeError`` before)."""
+    import copy
+
+    for spec in ("french", ["cabo", "jokers"]):
+        v = tamalou.load_variant(spec)
+        assert copy.copy(v) is v
+        assert copy.deepcopy(v) is v
+        assert copy.deepcopy({"rules": v})["rules"] is v

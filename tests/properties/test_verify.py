@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import tomli_w
 from typer.testing import CliRunner
 
 import tamalou
@@ -25,6 +26,7 @@ from tamalou.effective import variant_to_toml
 from tamalou.invariants import INVARIANTS, Failure, VerifyReport, random_playout
 from tamalou.verification import (
     Counterexample,
+    EmbeddedVariant,
     ShrinkBudget,
     check_game,
     counterexample_name,
@@ -179,7 +181,7 @@ def test_a_counterexample_round_trip(tmp_path: Path) -> None:
     out = tmp_path / "ce.json"
     result = run("verify", str(path), "-n", "2", "-w", "1", "-o", str(out))
     assert result.exit_code == 1, result.output
-    assert f"reproduce: tamalou replay {out}" in result.stdout
+    assert f"reproduce: tamalou replay {out} --allow-plugins" in result.stdout  # the house rule's module: ours
     assert "slot_order" in result.stdout
     example = Counterexample.read(out)
     assert example.invariant == "slot_order" and example.description == INVARIANTS["slot_order"].description
@@ -190,11 +192,11 @@ def test_a_counterexample_round_trip(tmp_path: Path) -> None:
     assert data["kind"] == "tamalou-counterexample" and "[rules" in data["variant"]["toml"]
     assert example.check().violation is not None
 
-    replayed = run("replay", str(out))
+    replayed = run("replay", str(out), "--allow-plugins")
     assert replayed.exit_code == 1, replayed.output
     assert "still fails: slot_order" in replayed.stdout
     assert "step 1:" in replayed.stdout and "seen by P0" in replayed.stdout and "seen by P1" in replayed.stdout
-    seat = run("replay", str(out), "--seat", "1")
+    seat = run("replay", str(out), "--seat", "1", "--allow-plugins")
     assert seat.exit_code == 1
     assert "seen by P1" in seat.stdout and "seen by P0" not in seat.stdout
 
@@ -205,7 +207,7 @@ def test_replay_says_when_the_rule_is_fixed(tmp_path: Path, monkeypatch: pytest.
     assert run("verify", str(path), "-n", "1", "-w", "1", "-o", str(out)).exit_code == 1
     (tmp_path / "first_card_fix_rules.py").write_text(HIGHEST_CARD, encoding="utf-8")  # the fix
     monkeypatch.delitem(sys.modules, "first_card_fix_rules")  # a fresh process would import it again
-    result = run("replay", str(out))
+    result = run("replay", str(out), "--allow-plugins")
     assert result.exit_code == 0, result.output
     assert "holds now: slot_order" in result.stdout
 
@@ -220,7 +222,7 @@ def test_the_default_counterexample_file(tmp_path: Path, monkeypatch: pytest.Mon
     name = counterexample_name("first_card_name", 0)
     assert name == "tamalou-counterexample-first_card_name-0.json"
     assert (here / name).is_file()
-    assert f"reproduce: tamalou replay {name}" in result.stdout
+    assert f"reproduce: tamalou replay {name} --allow-plugins" in result.stdout
 
 
 def test_replay_of_a_game_snapshot(tmp_path: Path) -> None:
@@ -242,6 +244,116 @@ def test_replay_usage_errors(tmp_path: Path) -> None:
     snap = tmp_path / "game.json"
     snap.write_text(tamalou.new_game("french", 2, seed=1).to_json(), encoding="utf-8")
     assert run("replay", str(snap), "--seat", "5").exit_code == 2
+
+
+# ----------------------------------------------------------------------------- replay trusts no file unless told
+
+#: A plugin module that says it was imported: a file beside it.
+SIDE_EFFECT = """
+from pathlib import Path
+
+Path(__file__).with_name("imported.txt").write_text("imported", encoding="utf-8")
+"""
+
+
+def naming(tmp_path: Path, module: str, plugin_dirs: dict[str, str], *, snapshot: bool = False) -> Path:
+    """A French game's counterexample (or game snapshot) whose ruleset also names the plugin ``module``."""
+    game = tamalou.new_game("french", 2, seed=1)
+    path = tmp_path / ("snapshot.json" if snapshot else "counterexample.json")
+    if snapshot:
+        data = json.loads(game.to_json())
+        data["variant"] = tamalou.load_variant("french").model_dump(mode="json")
+        data["variant"]["plugins"].append(module)
+        path.write_text(json.dumps(data), encoding="utf-8")
+        return path
+    example = Counterexample.from_snapshot(game.to_json())
+    rules = tomllib.loads(example.variant.toml)
+    rules["plugins"] = [*rules["plugins"], module]
+    example.variant = example.variant.model_copy(
+        update={"toml": tomli_w.dumps(rules), "plugins": rules["plugins"], "plugin_dirs": plugin_dirs}
+    )
+    return example.write(path)
+
+
+@pytest.mark.parametrize("snapshot", [False, True], ids=["counterexample", "snapshot"])
+@pytest.mark.parametrize("beside", [False, True], ids=["on-sys-path", "in-a-folder-it-names"])
+def test_replay_imports_no_module_the_file_names_without_allow_plugins(
+    tmp_path: Path, beside: bool, snapshot: bool
+) -> None:
+    module = "replay_untrusted_side_effect_rules" if beside else "this"  # `this` prints the Zen of Python
+    if beside:
+        (tmp_path / f"{module}.py").write_text(SIDE_EFFECT, encoding="utf-8")
+    assert module not in sys.modules
+    path = naming(tmp_path, module, {module: str(tmp_path)} if beside else {}, snapshot=snapshot)
+    result = run("replay", str(path))
+    assert result.exit_code == 2, result.output
+    assert module not in sys.modules and not (tmp_path / "imported.txt").exists()
+    assert "Beautiful is better than ugly" not in result.output
+    assert "names plugin modules" in result.output and module in result.output
+    assert "--allow-plugins" in result.output and "a file you trust" in result.output
+    assert "Traceback" not in result.output and "step 1" not in result.output
+
+
+def test_replay_with_allow_plugins_imports_the_modules_the_file_names(tmp_path: Path) -> None:
+    module = "replay_trusted_side_effect_rules"
+    (tmp_path / f"{module}.py").write_text(SIDE_EFFECT, encoding="utf-8")
+    path = naming(tmp_path, module, {module: str(tmp_path)})
+    try:
+        result = run("replay", str(path), "--allow-plugins")
+        assert result.exit_code == 0, result.output
+        assert (tmp_path / "imported.txt").read_text(encoding="utf-8") == "imported"
+        assert f"french (plugins: tamalou.plugins.french, {module})" in result.stdout
+    finally:
+        sys.modules.pop(module, None)
+
+
+def test_the_library_still_trusts_the_files_it_is_given(tmp_path: Path) -> None:
+    """``Counterexample.load_variant()`` and ``check()`` import what the file names unless told not to."""
+    module = "replay_library_side_effect_rules"
+    (tmp_path / f"{module}.py").write_text(SIDE_EFFECT, encoding="utf-8")
+    example = Counterexample.read(naming(tmp_path, module, {module: str(tmp_path)}))
+    with pytest.raises(tamalou.VariantError, match=f"plugin module '{module}' is not allowed"):
+        example.check(allow_plugins=False)
+    assert module not in sys.modules and not (tmp_path / "imported.txt").exists()
+    try:
+        assert module in example.load_variant().plugins
+        assert (tmp_path / "imported.txt").is_file()
+        assert example.check().violation is None
+    finally:
+        sys.modules.pop(module, None)
+
+
+@pytest.mark.parametrize("name", ["french", "cabo", "kaboo", "cambia-circuit", "jokers"])
+def test_a_built_in_ruleset_replays_without_allow_plugins(tmp_path: Path, name: str) -> None:
+    played = random_playout(name, 2, seed=4)
+    example = Counterexample(
+        variant=EmbeddedVariant.of(tamalou.load_variant(name)),
+        players=2,
+        seed=4,
+        first_player=played.first_player if played.first_given else None,
+        actions=[a.to_dict() for a in played.actions[:12]],
+        invariant="conservation",
+        message="a test",
+    )
+    result = run("replay", str(example.write(tmp_path / "ce.json")))
+    assert result.exit_code == 0, result.output
+    assert "--allow-plugins" not in result.output and "step 12:" in result.stdout
+    snapshot = tmp_path / "game.json"  # the same 12 actions, as a game snapshot
+    first = played.first_player if played.first_given else None
+    game = tamalou.replay(name, 2, seed=4, actions=played.actions[:12], first_player=first)
+    snapshot.write_text(game.to_json(), encoding="utf-8")
+    again = run("replay", str(snapshot))
+    assert again.exit_code == 0, again.output
+    assert "game snapshot" in again.stdout and "step 12:" in again.stdout
+
+
+def test_replay_prints_the_file_s_text_without_its_control_characters(tmp_path: Path) -> None:
+    example = Counterexample.from_snapshot(tamalou.new_game("french", 2, seed=1).to_json())
+    example.invariant, example.description = "conservation\x1b]0;title\x07", "says\x1b[2J"
+    example.message = "boom\x1b[2J\x9b31m"
+    result = run("replay", str(example.write(tmp_path / "ce.json")))
+    assert "boom\\x1b[2J\\x9b31m" in result.stdout and "conservation\\x1b]0;title\\x07" in result.stdout
+    assert not any(c in result.output for c in "\x1b\x07\x9b"), result.output
 
 
 # ----------------------------------------------------------------------------- shrinking

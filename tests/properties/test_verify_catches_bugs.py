@@ -161,7 +161,7 @@ def test_verify_catches_the_bug(bug: Bug, tmp_path: Path) -> None:
     assert f"plugins_for_tests.broken_{Path(bug.toml).stem}" in found["variant"]["plugins"]
 
     # Played again, it still fails.
-    again = run("replay", str(example), cwd=tmp_path)
+    again = run("replay", str(example), "--allow-plugins", cwd=tmp_path)
     replayed = again.stdout + again.stderr
     assert again.returncode == 1, replayed[-3000:]
     assert f"still fails: {bug.invariant}" in replayed, replayed[-3000:]

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import tomli_w
 from typer.testing import CliRunner
 
 import tamalou
@@ -204,6 +205,105 @@ def test_validate_a_ruleset_that_cannot_be_found_is_a_usage_error(tmp_path: Path
     assert "missing.toml" in out
     assert "rules.call.threshold" in out  # still checked and reported
     assert "french: ok" in out
+
+
+# ----------------------------------------------------------------------------- what a hostile file makes it print
+
+#: What a terminal would obey rather than show: clear the screen, set the window's title (ending in a bell), a C1
+#: CSI, DEL, a carriage return; and rich markup, printed as it is.
+HOSTILE = "T\x1b[2J\x1b]0;title\x07 [bold]x[/bold] \x9b31m\x7f\rend"
+#: Characters no output of the command may hold.
+CONTROLS = ("\x1b", "\x07", "\x9b", "\x7f", "\r")
+
+
+def _toml_string(text: str) -> str:
+    """``text`` as a TOML basic string (JSON's escapes are TOML's)."""
+    return json.dumps(text, ensure_ascii=True)
+
+
+@pytest.fixture
+def hostile(tmp_path: Path) -> dict[str, str]:
+    """A ruleset whose name, title and description hold control characters, and one with unknown keys named so."""
+    good = _write(
+        tmp_path,
+        "hostile.toml",
+        f'extends = "french"\nname = {_toml_string("hostile" + HOSTILE)}\ntitle = {_toml_string(HOSTILE)}\n'
+        f"description = {_toml_string(HOSTILE)}\n",
+    )
+    bad = _write(
+        tmp_path,
+        "bad_keys.toml",
+        f'extends = "french"\n{_toml_string("k" + HOSTILE)} = 1\n[rules]\n{_toml_string("q" + HOSTILE)} = 2\n',
+    )
+    return {"good": good, "bad": bad}
+
+
+def assert_no_control(output: str) -> None:
+    found = [c for c in CONTROLS if c in output]
+    assert not found, (found, output)
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["show", "{good}"], 0),
+        (["show", "{good}", "--keys"], 0),
+        (["validate", "{good}", "{bad}"], 1),
+        (["show", "{bad}"], 2),
+        (["play", "-v", "{good}", "-p", "2"], 0),
+        (["simulate", "{good}", "-n", "2", "-p", "2", "--backend", "inline"], 0),
+    ],
+    ids=["show", "show-keys", "validate", "show-bad", "play", "simulate"],
+)
+def test_text_from_a_file_is_printed_without_its_control_characters(
+    hostile: dict[str, str], args: list[str], code: int
+) -> None:
+    result = run(*(a.format(**hostile) for a in args))
+    assert_clean_exit(result, code)
+    assert_no_control(result.output)
+    if args[0] != "simulate":  # shown, made visible (simulate names the ruleset only)
+        assert "\\x1b[2J" in result.output
+    if args[:2] == ["show", "{good}"]:
+        assert "T\\x1b[2J\\x1b]0;title\\x07 [bold]x[/bold] \\x9b31m\\x7f\\rend" in result.output  # no markup read
+    if args[0] == "validate" or args[1] == "{bad}":
+        assert "kT\\x1b[2J" in result.output and "rules.qT\\x1b[2J" in result.output  # the key names, visible
+
+
+@pytest.mark.parametrize("args", [["show", "--json"], ["show", "--toml"], ["play", "-p", "2", "--json", "-v"]])
+def test_documents_escape_control_characters_and_still_read_back(hostile: dict[str, str], args: list[str]) -> None:
+    result = run(*args, hostile["good"])
+    assert_clean_exit(result, 0)
+    assert_no_control(result.output)
+    if "--toml" in args:
+        assert tomllib.loads(result.output)["title"] == HOSTILE
+    elif args[0] == "show":
+        assert json.loads(result.output)["title"] == HOSTILE
+    else:
+        assert json.loads(result.output)["variant"] == "hostile" + HOSTILE
+
+
+@pytest.mark.parametrize(
+    ("text", "shown", "in_a_document"),
+    [
+        ("plain — é ·\n\tand tab", "plain — é ·\n\tand tab", "plain — é ·\n\tand tab"),
+        ("\x1b[2J\x1b]0;t\x07", "\\x1b[2J\\x1b]0;t\\x07", "\\u001b[2J\\u001b]0;t\\u0007"),
+        (
+            "\x00\r\x7f\x80\x9b\x9f\xa0",  # C0, DEL, C1; a no-break space is no control character
+            "\\x00\\r\\x7f\\x80\\x9b\\x9f\xa0",
+            "\\u0000\\u000d\\u007f\\u0080\\u009b\\u009f\xa0",
+        ),
+        ("[bold]x[/bold]", "[bold]x[/bold]", "[bold]x[/bold]"),
+    ],
+)
+def test_printable(text: str, shown: str, in_a_document: str) -> None:
+    from tamalou.cli.printable import printable
+
+    assert printable(text) == shown
+    assert printable(text, document=True) == in_a_document
+    # A document's strings read back the same.
+    assert json.loads(printable(json.dumps({"t": text}, ensure_ascii=False), document=True)) == {"t": text}
+    assert tomllib.loads(printable(tomli_w.dumps({"t": text}), document=True)) == {"t": text}
+    assert printable(7) == "7"
 
 
 # ----------------------------------------------------------------------------- play

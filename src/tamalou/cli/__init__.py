@@ -8,13 +8,17 @@ tamalou validate our-table.toml ...   check house-rule files (exit 1 on a bad on
 tamalou play --seed 7 --bots cautious a seeded game (a whole match for match rulesets) between bots
 tamalou simulate --games 1000         many games: speed, win rates, how rounds end
 tamalou verify french --games 200     random games checked against the engine's invariants, on every core
-tamalou replay COUNTEREXAMPLE.json    a failing game that verify wrote, step by step (--seat, --step)
+tamalou replay COUNTEREXAMPLE.json    a failing game that verify wrote, step by step (--seat, --step, --allow-plugins)
 tamalou schema                        the JSON Schema of the variant TOML format
 ```
 
 A ruleset is a name, an alias, a path to a ``.toml`` file, or a composition written with ``+``
 (``french+opponent-matching``). Exit status: 0 success, 1 a rule or invariant failure, 2 a usage or load
 error (see ``tamalou --help``).
+
+A file given to ``replay`` is not trusted: it imports no plugin module the file names but tamalou's own unless
+``--allow-plugins``. Whatever the command prints from a file (a title, a key's name, a message) is printed
+through ``tamalou.cli.printable.printable``: a control character is shown, never sent to the terminal as such.
 
 The command needs the ``cli`` extra (typer and rich): ``pip install 'tamalou[cli]'``. This module imports
 neither until the command runs, so that ``tamalou`` without them says so instead of a traceback.

@@ -16,6 +16,7 @@ import typer
 from pydantic import BaseModel
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 from rich.tree import Tree
 from typer.core import TyperCommand, TyperGroup
 
@@ -32,6 +33,7 @@ from ..simulation import Comparison, Distribution, Estimate, SimulationReport, b
 from ..variant import is_registered, load_variant, variant_json_schema, variant_names
 from ..views import Result
 from .log import Narrator, cards, seat
+from .printable import printable
 
 if TYPE_CHECKING:
     from ..verification import Counterexample
@@ -43,7 +45,8 @@ EPILOG = (
     "Exit status: 0 success; 1 a rule or invariant failure (validate found a bad ruleset, verify a broken "
     "invariant, replay a counterexample that still fails, a plugin failed during a game); 2 a usage or load "
     "error (a bad option, a ruleset that cannot be found, read or loaded by show, new, play, simulate or "
-    "verify, a counterexample file that replay cannot read, a file that new would overwrite)."
+    "verify, a counterexample file that replay cannot read or, without --allow-plugins, whose ruleset needs plugin "
+    "modules of its own, a file that new would overwrite)."
 )
 
 
@@ -117,12 +120,30 @@ BotsOption = Annotated[
 # ----------------------------------------------------------------------------- helpers
 
 
+class _Console(Console):
+    """A rich console that prints every string through ``printable`` (control characters made visible) and
+    interprets no markup, emoji code or highlighting: a ruleset's title or a counterexample's message is printed
+    as the characters it is, whatever file it came from."""
+
+    def __init__(self, *, stderr: bool = False) -> None:
+        super().__init__(stderr=stderr, markup=False, highlight=False, emoji=False)
+
+    def render_str(self, text: str, **kwargs: Any) -> Text:
+        # Every string a console prints is made a Text here: lines, table cells, titles and headers, tree labels.
+        return super().render_str(printable(text), **kwargs)
+
+
 def _out() -> Console:
-    return Console(markup=False, highlight=False, emoji=False)
+    return _Console()
 
 
 def _err() -> Console:
-    return Console(stderr=True, markup=False, highlight=False, emoji=False)
+    return _Console(stderr=True)
+
+
+def _echo_document(text: str, *, nl: bool = True) -> None:
+    """Print a JSON or TOML document whole (``--json``, ``--toml``): its control characters as ``\\u`` escapes."""
+    typer.echo(printable(text, document=True), nl=nl)
 
 
 def _fail(message: str, code: int = USAGE_ERROR) -> NoReturn:
@@ -357,9 +378,9 @@ def show(
     v = _load(variant)
     if as_json:
         data = effective_rules(v).model_dump(mode="json") if effective else v.model_dump(mode="json")
-        typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        _echo_document(json.dumps(data, indent=2, ensure_ascii=False))
     elif as_toml:
-        typer.echo(variant_to_toml(v), nl=False)
+        _echo_document(variant_to_toml(v), nl=False)
     elif keys:
         _out().print(_keys_tree(v))
     else:
@@ -369,7 +390,7 @@ def show(
 @_command
 def schema() -> None:
     """Print the JSON Schema of the variant TOML format (for editors)."""
-    typer.echo(json.dumps(variant_json_schema(), indent=2, ensure_ascii=False))
+    _echo_document(json.dumps(variant_json_schema(), indent=2, ensure_ascii=False))
 
 
 # ----------------------------------------------------------------------------- new / validate
@@ -625,7 +646,7 @@ def play(
     _check_players(v, players)
     kinds = _bot_kinds(bots, players)
     if as_json:
-        typer.echo(json.dumps(_play_json(v, players, seed, kinds), indent=1, ensure_ascii=False))
+        _echo_document(json.dumps(_play_json(v, players, seed, kinds), indent=1, ensure_ascii=False))
         return
     out = _out()
 
@@ -787,7 +808,7 @@ def simulate(
     reports = [_simulate_one(v, names, games, players, seed, workers, backend) for v in loaded]
     comparison = simulation.compare(reports) if len(reports) > 1 else None
     if quiet:
-        typer.echo((comparison or reports[0]).model_dump_json(indent=1))
+        _echo_document((comparison or reports[0]).model_dump_json(indent=1))
     else:
         out = _out()
         for r in reports:
@@ -849,7 +870,7 @@ def verify(
 
     On a failure, the first failing game is shrunk (fewer players, fewer and simpler actions) and written as a
     counterexample file that carries the ruleset with it: tamalou replay FILE plays it step by step and says
-    whether it still fails.
+    whether it still fails (with --allow-plugins if the ruleset has plugin modules of its own).
     """
     try:
         from .. import invariants, verification
@@ -869,7 +890,7 @@ def verify(
     err = _err()
     start = time.perf_counter()
     with _progress(err) as bar:
-        task = bar.add_task(f"verify {v.name}", total=games, failures=0)
+        task = bar.add_task(printable(f"verify {v.name}"), total=games, failures=0)
 
         def advance(done: int, failing: int) -> None:
             bar.update(task, completed=done, failures=failing)
@@ -924,7 +945,8 @@ def verify(
         f"counterexample ({example.invariant}): {len(example.actions)} actions, {example.players} players "
         f"(found with {len(first.actions)} actions, {first.players} players): {path}"
     )
-    say(f"reproduce: tamalou replay {_quoted(str(path))}")
+    trusted = " --allow-plugins" if _foreign(list(v.plugins)) else ""  # our own file, the user's own modules
+    say(f"reproduce: tamalou replay {_quoted(str(path))}{trusted}")
     again = f"tamalou verify {_quoted(variant)} --games 1 --seed {first.seed} --players {first.players}"
     say(f"play a failing game again: {again} (--seed and --players of any failure above)")
     raise typer.Exit(RULE_FAILURE)
@@ -942,7 +964,7 @@ def _progress(console: Console) -> Any:
     )
 
     return Progress(
-        TextColumn("{task.description}"),
+        TextColumn("{task.description}", markup=False),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("games, {task.fields[failures]} failing"),
@@ -986,21 +1008,35 @@ def replay(
     step: Annotated[
         bool, typer.Option("--step", help="Wait for Enter between actions (when the input is a terminal).")
     ] = False,
+    allow_plugins: Annotated[
+        bool,
+        typer.Option(
+            "--allow-plugins",
+            help="Import the plugin modules the file names (from the folders it names): their code runs. Only for "
+            "a file you trust, such as one your own verify wrote.",
+        ),
+    ] = False,
 ) -> None:
     """Play a counterexample (or a game snapshot) again, step by step, then check the invariant it broke.
 
     Each action is printed with the events it made and the table as every seat sees it (only seat P's with
     --seat). At the end the invariant that broke is checked again: exit 1 if it still fails, 0 if it holds now
     (run it after fixing your rule). A snapshot has every invariant checked along the way and at the end.
+
+    The file is not trusted unless --allow-plugins: no module it names is imported but tamalou's own plugins
+    (those of the built-in rulesets), and a ruleset that needs another one is a usage error (exit 2).
     """
     try:
         text = file.read_text(encoding="utf-8")
     except OSError as exc:
         _fail(f"cannot read {str(file)!r}: {exc.strerror or exc}")
-    example = _read_replayable(text, file)
+    example = _read_replayable(text, file, allow_plugins)
     try:
-        v = example.load_variant()
+        v = example.load_variant(allow_plugins=allow_plugins)
     except (VariantError, SetupError) as exc:
+        named = [] if allow_plugins else _foreign_plugins(example)
+        if named:
+            _fail(_plugins_refused(file, named, example.variant.plugin_dirs))
         where = "; ".join(f"{name} was in {folder}" for name, folder in example.variant.plugin_dirs.items())
         _fail(f"the ruleset in {str(file)!r} does not load here: {exc}" + (f" ({where})" if where else ""))
     if seat_ is not None and not 0 <= seat_ < example.players:
@@ -1015,7 +1051,7 @@ def replay(
         say(f"  {example.message}")
     else:
         say(f"game snapshot: every invariant is checked ({file})")
-    plugins = f" (plugins: {', '.join(example.variant.plugins)})" if example.variant.plugins else ""
+    plugins = f" (plugins: {', '.join(v.plugins)})" if v.plugins else ""
     deal = "a stacked deal" if example.deal is not None else f"seed {example.seed}"
     say(f"{v.name}{plugins}: {example.players} players, {deal}, {len(example.actions)} actions")
     interactive = step and sys.stdin.isatty()
@@ -1037,7 +1073,7 @@ def replay(
                 input("(Enter: next action) ")
 
     try:
-        outcome = example.check(on_step=on_step)
+        outcome = example.check(on_step=on_step, allow_plugins=allow_plugins)
     except (VariantError, SetupError) as exc:
         _fail(str(exc))
     say()
@@ -1055,8 +1091,10 @@ def replay(
     say(f"holds now: {what}")
 
 
-def _read_replayable(text: str, file: Path) -> Counterexample:
-    """A counterexample from ``text``, or a game snapshot made into one; else a usage error."""
+def _read_replayable(text: str, file: Path, allow_plugins: bool) -> Counterexample:
+    """A counterexample from ``text``, or a game snapshot made into one; else a usage error. Unless
+    ``allow_plugins``, a snapshot's ruleset may use no plugin module but tamalou's own and those already imported
+    (``Game.from_json``): nothing it names is imported."""
     from pydantic import ValidationError
 
     from ..errors import SnapshotError
@@ -1066,15 +1104,54 @@ def _read_replayable(text: str, file: Path) -> Counterexample:
         data = json.loads(text)
     except ValueError as exc:
         _fail(f"{str(file)!r} is not JSON: {exc}")
+    except RecursionError:
+        _fail(f"{str(file)!r} is not JSON that can be read: nested too deep")
     if isinstance(data, dict) and data.get("kind") == "tamalou-counterexample":
         try:
             return Counterexample.model_validate(data)
         except ValidationError as exc:
             _fail(f"{str(file)!r} is not a valid counterexample: {exc}")
     try:
-        return Counterexample.from_snapshot(text)
+        return Counterexample.from_snapshot(text, allow_plugins=allow_plugins)
     except (SnapshotError, VariantError) as exc:
+        variant = data.get("variant") if isinstance(data, dict) else None
+        named = _foreign(variant.get("plugins") if isinstance(variant, dict) else None)
+        if named and not allow_plugins:
+            _fail(_plugins_refused(file, named, {}))
         _fail(f"{str(file)!r} is neither a counterexample nor a game snapshot: {exc}")
+
+
+def _foreign(plugins: object) -> list[str]:
+    """The module names of a ``plugins`` list read from a file that are not tamalou's own plugins."""
+    from ..plugins import is_builtin_plugin
+
+    if not isinstance(plugins, list | tuple):
+        return []
+    return [p for p in plugins if isinstance(p, str) and not is_builtin_plugin(p)]
+
+
+def _foreign_plugins(example: Counterexample) -> list[str]:
+    """The modules other than tamalou's own plugins that a counterexample names: in its ruleset's ``plugins``
+    (the embedded TOML's, and the list beside it) and in ``plugin_dirs``. Read for the message only: what
+    refuses them is the load (``allow_plugins=False``)."""
+    import tomllib
+
+    embedded = example.variant
+    try:
+        in_toml = tomllib.loads(embedded.toml).get("plugins")
+    except (tomllib.TOMLDecodeError, RecursionError):
+        in_toml = None
+    names = _foreign(in_toml) + _foreign(embedded.plugins) + _foreign(list(embedded.plugin_dirs))
+    return list(dict.fromkeys(names))
+
+
+def _plugins_refused(file: Path, named: list[str], folders: dict[str, str]) -> str:
+    """What replay says of a file whose ruleset needs plugin modules, without --allow-plugins."""
+    listed = ", ".join(f"{name} (in {folders[name]})" if name in folders else name for name in named)
+    return (
+        f"{str(file)!r} names plugin modules that are not tamalou's own: {listed}. Replay imports none of them "
+        "unless --allow-plugins is given, which runs their code: give it only for a file you trust."
+    )
 
 
 def _version(value: bool) -> None:
@@ -1108,7 +1185,7 @@ def _simulate_one(
 
     err = _err()
     with _simulate_progress(err) as bar:
-        task = bar.add_task(f"simulate {v.name}", total=games)
+        task = bar.add_task(printable(f"simulate {v.name}"), total=games)
 
         def advance(done: int, total: int) -> None:
             bar.update(task, completed=done)
@@ -1145,14 +1222,13 @@ def _simulate_progress(console: Console) -> Any:
         TimeElapsedColumn,
         TimeRemainingColumn,
     )
-    from rich.text import Text
 
     class Speed(ProgressColumn):
         def render(self, task: Task) -> Text:
             return Text(f"{task.speed:,.0f} games/s" if task.speed else "- games/s")
 
     return Progress(
-        TextColumn("{task.description}"),
+        TextColumn("{task.description}", markup=False),
         BarColumn(),
         MofNCompleteColumn(),
         Speed(),

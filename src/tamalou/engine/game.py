@@ -393,6 +393,17 @@ class Game(Flow):
         g._restore_from(self)
         return g
 
+    def __copy__(self) -> Game:
+        """``copy.copy(game)``: an independent copy, as ``game.copy()`` (a shallow copy would share the
+        game's lists with it)."""
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        """``copy.deepcopy(game)``: ``game.copy()`` (the variant, immutable, is shared)."""
+        g = self.copy()
+        memo[id(self)] = g
+        return g
+
     def _restore_from(self, other: Game) -> None:
         snapshot.copy_into(self, other)
 
@@ -416,9 +427,17 @@ class Game(Flow):
         """Restore a game from ``to_json``. The variant is the one saved in the snapshot (by name for
         a registered ruleset, whole for one loaded from a file) unless given; its plugins must be
         modules this process already imported or that ``allow_plugins`` names (``True``: any).
-        Everything is checked (types, sizes, each card in one place, seats that exist); with
-        ``replay_check`` the game is also rebuilt from its seed and action log and must be the same.
-        Raises ``SnapshotError`` for anything that is not such a snapshot."""
+        Everything is checked (types, sizes, each card in one place, seats that exist, a stacked deal
+        as ``new_game`` checks one); with ``replay_check`` the game is also rebuilt from its seed and
+        action log and must be the same. Raises ``SnapshotError`` for anything that is not such a snapshot.
+
+        Without ``replay_check`` the game restored is one that can be played on, not necessarily the game
+        its seed and actions make: a snapshot may be edited into another consistent one (a hidden card
+        marked as known by a seat that never saw it shows in that seat's view). Pass ``replay_check=True``
+        for a snapshot that comes from outside (a client, a file you did not write). It replays every
+        action of the round: about twice the time of the restore (1 ms against 0.5 ms for a 4-player
+        French round of 23 actions, 33 ms against 16 ms for one of 3,000), so a server restoring the
+        snapshots it saved itself does without."""
         game = cls(None)
         snapshot.load(game, data, variant, allow_plugins)
         if replay_check:

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
-from ..actions import ACTION_TYPES, Action, field_names, short
+from ..actions import ACTION_TYPES, MAX_TIME, Action, field_names, short
 from ..cards import parse_card
-from ..errors import SnapshotError, TamalouError
+from ..errors import SetupError, SnapshotError, TamalouError
 from ..rng import Rng
 from ..snapshots import SnapshotShape
-from .deal import set_universe
+from .deal import set_universe, stacked_universe
 from .state import GIVE, HOLD, NO_CARD, OVER, Phase, State
 
 if TYPE_CHECKING:
@@ -284,10 +284,18 @@ def dump(g: Game) -> str:
     return json.dumps(state, separators=(",", ":"))
 
 
-#: The largest snapshot text read (a real one is a few kilobytes; a long game's log some hundreds).
-MAX_TEXT = 4_000_000
+#: The largest snapshot text read (a real one is a few kilobytes; a long game's log some hundreds; the longest match
+#: the rules allow, ``schema.MAX_MATCH_TURNS`` turns, some millions: see there).
+MAX_TEXT = 16_000_000
 #: The most names a snapshot's variant may be composed of.
 MAX_PARTS = 16
+#: The most slots the layouts of a snapshot may have in all (empty slots included: a matched card leaves its slot
+#: empty, a penalty card takes a new slot), per card of the game and per action of its log. The dealt slots are at
+#: most the game's cards, and no action adds more than a few slots (a penalty), so a legal game stays far under
+#: it, however small its deck and long its round (legal random play stays under 1 slot per card: 40 slots for
+#: kaboo's 54 cards at worst, matching most of the time); a damaged snapshot with a huge layout of empty slots,
+#: which would make every call on the game slow, would need a log as long to pass.
+SLOTS_PER_CARD = 4
 
 
 def read(data: object, shape: type[BaseModel], version: int, what: str) -> dict[str, Any]:
@@ -342,6 +350,10 @@ def _inconsistency(g: Game) -> str | None:
     places = [c for hand in g.hands for c in hand if c != NO_CARD] + g.stock + g.discard
     if g.held != NO_CARD:
         places.append(g.held)
+    slots = sum(len(hand) for hand in g.hands)
+    most = SLOTS_PER_CARD * (n + len(g.actions))
+    if slots > most:
+        return f"{slots} slots in the layouts for {n} cards and {len(g.actions)} actions (at most {most})"
     if sorted(places) != list(range(n)):
         return f"the cards are not each in one place ({len(places)} placed for {n} cards)"
     for name in ("first_player", "current_player"):
@@ -351,11 +363,14 @@ def _inconsistency(g: Game) -> str | None:
         return f"caller {g.caller} is not a seat"
     if (g.held == NO_CARD) != (g.holder == -1) or not -1 <= g.holder < players:
         return "the held card and its holder do not agree"
+    # The held card is the turn's player's, who saw it when they drew it.
+    if g.held != NO_CARD and (g.holder != g.current_player or not g.knowers[g.held] >> g.holder & 1):
+        return f"the held card's holder {g.holder} is not the player to move ({g.current_player}), who saw it"
     allmask = g.all_mask
     masks = (g.left, g.locked, g.sealed)
     if any(not 0 <= k <= allmask for k in g.knowers) or any(not 0 <= k <= allmask for k in masks):
         return "knowledge or masks name players who are not at the table"
-    if g.held_from not in ("", "stock", "discard") or g.draws < 0 or g.turn < 0 or not 0 <= g.now < 1e12:
+    if g.held_from not in ("", "stock", "discard") or g.draws < 0 or g.turn < 0 or not 0 <= g.now < MAX_TIME:
         return "the turn's state is out of bounds"
     # A card is held in the hold phase, and may still be held when a two-step power waits for its
     # giving step (GIVE) or when the round ended while the player to move held their drawn card
@@ -395,6 +410,16 @@ def _same_shape(default: Any, value: Any) -> bool:
     return True
 
 
+def _check_deal(g: Game, deal: Any, cards: Any) -> None:
+    """A stacked deal, as ``new_game(..., deal=...)`` checks one, whose cards are the snapshot's."""
+    try:
+        universe = stacked_universe(g.rb.deck, deal, g.players)
+    except SetupError as exc:
+        raise SnapshotError(f"the snapshot's deal: {short(str(exc), 300)}") from None
+    if cards is None or [str(c) for c in universe] != g.text:
+        raise SnapshotError("the snapshot's deal does not hold the snapshot's cards")
+
+
 def _load(g: Game, state: Any, variant: Variant | None, allow_plugins: Any) -> None:
     if variant is None:
         variant = resolve_variant(state["variant"], allow_plugins)
@@ -416,7 +441,10 @@ def _load(g: Game, state: Any, variant: Variant | None, allow_plugins: Any) -> N
     if phase not in g.flow.rows:
         raise SnapshotError(f"phase {phase!r} is not a phase of {variant.name}")
     g.phase = Phase(phase) if phase in _BUILTIN_PHASES else phase
-    g.deal_spec = state.get("deal")
+    deal = state.get("deal")
+    if deal is not None:
+        _check_deal(g, deal, cards)
+    g.deal_spec = deal
     g.rng = Rng(0)
     g.rng.state = state["rng"]
     g.actions = [uncompact(x) for x in state["actions"]]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..actions import Action, Give, MatchAction, PeekAction, Tick
+from ..actions import MAX_TIME, Action, Give, MatchAction, PeekAction, Tick
 from ..engine.mechanic import Mechanic, PhaseSpec
 from ..engine.state import CALL, COUNTDOWN, DRAW, GIVE, HOLD, OPENING, OVER, POWER, SWAP, Reason, mypyc_attr
 from ..events import Event
@@ -71,7 +71,7 @@ class Timing(Mechanic):
         return ClockState(g.players)
 
     def check_state(self, g: Game, st: Any) -> str | None:  # (Any: a restored ClockState may hold anything)
-        if not 0 <= st.deadline < 1e12 or not 0 <= st.quiet_until < 1e12 or any(m < 0 for m in st.misses):
+        if not 0 <= st.deadline < MAX_TIME or not 0 <= st.quiet_until < MAX_TIME or any(m < 0 for m in st.misses):
             return "the clock is out of bounds"
         if any(t < 0 for t in st.absent_turns):
             return "the clock is out of bounds"
