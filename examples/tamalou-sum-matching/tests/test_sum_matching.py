@@ -198,6 +198,7 @@ def test_an_emptied_slot_is_refused() -> None:
 
 
 def test_the_json_form() -> None:
+    tamalou.load_variant(RULESET)  # a plugin's action types are known once a ruleset naming the plugin is loaded
     a = tamalou.parse_action({"type": "sum_match", "player": 1, "slots": [0, 3]})
     assert a == SumMatch(1, (0, 3))
     assert a.to_dict() == {"type": "sum_match", "player": 1, "slots": [0, 3]}
