@@ -1,6 +1,7 @@
 """What ``tamalou.simulate`` should find, counted here again game by game (``tests/api/test_simulate.py``,
-``tests/extras/test_ray.py``): house rulesets written to a folder, the statistics played by hand with
-``play_game`` and every event of each round, and the check of a report against them."""
+``tests/extras/test_ray.py``): house rulesets written to a folder (``tests/properties/test_verify.py`` uses them
+too), the statistics played by hand with ``play_game`` and every event of each round, and the check of a report
+against them."""
 
 from __future__ import annotations
 

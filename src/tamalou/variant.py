@@ -133,15 +133,24 @@ def _parse_toml(text: str, file: str) -> dict[str, Any]:
     of that size (``_parse_long_integers``): the checks of its key then refuse it as out of bounds, naming
     the file and the key like any other bad value."""
     try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise VariantError(f"not valid TOML: {exc}", file=file) from None
-    except RecursionError:
-        raise VariantError(f"tables or lists nested more than {MAX_NESTING} levels deep", file=file) from None
+        raw = _toml_loads(text, file)
+    except VariantError:
+        raise
     except ValueError:  # int() of a decimal integer too long to convert: tomllib says nothing of where
         raw = _parse_long_integers(text, file)
     _check_nesting(raw, file)
     return raw
+
+
+def _toml_loads(text: str, file: str) -> dict[str, Any]:
+    """``tomllib.loads(text)``: a ``VariantError`` for what is not TOML or is nested too deep; the bare
+    ``ValueError`` of an integer too long to convert goes through."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise VariantError(f"not valid TOML: {exc}", file=file) from None
+    except RecursionError:
+        raise VariantError(f"tables or lists nested more than {MAX_NESTING} levels deep", file=file) from None
 
 
 #: What ``_parse_long_integers`` reads: strings and comments (kept as they are), and decimal integers
@@ -174,11 +183,9 @@ def _parse_long_integers(text: str, file: str) -> dict[str, Any]:
         return "0x" + format(key, "x").zfill(len(m[0]) - 2)
 
     try:
-        raw = tomllib.loads(_TOML_TOKEN.sub(marker, text))
-    except tomllib.TOMLDecodeError as exc:
-        raise VariantError(f"not valid TOML: {exc}", file=file) from None
-    except RecursionError:
-        raise VariantError(f"tables or lists nested more than {MAX_NESTING} levels deep", file=file) from None
+        raw = _toml_loads(_TOML_TOKEN.sub(marker, text), file)
+    except VariantError:
+        raise
     except ValueError:  # an integer the markers missed: the file at least is named
         raise VariantError(
             f"an integer has more than {limit} digits: expected the numbers of a ruleset, within the bounds "

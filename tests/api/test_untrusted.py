@@ -359,8 +359,11 @@ def test_a_long_plugin_list_is_checked_in_linear_time(tmp_path: Path, allow_plug
     import attempt), however often it is listed."""
     n = 1000 if allow_plugins else 2000
     _refused_in(_plugin_list(tmp_path, 50, distinct=distinct), allow_plugins)  # what a first load imports
-    small, _ = _refused_in(_plugin_list(tmp_path, n, distinct=distinct), allow_plugins)
-    big, exc = _refused_in(_plugin_list(tmp_path, 4 * n, distinct=distinct), allow_plugins)
+    # The best of three runs of each size: a collection of the garbage or the other tests of a busy host can
+    # stretch one run (it made this test fail once in a full run on two workers), not the three.
+    small = min(_refused_in(_plugin_list(tmp_path, n, distinct=distinct), allow_plugins)[0] for _ in range(3))
+    big = min(_refused_in(_plugin_list(tmp_path, 4 * n, distinct=distinct), allow_plugins)[0] for _ in range(3))
+    _, exc = _refused_in(_plugin_list(tmp_path, 4 * n, distinct=distinct), allow_plugins)
     assert big < 8 * small + 0.05, f"{n} names: {small:.3f} s, {4 * n}: {big:.3f} s"
     # One problem per module, however often it is listed.
     assert len(exc.errors) == (4 * n if distinct else 7)

@@ -23,7 +23,7 @@ import pytest
 
 import tamalou
 from tamalou import Variant, VariantError, load_variant, variant_from_dict, variant_json_schema, variant_names
-from tamalou.actions import Tick
+from tamalou.actions import MAX_TIME, Tick  # MAX_TIME: Game.from_json refuses a time (now, a deadline) from it on
 from tamalou.cards import Card, deck_counter
 from tamalou.engine.snapshot import MAX_TEXT
 from tamalou.plugins.defaults import builtin_variants_dir
@@ -1437,10 +1437,6 @@ def test_a_name_and_a_list_of_that_name_keep_their_own_spec() -> None:
 
 # --- every number is bounded by the schema, so that whatever is accepted can be restored ---------------
 
-#: ``Game.from_json`` refuses a game whose time (``now``) or a clock's deadline is from this on (``engine.snapshot``,
-#: ``mechanics.timing``).
-SNAPSHOT_TIME_CEILING = 1e12
-
 
 def number_nodes(schema: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
     """Every integer or number of the variant's JSON Schema, with its dotted path (lists' items and tables'
@@ -1507,7 +1503,7 @@ def test_times_are_finite_numbers_of_seconds_from_0_to_a_year(tmp_path: Path, ke
 def test_a_game_at_the_longest_times_restores_even_when_every_turn_runs_out(tmp_path: Path) -> None:
     """Every time at ``MAX_SECONDS`` and every one of ``MAX_TURNS`` turns running out: the clock reaches
     (MAX_TURNS + 1) x MAX_SECONDS, still far under what a snapshot restores."""
-    assert (MAX_TURNS + 2) * MAX_SECONDS < SNAPSHOT_TIME_CEILING / 3
+    assert (MAX_TURNS + 2) * MAX_SECONDS < MAX_TIME / 3
     most = repr(MAX_SECONDS)
     path = write(
         tmp_path / "slow.toml",
@@ -1533,7 +1529,7 @@ def test_a_game_at_the_longest_times_restores_even_when_every_turn_runs_out(tmp_
         assert deadline is not None
         game.apply(Tick(at=deadline))
     assert game.turn == MAX_TURNS and game.result().reason == "turn_limit"
-    assert MAX_TURNS * MAX_SECONDS <= game.now < SNAPSHOT_TIME_CEILING
+    assert MAX_TURNS * MAX_SECONDS <= game.now < MAX_TIME
     again = tamalou.Game.from_json(game.to_json())
     assert again.now == game.now and again.to_json() == game.to_json()
 

@@ -20,6 +20,7 @@ import tomli_w
 from typer.testing import CliRunner
 
 import tamalou
+from simulated import FREE_SEVENS, house  # a sound house rule (sevens worth nothing), beside its file
 from tamalou import Game, Pass
 from tamalou.cli import app
 from tamalou.effective import variant_to_toml
@@ -56,24 +57,6 @@ import tamalou
 def tamalou_round_scores(variant, tally, winners):
     return [t + max((tamalou.card_value(variant, c) for c in h), default=0) for t, h in zip(tally.totals, tally.hands)]
 """
-
-#: A sound house rule: sevens are worth nothing.
-FREE_SEVENS = """
-import tamalou
-
-
-@tamalou.hookimpl
-def tamalou_card_value(variant, card):
-    return 0 if card.rank == "7" else None
-"""
-
-
-def house(folder: Path, name: str, plugin: str) -> Path:
-    """``NAME.toml`` (French, with the plugin ``NAME_rules``) and the plugin beside it."""
-    (folder / f"{name}_rules.py").write_text(plugin, encoding="utf-8")
-    path = folder / f"{name}.toml"
-    path.write_text(f'extends = "french"\nname = "{name}"\nplugins = ["{name}_rules"]\n', encoding="utf-8")
-    return path
 
 
 def run(*args: str) -> Any:
