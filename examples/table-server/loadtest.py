@@ -7,6 +7,13 @@ sending it to receiving the update that answers it (median and 99th percentile).
 
     python loadtest.py --rooms 200 --seconds 120            # starts a server of its own on a free port
     python loadtest.py --rooms 50 --url http://127.0.0.1:8000  # against a server you started
+    python loadtest.py --rooms 50 --think 0.1 --hostile       # honest players and one hostile client
+
+With ``--hostile``, one more client does, in a loop, everything ``hostile.py`` lists (uploads that once broke
+the server, bodies nested 100,000 deep or of 1 MB, frames nested 2,000 deep, a socket flooding messages,
+joins with guessed invitations) and keeps a room of six search bots playing a long match with no delay; the
+report then says what it sent and how the server answered. ``--think`` is how long each honest player
+thinks before it acts (0: as fast as the server answers).
 
 Bounded: at most 1000 rooms, and the clients stop after ``--seconds`` whatever happens.
 """
@@ -28,11 +35,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import hostile
 import httpx
 import tamalou
 from tamalou.bots import make_bot
 from tamalou.views import PlayerView
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 HERE = Path(__file__).resolve().parent
 
@@ -46,13 +55,18 @@ class Totals:
 
 def must_act(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     legal: list[dict[str, Any]] = state["legal"]
+    if state.get("busy"):  # the server's bots are answering: wait for the update that is not busy
+        return []
     if seat in state["to_act"] and any(a["type"] != "match" for a in legal):
         return legal
     return []
 
 
-async def play_seat(url: str, room: str, token: str, policy: str, variant: tamalou.Variant, totals: Totals) -> None:
-    """One human seat: say hello, then act whenever the seat must, until the match is over."""
+async def play_seat(
+    url: str, room: str, token: str, policy: str, variant: tamalou.Variant, totals: Totals, think: float = 0.0
+) -> None:
+    """One human seat: say hello, then act whenever the seat must (after ``think`` seconds), until the match
+    is over."""
     ws_url = url.replace("http", "ws", 1) + f"/ws/{room}"
     async with connect(ws_url, max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token, "since": 0}))
@@ -70,6 +84,8 @@ async def play_seat(url: str, room: str, token: str, policy: str, variant: tamal
             view = PlayerView.model_validate(state["view"])
             action = bot.act(view, [tamalou.parse_action(a) for a in legal])  # type: ignore[arg-type]
             chosen = action.to_dict() if action is not None else legal[0]
+            if think:
+                await asyncio.sleep(think)
             sent = time.perf_counter()
             await ws.send(json.dumps({"type": "action", "action": chosen}))
             message = json.loads(await ws.recv())
@@ -81,22 +97,70 @@ async def play_seat(url: str, room: str, token: str, policy: str, variant: tamal
         totals.finished += 1
 
 
-async def run(url: str, rooms: int, seconds: float, ruleset: str, policy: str) -> dict[str, Any]:
+async def hostile_client(url: str, honest_room: str, stop: asyncio.Event, sent: dict[str, int]) -> None:
+    """Everything ``hostile.py`` lists, again and again until ``stop``; ``sent`` counts what was sent and the
+    server's answers (``upload 400``, ``frame error``, ``closed 4429``...)."""
+
+    def count(key: str) -> None:
+        sent[key] = sent.get(key, 0) + 1
+
+    async with httpx.AsyncClient(base_url=url, timeout=120) as http:
+        searchers = hostile.UPLOADS["a long points match of six search bots"]
+        count(f"search-bot room {(await http.post('/api/rooms', json=searchers)).status_code}")
+        created = (await http.post("/api/rooms", json={"ruleset": "french", "players": 2})).json()
+        own, codes = created["room"], created["invitations"]
+        tokens = [
+            (await http.post(f"/api/rooms/{own}/join", json={"invitation": c})).json()["token"] for c in codes.values()
+        ]
+        ws_url = url.replace("http", "ws", 1) + f"/ws/{own}"
+        while not stop.is_set():
+            for body in hostile.UPLOADS.values():
+                if body is not searchers:
+                    count(f"upload {(await http.post('/api/rooms', json={'bot_delay': 0, **body})).status_code}")
+            for body in hostile.BODIES.values():
+                count(f"body {(await http.post('/api/rooms', content=body)).status_code}")
+            stolen = await http.post(f"/api/rooms/{honest_room}/join", json={"invitation": "guessed"})
+            count(f"guessed invitation {stolen.status_code}")
+            async with connect(ws_url, max_size=2**22) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": tokens[0], "since": 0}))
+                await ws.recv()
+                try:
+                    for frame in hostile.FRAMES.values():
+                        await ws.send(frame)
+                    for _ in range(hostile.FLOOD):  # then a flood: the server closes the socket
+                        await ws.send('{"type": "action", "action": {"type": "call"}}')
+                        count("flood frame")
+                    await ws.recv()
+                    while True:
+                        await ws.recv()
+                except ConnectionClosed as closed:
+                    count(f"closed {closed.rcvd.code if closed.rcvd else None}")
+
+
+async def run(
+    url: str, rooms: int, seconds: float, ruleset: str, policy: str, think: float = 0.0, hostile_too: bool = False
+) -> dict[str, Any]:
     variant = tamalou.load_variant(ruleset)
     totals = Totals()
     async with httpx.AsyncClient(base_url=url, timeout=60) as http:
         made = []
         for k in range(rooms):
             body = {"ruleset": ruleset, "players": 2, "bots": {"1": "greedy"}, "seed": k, "bot_delay": 0}
-            room = (await http.post("/api/rooms", json=body)).json()["room"]
-            token = (await http.post(f"/api/rooms/{room}/join", json={})).json()["token"]
+            created = (await http.post("/api/rooms", json=body)).json()
+            room, invitation = created["room"], created["invitations"]["0"]
+            token = (await http.post(f"/api/rooms/{room}/join", json={"invitation": invitation})).json()["token"]
             made.append((room, token))
         started = time.perf_counter()
-        seats = [asyncio.create_task(play_seat(url, r, t, policy, variant, totals)) for r, t in made]
+        seats = [asyncio.create_task(play_seat(url, r, t, policy, variant, totals, think)) for r, t in made]
+        stop, sent = asyncio.Event(), dict[str, int]()
+        attacker = asyncio.create_task(hostile_client(url, made[0][0], stop, sent)) if hostile_too else None
         done, pending = await asyncio.wait(seats, timeout=seconds)
         elapsed = time.perf_counter() - started
         for task in pending:
             task.cancel()
+        stop.set()
+        if attacker is not None:
+            await attacker
         failed = [t.exception() for t in done if t.exception() is not None]
         actions = 0
         for room, _ in made:
@@ -114,6 +178,8 @@ async def run(url: str, rooms: int, seconds: float, ruleset: str, policy: str) -
         "refused": totals.errors,
         "latency_ms_p50": round(1000 * lat[len(lat) // 2], 2) if lat else None,
         "latency_ms_p99": round(1000 * lat[min(len(lat) - 1, int(len(lat) * 0.99))], 2) if lat else None,
+        "latency_ms_max": round(1000 * lat[-1], 2) if lat else None,
+        **({"hostile": dict(sorted(sent.items()))} if hostile_too else {}),
     }
 
 
@@ -151,6 +217,9 @@ def main() -> None:
     parser.add_argument("--policy", default="greedy", choices=["greedy", "random", "cautious"])
     parser.add_argument("--url", help="a server already running on 127.0.0.1 (default: start one)")
     parser.add_argument("--min-finished", type=float, default=0.0, help="fail unless this share of rooms finished")
+    parser.add_argument("--think", type=float, default=0.0, help="seconds each honest player thinks before acting")
+    parser.add_argument("--hostile", action="store_true", help="one hostile client too (see hostile.py)")
+    parser.add_argument("--max-p99-ms", type=float, help="fail if the honest players' p99 latency is above this")
     args = parser.parse_args()
     if not 1 <= args.rooms <= 1000:
         raise SystemExit("--rooms is from 1 to 1000")
@@ -162,7 +231,9 @@ def main() -> None:
         elif urlsplit(url).hostname not in ("127.0.0.1", "localhost"):
             raise SystemExit("the load test runs against 127.0.0.1 only")
         try:
-            report = asyncio.run(run(url.rstrip("/"), args.rooms, args.seconds, args.ruleset, args.policy))
+            report = asyncio.run(
+                run(url.rstrip("/"), args.rooms, args.seconds, args.ruleset, args.policy, args.think, args.hostile)
+            )
         finally:
             if process is not None:
                 process.terminate()
@@ -170,6 +241,8 @@ def main() -> None:
     print(json.dumps(report, indent=2))
     if report["failed"] or report["finished"] < args.min_finished * args.rooms:
         raise SystemExit(1)
+    if args.max_p99_ms is not None and (report["latency_ms_p99"] or 0) > args.max_p99_ms:
+        raise SystemExit(f"the honest players' p99 latency is above {args.max_p99_ms} ms")
 
 
 if __name__ == "__main__":

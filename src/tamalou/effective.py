@@ -290,6 +290,21 @@ def _without_none(value: Any) -> Any:
 STANDALONE_LEFT_OUT = ("aliases", "base")
 
 
+def _escaped(char: str) -> str:
+    code = ord(char)
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+def _in_comment(text: str) -> str:
+    """``text`` made safe to write inside a TOML comment, on its line: every character ``str.isprintable``
+    refuses (control characters, line breaks and the Unicode line and paragraph separators, format
+    characters...) written as its ``\\u`` escape. A newline would end the comment, and what follows it would be
+    read as keys; TOML allows no other control character but tab in a comment. A validated variant's name is
+    already on one line (``schema.MAX_NAME_LENGTH`` characters at most): this keeps the file whole whatever it
+    is given."""
+    return "".join(c if c.isprintable() else _escaped(c) for c in text)
+
+
 def variant_to_toml(variant: Variant | str | Sequence[str]) -> str:
     """Every key of ``variant`` as a stand-alone TOML file: no ``extends`` and no modifier's ``base``, so
     loading it gives back the same rules whatever it was composed of (``tamalou show --toml``).
@@ -303,7 +318,7 @@ def variant_to_toml(variant: Variant | str | Sequence[str]) -> str:
     for key in STANDALONE_LEFT_OUT:
         data.pop(key, None)
     head = (
-        f"# {v.name}: every rule written out, a stand-alone file (no extends).\n"
+        f"# {_in_comment(v.name)}: every rule written out, a stand-alone file (no extends).\n"
         "# `tamalou validate` checks it; `tamalou show` of it shows the rules as they are played.\n"
     )
     return head + tomli_w.dumps(data)

@@ -31,8 +31,6 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from .cards import DEFAULT_RANK_COUNT, JOKER, RANKS, Card, is_rank_name, parse_card
 
-#: A power's name. Powers are registered by plugins and checked when a variant is compiled, not here.
-PowerName = str
 TieBreak = Literal["fewer_cards", "caller_ahead", "caller_behind"]
 SuitName = Literal["S", "H", "D", "C"]
 
@@ -103,16 +101,45 @@ MAX_ROUNDS = 1_000
 #: The most turns a whole match may last: its most rounds (1, ``rounds.count`` or ``rounds.max_rounds`` by its
 #: form) times ``end.max_turns`` (the defaults: 100 rounds of at most 400 turns). A snapshot holds every action of
 #: the round (``Game.to_json``), a match snapshot every action of every round (``Match.to_json``): a turn takes 35
-#: to 65 characters in random legal play, 130 to 160 when the player to move tries every match they may; so the
-#: longest legal match, played so, takes some 5,000,000 to 6,500,000 characters, under the 16,000,000 that
-#: ``from_json`` reads (``engine.snapshot.MAX_TEXT``). (Out-of-turn matches tried by every player of a big table on
-#: every thrown card can take several times more: that can only be bounded by the engine, not by the rules.)
+#: to 65 characters in random legal play, so the longest legal match takes 1,400,000 to 2,600,000. The engine bounds
+#: the actions of a turn (each player throws at most ``matching.max_cards`` cards on a thrown card, a turn throws at
+#: most ``draw.per_turn`` cards, a right card taken from an opponent needs one give), and at the worst (12 players,
+#: each throwing every card they may on every thrown card, the right ones first, every action stamped with the
+#: longest time text) a turn takes about 5,500 characters: the longest legal match played so, some 220,000,000, is
+#: under the 400,000,000 that ``from_json`` reads (``engine.snapshot.MAX_TEXT``) with a margin of 1.5 and more
+#: (measured by tests/properties/test_restorable.py). (Ticks are not counted: a tick that moves time little or not at
+#: all is accepted any number of times.)
 MAX_MATCH_TURNS = 40_000
 #: The most points, either way, of a card (``values``), a threshold (``call.threshold``, ``end.win_max``) or a
 #: penalty (``scoring.caller_lost_penalty``).
 MAX_POINTS = 1_000
 #: The largest points limit of a match (``rounds.limit``).
 MAX_LIMIT = 1_000_000_000
+
+# --- the bounds of a ruleset's texts -----------------------------------------------------------------
+# Every text a ruleset holds has a bound too, and those shown on one line (names, aliases, a power's name, the title,
+# each source, the base) refuse control characters and line breaks: a name is printed in the middle of a line (a
+# heading, a comment of ``tamalou show --toml``, a log), where a line break would start a line of the text's choice.
+# Only the description may span several lines (newlines and tabs; no other control character).
+
+#: The longest name (``name``; each name of a composition's, ``french+gabo``), alias (``aliases``) or power name
+#: (``rules.powers``), in characters.
+MAX_NAME_LENGTH = 64
+#: The most rulesets a composition's name joins with ``+`` (as a snapshot's variant names at most 16:
+#: ``engine.snapshot.MAX_PARTS``).
+MAX_NAME_PARTS = 16
+#: The most entries of ``aliases``.
+MAX_ALIASES = 16
+#: The longest ``title``, in characters.
+MAX_TITLE_LENGTH = 200
+#: The longest ``description``, in characters.
+MAX_DESCRIPTION_LENGTH = 4_000
+#: The longest entry of ``sources`` (a reference or an address), in characters.
+MAX_SOURCE_LENGTH = 500
+#: The most entries of ``sources``.
+MAX_SOURCES = 32
+#: The longest ``base`` (a registered ruleset's name or, in a trusted load, a file's path), in characters.
+MAX_BASE_LENGTH = 4_096
 
 _MAX_S = int(MAX_SECONDS)
 
@@ -131,6 +158,39 @@ def _int_seconds(value: Any) -> Any:
 Seconds = Annotated[float, Field(ge=0, le=MAX_SECONDS, allow_inf_nan=False), BeforeValidator(_int_seconds)]
 #: Points of a card, a threshold or a penalty: an integer from ``-MAX_POINTS`` to ``MAX_POINTS``.
 Points = Annotated[int, Field(ge=-MAX_POINTS, le=MAX_POINTS)]
+
+#: Control characters (C0, DEL, C1) and the Unicode line and paragraph separators: none is allowed in a text
+#: shown on one line.
+_NOT_ON_ONE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+#: The control characters a description may not hold: all but newline and tab.
+_NOT_IN_A_DESCRIPTION = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _refuse(found: re.Match[str] | None, what: str) -> None:
+    """A ``PydanticCustomError`` naming the character ``found`` (by its code, never the text around it)."""
+    if found is not None:
+        raise PydanticCustomError(
+            "control_character",
+            "expected {what}, found U+{code} at character {at}",
+            {"what": what, "code": f"{ord(found.group()):04X}", "at": found.start() + 1},
+        )
+
+
+def _one_line(text: str) -> str:
+    """A text shown on one line: no control character, no line break (an ``AfterValidator``)."""
+    _refuse(_NOT_ON_ONE_LINE.search(text), "one line without control characters")
+    return text
+
+
+def _description_text(text: str) -> str:
+    """A description: lines (newlines and tabs allowed), no other control character (an ``AfterValidator``)."""
+    _refuse(_NOT_IN_A_DESCRIPTION.search(text), "text without control characters (but newlines and tabs)")
+    return text
+
+
+#: A power's name (at most ``MAX_NAME_LENGTH`` characters, on one line). Powers are registered by plugins and
+#: checked when a variant is compiled, not here.
+PowerName = Annotated[str, Field(max_length=MAX_NAME_LENGTH), AfterValidator(_one_line)]
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -455,9 +515,14 @@ class Powers(_Section):
         "part of the replace: it cannot be declined ('pass' is offered only when it has no use) (cambia house rule).",
     )
     ranks: Annotated[Table[RankName, PowerName], BeforeValidator(_rank_keys)] = Field(
-        default_factory=dict, description="Power by rank."
+        default_factory=dict,
+        description=f"Power by rank (a power's name: at most {MAX_NAME_LENGTH} characters, on one line).",
     )
-    cards: Table[str, PowerName] = Field(default_factory=dict, description="Power of single cards, e.g. KS.")
+    cards: Table[str, PowerName] = Field(
+        default_factory=dict,
+        description=f"Power of single cards, e.g. KS (a power's name: at most {MAX_NAME_LENGTH} characters, on one "
+        "line).",
+    )
 
     _norm = field_validator("cards", mode="before")(classmethod(lambda cls, v: _card_keys(v)))
 
@@ -875,6 +940,46 @@ def _named(name: str) -> str:
     return name
 
 
+def _too_long(most: int) -> PydanticCustomError:
+    """The error of a text over ``most`` characters, as pydantic's own ``max_length`` says it (``variant._errors_of``
+    then says the bound, and the length found in a trusted load)."""
+    return PydanticCustomError(
+        "string_too_long", "String should have at most {max_length} characters", {"max_length": most}
+    )
+
+
+def _variant_name(name: str) -> str:
+    """A variant's name: at most ``MAX_NAME_LENGTH`` characters; a composition's (its rulesets' names joined
+    by ``+``), at most ``MAX_NAME_PARTS`` such names (an ``AfterValidator``, after ``_one_line``)."""
+    parts = name.split("+")
+    if len(parts) == 1 or len(name) <= MAX_NAME_LENGTH:
+        if len(name) > MAX_NAME_LENGTH:
+            raise _too_long(MAX_NAME_LENGTH)
+        return name
+    if len(parts) > MAX_NAME_PARTS:
+        raise PydanticCustomError(
+            "name_parts",
+            "expected a composition of at most {most} rulesets (their names joined by '+'), got {n}",
+            {"most": MAX_NAME_PARTS, "n": len(parts)},
+        )
+    if max(map(len, parts)) > MAX_NAME_LENGTH:
+        raise PydanticCustomError(
+            "name_parts",
+            "expected names of at most {most} characters each, joined by '+' (a composition's name)",
+            {"most": MAX_NAME_LENGTH},
+        )
+    return name
+
+
+def _base_name(base: str | None) -> str | None:
+    """``base``: at most ``MAX_BASE_LENGTH`` characters, on one line (an ``AfterValidator``)."""
+    if base is not None:
+        if len(base) > MAX_BASE_LENGTH:
+            raise _too_long(MAX_BASE_LENGTH)
+        _one_line(base)
+    return base
+
+
 def _module_name(name: str) -> str:
     if not _MODULE_NAME.fullmatch(name):
         raise PydanticCustomError(
@@ -888,20 +993,44 @@ class Variant(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True, strict=True)
 
-    name: Annotated[str, AfterValidator(_named)] = Field(description="The name it is found by (case-insensitive).")
-    aliases: Tup[Annotated[str, AfterValidator(_named)]] = Field((), description="Other names it is found by.")
-    title: str = Field("", description="A human title.")
-    description: str = Field("", description="What this ruleset is.")
-    sources: Tup[str] = Field((), description="The rule texts it follows.")
+    name: Annotated[str, AfterValidator(_named), AfterValidator(_one_line), AfterValidator(_variant_name)] = Field(
+        description=f"The name it is found by (case-insensitive): at most {MAX_NAME_LENGTH} characters, on one line "
+        f"(a composition's is its rulesets' names joined by '+', at most {MAX_NAME_PARTS} of them).",
+    )
+    aliases: Tup[
+        Annotated[str, Field(max_length=MAX_NAME_LENGTH), AfterValidator(_named), AfterValidator(_one_line)]
+    ] = Field(
+        (),
+        max_length=MAX_ALIASES,
+        description=f"Other names it is found by: at most {MAX_ALIASES}, each at most {MAX_NAME_LENGTH} "
+        "characters, on one line.",
+    )
+    title: Annotated[str, AfterValidator(_one_line)] = Field(
+        "",
+        max_length=MAX_TITLE_LENGTH,
+        description=f"A human title: at most {MAX_TITLE_LENGTH} characters, on one line.",
+    )
+    description: Annotated[str, AfterValidator(_description_text)] = Field(
+        "",
+        max_length=MAX_DESCRIPTION_LENGTH,
+        description=f"What this ruleset is: at most {MAX_DESCRIPTION_LENGTH} characters (newlines and tabs "
+        "allowed, no other control character).",
+    )
+    sources: Tup[Annotated[str, Field(max_length=MAX_SOURCE_LENGTH), AfterValidator(_one_line)]] = Field(
+        (),
+        max_length=MAX_SOURCES,
+        description=f"The rule texts it follows: at most {MAX_SOURCES}, each at most {MAX_SOURCE_LENGTH} "
+        "characters, on one line.",
+    )
     plugins: Tup[Annotated[str, AfterValidator(_module_name)]] = Field(
         (),
         description="Modules whose hook implementations apply to this variant (importable names; a module "
         "beside the file that names it is found first).",
     )
-    base: str | None = Field(
+    base: Annotated[str | None, AfterValidator(_base_name)] = Field(
         None,
         description="Marks a modifier: its keys change whatever it is composed with; "
-        "loaded alone it applies to this base.",
+        f"loaded alone it applies to this base (at most {MAX_BASE_LENGTH} characters, on one line).",
     )
     rules: Rules = Rules()
 
@@ -961,6 +1090,20 @@ class Variant(BaseModel):
         """The variant itself, as for ``copy.copy``: an immutable value, whose rulebook holds the plugin
         modules (which cannot be copied) shared by every game of it."""
         return self
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Variant:
+        """A new variant with the fields of ``update`` replaced (pydantic's ``model_copy``; ``deep`` changes
+        nothing: the variant is immutable). Its rulebook is made anew from its rules when first asked for.
+        (Not through ``__copy__``, which returns the variant itself: the copy's fields would be the
+        original's, changed in place.)"""
+        copied = BaseModel.__copy__(self)
+        private = dict(copied.__pydantic_private__ or {})
+        private["_rulebook"] = None
+        object.__setattr__(copied, "__pydantic_private__", private)
+        if update:
+            copied.__dict__.update(update)
+            copied.__pydantic_fields_set__.update(update)
+        return copied
 
     @property
     def spec(self) -> object:

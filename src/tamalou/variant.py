@@ -401,6 +401,10 @@ def _errors_of(
             ctx = err.get("ctx", {})
             what = f"expected at most {ctx.get('max_length')} items"
             suffix = f", got {ctx.get('actual_length')}" if echo else ""
+        elif kind == "string_too_long":
+            ctx, text = err.get("ctx", {}), err["input"]
+            what = f"expected at most {ctx.get('max_length')} characters"
+            suffix = f", got {len(text)}" if echo and isinstance(text, str) else ""
         else:
             msg = err["msg"].removeprefix("Value error, ")
             what = msg[:1].lower() + msg[1:]

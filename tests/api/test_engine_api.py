@@ -786,3 +786,21 @@ def test_copy_and_deepcopy_of_a_game_are_exact_independent_copies() -> None:
         assert g.to_json() == before != twin.to_json()
     pair = copy.deepcopy([g, g])
     assert pair[0] is pair[1]  # the memo: one game copied once
+
+
+def test_model_copy_of_a_variant_is_a_new_variant_and_leaves_the_original_as_it_was() -> None:
+    """``copy.copy`` and ``copy.deepcopy`` of a variant give the variant itself (it is immutable), so
+    pydantic's ``model_copy``, which starts from ``__copy__``, once changed the original in place, the one
+    ``load_variant`` caches included."""
+    import copy
+
+    french = tamalou.load_variant("french")
+    title = french.title
+    for deep in (False, True):
+        renamed = french.model_copy(update={"title": "Another title"}, deep=deep)
+        assert renamed is not french and renamed.title == "Another title"
+        assert french.title == title == tamalou.load_variant("french").title
+    harder = french.model_copy(update={"rules": french.rules.model_copy(update={"call": None})})
+    assert harder.rules.call is None and french.rules.call is not None
+    assert copy.deepcopy(french) is french and copy.copy(french) is french
+    assert tamalou.new_game(french.model_copy(), 2, seed=1).to_json() == tamalou.new_game(french, 2, seed=1).to_json()

@@ -3,7 +3,9 @@
 ``load_variant(..., allow_plugins=False)`` (and ``variant_from_dict``) imports no plugin module but
 tamalou's own, follows no path in ``extends`` or ``base``, and echoes no value in its errors. In every
 mode, a file is resolved once per load, ``extends`` chains and TOML nesting are bounded, and a plugin
-module that fails at import (even with ``SystemExit``) is a ``VariantError``.
+module that fails at import (even with ``SystemExit``) is a ``VariantError``. Every text of a ruleset is
+bounded, those shown on one line refuse line breaks and control characters, and the stand-alone TOML written
+of a variant (``variant_to_toml``) injects nothing through them.
 
 The plugin modules are in ``tests/untrusted_plugins``.
 """
@@ -12,12 +14,24 @@ from __future__ import annotations
 
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
+import tomli_w
 
 import tamalou
-from tamalou import VariantError
+from tamalou import Variant, VariantError
+from tamalou.effective import variant_to_toml
+from tamalou.schema import (
+    MAX_ALIASES,
+    MAX_BASE_LENGTH,
+    MAX_DESCRIPTION_LENGTH,
+    MAX_NAME_LENGTH,
+    MAX_SOURCE_LENGTH,
+    MAX_SOURCES,
+    MAX_TITLE_LENGTH,
+)
 from tamalou.variant import MAX_EXTENDS_DEPTH
 
 TESTS_DIR = Path(__file__).resolve().parents[1]
@@ -327,8 +341,11 @@ def test_a_long_integer_is_told_by_its_size_and_nothing_else_of_the_file_changes
     )
     with pytest.raises(VariantError) as info:
         tamalou.load_variant(write(tmp_path / "long.toml", text))
-    assert [e.key for e in info.value.errors] == [f"rules.values.ranks.{LONG}", "rules.end.max_turns"]
-    assert f"an integer of about {len(LONG)} digits" in info.value.errors[1].reason
+    keys = [e.key for e in info.value.errors]
+    assert keys == ["description", f"rules.values.ranks.{LONG}", "rules.end.max_turns"]
+    # The string is read whole (its length told: it is past the bound of a description).
+    assert f"at most {MAX_DESCRIPTION_LENGTH} characters, got {len(LONG)}" in info.value.errors[0].reason
+    assert f"an integer of about {len(LONG)} digits" in info.value.errors[2].reason
     broken = write(tmp_path / "broken.toml", f"[rules.end]\nmax_turns = {LONG}\nbad = = 3\n")
     with pytest.raises(VariantError, match=r"broken.toml: not valid TOML: .*\(at line 3, column 7\)"):
         tamalou.load_variant(broken)
@@ -364,7 +381,10 @@ def test_a_long_plugin_list_is_checked_in_linear_time(tmp_path: Path, allow_plug
     small = min(_refused_in(_plugin_list(tmp_path, n, distinct=distinct), allow_plugins)[0] for _ in range(3))
     big = min(_refused_in(_plugin_list(tmp_path, 4 * n, distinct=distinct), allow_plugins)[0] for _ in range(3))
     _, exc = _refused_in(_plugin_list(tmp_path, 4 * n, distinct=distinct), allow_plugins)
-    assert big < 8 * small + 0.05, f"{n} names: {small:.3f} s, {4 * n}: {big:.3f} s"
+    # Linear: 4 times the names, about 4 times the time (allowed 10 times, and 0.1 s: a host loaded by other
+    # work stretched a best of three to 13 times once). The quadratic check it replaced took 16 times, and
+    # 2.5 s for 8,326 names.
+    assert big < 10 * small + 0.1, f"{n} names: {small:.3f} s, {4 * n}: {big:.3f} s"
     # One problem per module, however often it is listed.
     assert len(exc.errors) == (4 * n if distinct else 7)
     assert {e.key for e in exc.errors} == {"plugins"}
@@ -386,3 +406,186 @@ def test_load_variant_documents_allow_plugins() -> None:
     doc = tamalou.load_variant.__doc__ or ""
     assert "allow_plugins=False" in doc
     assert "server" in doc
+
+
+# --- 7. bounded texts, and nothing injected through them --------------------------------------------
+
+BIG = 100_000  # characters: far past every bound
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "bound"),
+    [
+        (f'title = "{"t" * (MAX_TITLE_LENGTH + 1)}"', "title", f"at most {MAX_TITLE_LENGTH} characters"),
+        (f'description = "{"d" * BIG}"', "description", f"at most {MAX_DESCRIPTION_LENGTH} characters"),
+        (f'name = "{"n" * (MAX_NAME_LENGTH + 1)}"', "name", f"at most {MAX_NAME_LENGTH} characters"),
+        (f'aliases = ["{"a" * (MAX_NAME_LENGTH + 1)}"]', "aliases.0", f"at most {MAX_NAME_LENGTH} characters"),
+        (
+            "aliases = [" + ", ".join(f'"alias{i}"' for i in range(MAX_ALIASES + 1)) + "]",
+            "aliases",
+            f"at most {MAX_ALIASES} items",
+        ),
+        (f'sources = ["ok", "{"s" * BIG}"]', "sources.1", f"at most {MAX_SOURCE_LENGTH} characters"),
+        (
+            "sources = [" + ", ".join(f'"source {i}"' for i in range(MAX_SOURCES + 1)) + "]",
+            "sources",
+            f"at most {MAX_SOURCES} items",
+        ),
+        (f'base = "{"b" * BIG}"', "base", f"at most {MAX_BASE_LENGTH} characters"),
+        (f'[rules.powers.ranks]\nK = "{"p" * BIG}"', "rules.powers.ranks.K", f"at most {MAX_NAME_LENGTH} characters"),
+        (f'[rules.powers.cards]\nKS = "{"p" * BIG}"', "rules.powers.cards.KS", f"at most {MAX_NAME_LENGTH} characters"),
+    ],
+    ids=["title", "description", "name", "alias", "aliases", "source", "sources", "base", "power", "card-power"],
+)
+@pytest.mark.parametrize("allow_plugins", [True, False])
+@pytest.mark.parametrize("how", ["file", "text"])
+def test_a_text_past_its_bound_is_a_variant_error_naming_the_file_the_key_and_the_bound(
+    tmp_path: Path, text: str, key: str, bound: str, allow_plugins: bool, how: str
+) -> None:
+    """Every text of a ruleset has a bound its schema states (``schema.MAX_TITLE_LENGTH``...): past it, the
+    ruleset is refused by one ``VariantError`` naming the file, the key and the bound, never the text."""
+    source = 'extends = "french"\n' + text + "\n"
+    with pytest.raises(VariantError) as info:
+        if how == "file":
+            tamalou.load_variant(write(tmp_path / "long.toml", source), allow_plugins=allow_plugins)
+        else:
+            tamalou.variant_from_toml(source, file="long.toml", allow_plugins=allow_plugins)
+    exc = info.value
+    assert [(e.file, e.key) for e in exc.errors] == [("long.toml", key)], str(exc)
+    assert bound in exc.reason
+    assert len(str(exc)) < 300  # the text itself is never written out
+
+
+def test_every_bound_of_a_text_is_reached_and_no_further() -> None:
+    """At its bound, each text is accepted (the bounds refuse only what is past them)."""
+    data = tamalou.load_variant("french").model_dump(mode="json")
+    data.update(
+        name="n" * MAX_NAME_LENGTH,
+        aliases=[f"{i:02d}" + "a" * (MAX_NAME_LENGTH - 2) for i in range(MAX_ALIASES)],
+        title="t" * MAX_TITLE_LENGTH,
+        description="d" * MAX_DESCRIPTION_LENGTH,
+        sources=["s" * MAX_SOURCE_LENGTH] * MAX_SOURCES,
+    )
+    v = tamalou.variant_from_dict(data, allow_plugins=False)
+    assert (len(v.name), len(v.aliases), len(v.title), len(v.description)) == (
+        MAX_NAME_LENGTH,
+        MAX_ALIASES,
+        MAX_TITLE_LENGTH,
+        MAX_DESCRIPTION_LENGTH,
+    )
+
+
+def test_the_schema_states_the_bounds_of_the_texts() -> None:
+    """The documentation of the keys (generated from the schema's descriptions) says each bound."""
+    fields = Variant.model_fields
+    for key, bound in [
+        ("name", MAX_NAME_LENGTH),
+        ("aliases", MAX_ALIASES),
+        ("aliases", MAX_NAME_LENGTH),
+        ("title", MAX_TITLE_LENGTH),
+        ("description", MAX_DESCRIPTION_LENGTH),
+        ("sources", MAX_SOURCES),
+        ("sources", MAX_SOURCE_LENGTH),
+        ("base", MAX_BASE_LENGTH),
+    ]:
+        assert str(bound) in (fields[key].description or ""), key
+    schema = tamalou.variant_json_schema()["properties"]
+    assert schema["title"]["maxLength"] == MAX_TITLE_LENGTH
+    assert schema["description"]["maxLength"] == MAX_DESCRIPTION_LENGTH
+    assert schema["sources"]["maxItems"] == MAX_SOURCES
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("name", "house\n[rules.call]\nthreshold = 99"),
+        ("name", "house\rrules"),
+        ("name", "house\x1b[2Jrules"),
+        ("name", "house\u2028rules"),
+        ("aliases", ["ok", "our\nhouse"]),
+        ("title", "Our house\n[rules.call]\nthreshold = 99"),
+        ("title", "Our\x07house"),
+        ("sources", ["a book\nfoo = 1"]),
+        ("description", "A bell\x07, an escape \x1b[2J"),
+        ("base", "french\nfoo = 1"),
+    ],
+    ids=[
+        "name-newline",
+        "name-cr",
+        "name-escape",
+        "name-separator",
+        "alias",
+        "title",
+        "title-bell",
+        "source",
+        "description",
+        "base",
+    ],
+)
+@pytest.mark.parametrize("allow_plugins", [True, False])
+def test_control_characters_and_line_breaks_are_refused_in_one_line_texts(
+    key: str, value: object, allow_plugins: bool
+) -> None:
+    """A name, an alias, the title, a source and the base are shown on one line: a line break or a control
+    character there is refused, naming the key and the character's code (nothing else of the value)."""
+    text = 'extends = "french"\n' + tomli_w.dumps({key: value})
+    with pytest.raises(VariantError) as info:
+        tamalou.variant_from_toml(text, file="upload.toml", allow_plugins=allow_plugins)
+    exc = info.value
+    assert len(exc.errors) == 1, str(exc)
+    assert exc.file == "upload.toml"
+    assert exc.key is not None and exc.key.split(".")[0] == key
+    assert "control characters" in exc.reason
+    assert "U+" in exc.reason
+    assert "threshold" not in str(exc) and "\x1b" not in str(exc) and "\n" not in str(exc)
+
+
+HOSTILE_DESCRIPTION = 'Lines\n[rules.call]\nthreshold = 99\n# """\n\ttab \\ "quote" \'single\' \u2028 ]] é'
+
+
+def test_a_description_may_hold_newlines_and_tabs_and_writes_back_the_same() -> None:
+    """A description is shown to people and may span lines: newlines and tabs are kept, and the stand-alone
+    TOML of the variant (``variant_to_toml``) reads back to the same variant, nothing injected."""
+    base = tamalou.load_variant("french")
+    text = 'extends = "french"\n' + tomli_w.dumps(
+        {"title": "Our table # [rules] é ]]", "description": HOSTILE_DESCRIPTION, "sources": ['"a" # b']}
+    )
+    v = tamalou.variant_from_toml(text, file="house.toml", allow_plugins=False)
+    assert v.description == HOSTILE_DESCRIPTION
+    assert v.rules == base.rules
+    written = variant_to_toml(v)
+    again = tamalou.variant_from_toml(written, file="again.toml", allow_plugins=False)
+    assert again == v
+    assert again.rules.call.threshold == base.rules.call.threshold
+    assert tomllib.loads(written).keys() == {"name", "title", "description", "sources", "plugins", "rules"}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "x\n[rules.call]\nthreshold = 99",
+        "x\r\nfoo = 1",
+        "x\x00y",
+        "x\x1b[2J\x07",
+        "x\u2028foo = 1",
+        "x\u0085foo = 1",
+        "x\u202eevil",
+    ],
+    ids=["newline", "crlf", "nul", "escape", "line-separator", "next-line", "bidi"],
+)
+def test_the_comment_of_the_stand_alone_toml_injects_nothing(name: str) -> None:
+    """``variant_to_toml`` writes the name in a comment: whatever the name holds (here a variant that was
+    never validated, ``model_construct``), the comment stays one line of the file and its keys are the variant's."""
+    v = tamalou.load_variant("french")
+    unchecked = Variant.model_construct(**{**dict(v), "name": name})
+    written = variant_to_toml(unchecked)
+    head = written.split("\n")[:2]
+    assert all(line.startswith("# ") for line in head), head
+    assert all(c.isprintable() for line in head for c in line), head
+    assert "\n".join(written.split("\n")[2:]) == variant_to_toml(v).split("\n", 2)[2].replace(
+        'name = "french"', "name = " + tomli_w.dumps({"n": name})[4:-1], 1
+    )
+    data = tomllib.loads(written)  # valid TOML: the comment holds no character TOML refuses there
+    assert data["name"] == name
+    assert data["rules"]["call"] == v.rules.call.model_dump(mode="json")
+    assert set(data) == {"name", "title", "description", "sources", "plugins", "rules"}

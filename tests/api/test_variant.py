@@ -802,6 +802,7 @@ class MiniValidator:
         "$defs", "$ref", "type", "enum", "const", "anyOf", "oneOf", "allOf", "properties",
         "additionalProperties", "required", "items", "prefixItems", "minItems", "maxItems",
         "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "propertyNames", "uniqueItems",
+        "minLength", "maxLength",
     }  # fmt: skip
 
     def __init__(self, schema: dict[str, Any]) -> None:
@@ -864,6 +865,11 @@ class MiniValidator:
                 fail(f"{value} <= {node['exclusiveMinimum']}")
             if "exclusiveMaximum" in node and value >= node["exclusiveMaximum"]:
                 fail(f"{value} >= {node['exclusiveMaximum']}")
+        if isinstance(value, str):
+            if "minLength" in node and len(value) < node["minLength"]:
+                fail("too short")
+            if "maxLength" in node and len(value) > node["maxLength"]:
+                fail("too long")
         if isinstance(value, list):
             prefix = node.get("prefixItems", [])
             for i, item in enumerate(value):

@@ -212,6 +212,11 @@ def test_validate_a_ruleset_that_cannot_be_found_is_a_usage_error(tmp_path: Path
 #: What a terminal would obey rather than show: clear the screen, set the window's title (ending in a bell), a C1
 #: CSI, DEL, a carriage return; and rich markup, printed as it is.
 HOSTILE = "T\x1b[2J\x1b]0;title\x07 [bold]x[/bold] \x9b31m\x7f\rend"
+#: What a ruleset's title may hold (a title is on one line and holds no control character): rich markup, printed
+#: as it is, and characters beyond ASCII.
+MARKUP = "T [bold]x[/bold] [red]é[/red] — end"
+#: A description may span lines: newlines and tabs (and no other control character).
+LINES = MARKUP + "\n\tsecond line [link=x]y[/link]"
 #: Characters no output of the command may hold.
 CONTROLS = ("\x1b", "\x07", "\x9b", "\x7f", "\r")
 
@@ -223,10 +228,18 @@ def _toml_string(text: str) -> str:
 
 @pytest.fixture
 def hostile(tmp_path: Path) -> dict[str, str]:
-    """A ruleset whose name, title and description hold control characters, and one with unknown keys named so."""
+    """A ruleset whose name, title and description hold markup (shown as it is), one whose name, title and
+    description hold control characters (refused: ``schema``'s texts on one line hold none), and one with unknown
+    keys named so (the errors name them)."""
     good = _write(
         tmp_path,
         "hostile.toml",
+        f'extends = "french"\nname = {_toml_string("hostile" + MARKUP)}\ntitle = {_toml_string(MARKUP)}\n'
+        f"description = {_toml_string(LINES)}\n",
+    )
+    controls = _write(
+        tmp_path,
+        "controls.toml",
         f'extends = "french"\nname = {_toml_string("hostile" + HOSTILE)}\ntitle = {_toml_string(HOSTILE)}\n'
         f"description = {_toml_string(HOSTILE)}\n",
     )
@@ -235,7 +248,7 @@ def hostile(tmp_path: Path) -> dict[str, str]:
         "bad_keys.toml",
         f'extends = "french"\n{_toml_string("k" + HOSTILE)} = 1\n[rules]\n{_toml_string("q" + HOSTILE)} = 2\n',
     )
-    return {"good": good, "bad": bad}
+    return {"good": good, "controls": controls, "bad": bad}
 
 
 def assert_no_control(output: str) -> None:
@@ -248,12 +261,14 @@ def assert_no_control(output: str) -> None:
     [
         (["show", "{good}"], 0),
         (["show", "{good}", "--keys"], 0),
-        (["validate", "{good}", "{bad}"], 1),
+        (["validate", "{controls}", "{bad}"], 1),
+        (["show", "{controls}"], 2),
         (["show", "{bad}"], 2),
         (["play", "-v", "{good}", "-p", "2"], 0),
+        (["play", "-v", "{controls}", "-p", "2"], 2),
         (["simulate", "{good}", "-n", "2", "-p", "2", "--backend", "inline"], 0),
     ],
-    ids=["show", "show-keys", "validate", "show-bad", "play", "simulate"],
+    ids=["show", "show-keys", "validate", "show-controls", "show-bad", "play", "play-controls", "simulate"],
 )
 def test_text_from_a_file_is_printed_without_its_control_characters(
     hostile: dict[str, str], args: list[str], code: int
@@ -261,10 +276,14 @@ def test_text_from_a_file_is_printed_without_its_control_characters(
     result = run(*(a.format(**hostile) for a in args))
     assert_clean_exit(result, code)
     assert_no_control(result.output)
-    if args[0] != "simulate":  # shown, made visible (simulate names the ruleset only)
-        assert "\\x1b[2J" in result.output
+    if args[1] == "{good}" and args[0] != "simulate":  # shown as it is (simulate names the ruleset only)
+        assert "hostileT [bold]x[/bold]" in result.output  # no markup read
     if args[:2] == ["show", "{good}"]:
-        assert "T\\x1b[2J\\x1b]0;title\\x07 [bold]x[/bold] \\x9b31m\\x7f\\rend" in result.output  # no markup read
+        assert MARKUP in result.output
+    if "{controls}" in args:  # refused, naming each key and the character, never writing it
+        for key in ("name", "title", "description"):
+            assert f"controls.toml: {key}: expected " in result.output
+        assert "found U+001B at character" in result.output
     if args[0] == "validate" or args[1] == "{bad}":
         assert "kT\\x1b[2J" in result.output and "rules.qT\\x1b[2J" in result.output  # the key names, visible
 
@@ -275,11 +294,12 @@ def test_documents_escape_control_characters_and_still_read_back(hostile: dict[s
     assert_clean_exit(result, 0)
     assert_no_control(result.output)
     if "--toml" in args:
-        assert tomllib.loads(result.output)["title"] == HOSTILE
+        assert tomllib.loads(result.output)["title"] == MARKUP
+        assert tomllib.loads(result.output)["description"] == LINES
     elif args[0] == "show":
-        assert json.loads(result.output)["title"] == HOSTILE
+        assert json.loads(result.output)["title"] == MARKUP
     else:
-        assert json.loads(result.output)["variant"] == "hostile" + HOSTILE
+        assert json.loads(result.output)["variant"] == "hostile" + MARKUP
 
 
 @pytest.mark.parametrize(

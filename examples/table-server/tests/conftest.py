@@ -32,6 +32,10 @@ HERE = Path(__file__).resolve().parent
 SRC = HERE.parent / "src"
 
 
+#: The admin token of the servers the tests start (``TABLE_ADMIN_TOKEN``).
+ADMIN_TOKEN = "test-admin-token"
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -41,10 +45,11 @@ def free_port() -> int:
 class Server:
     """A ``python -m table_server`` process: ``.url``, ``.ws_url``, ``.db``; ``.start()``, ``.stop()``."""
 
-    def __init__(self, db: Path, log: Path, round_pause: float = 0.0) -> None:
+    def __init__(self, db: Path, log: Path, round_pause: float = 0.0, options: tuple[str, ...] = ()) -> None:
         self.db = db
         self.log = log
         self.round_pause = round_pause
+        self.options = options  # more command-line options of the server
         self.port = 0
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -60,11 +65,11 @@ class Server:
         """Start the server on the same database (on ``port``, else the last one, else a free one)."""
         assert self.process is None, "already running"
         self.port = port or self.port or free_port()
-        env = dict(os.environ, PYTHONUNBUFFERED="1")  # the log is whole even after a kill
+        env = dict(os.environ, PYTHONUNBUFFERED="1", TABLE_ADMIN_TOKEN=ADMIN_TOKEN)  # the log is whole after a kill
         if importlib.util.find_spec("table_server") is None:  # not installed: run it from the sources
             env["PYTHONPATH"] = os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])
         command = [sys.executable, "-m", "table_server", "--host", "127.0.0.1", "--port", str(self.port)]
-        command += ["--db", str(self.db), "--round-pause", str(self.round_pause)]
+        command += ["--db", str(self.db), "--round-pause", str(self.round_pause), *self.options]
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + 30
@@ -92,9 +97,9 @@ class Server:
 
 
 @contextlib.contextmanager
-def running(folder: Path) -> Iterator[Server]:
+def running(folder: Path, options: tuple[str, ...] = ()) -> Iterator[Server]:
     """A server on its own database and log in ``folder``, stopped on the way out."""
-    s = Server(folder / "tables.db", folder / "server.log")
+    s = Server(folder / "tables.db", folder / "server.log", options=options)
     s.start()
     try:
         yield s
@@ -116,6 +121,10 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield s
 
 
+#: The invitations of every room the tests created: room -> seat -> code (the creator's answer).
+INVITATIONS: dict[str, dict[int, str]] = {}
+
+
 def create_room(
     server: Server,
     ruleset: str | None = "french",
@@ -132,12 +141,18 @@ def create_room(
     r = httpx.post(server.url + "/api/rooms", json=body, timeout=10)
     assert r.status_code == 201, r.text
     room: str = r.json()["room"]
+    INVITATIONS[room] = {int(p): code for p, code in r.json()["invitations"].items()}
     return room
 
 
 def join(server: Server, room: str, seat: int | None = None) -> dict[str, Any]:
-    """Take a seat: ``{"seat": p, "token": T, "url": "/table?room=...&token=..."}``."""
-    r = httpx.post(server.url + f"/api/rooms/{room}/join", json={} if seat is None else {"seat": seat}, timeout=10)
+    """Take a seat with its invitation (the first free one if ``seat`` is None):
+    ``{"seat": p, "token": T, "url": "/table?room=...&token=..."}``."""
+    if seat is None:
+        free = httpx.get(server.url + f"/api/rooms/{room}", timeout=10).json()["free"]
+        seat = free[0]
+    body = {"invitation": INVITATIONS[room][seat]}
+    r = httpx.post(server.url + f"/api/rooms/{room}/join", json=body, timeout=10)
     assert r.status_code == 200, r.text
     answer: dict[str, Any] = r.json()
     return answer
@@ -181,6 +196,8 @@ class Player:
     def must_act(self) -> list[dict[str, Any]]:
         """The actions this seat has to choose from now (empty when it may only match out of turn)."""
         legal: list[dict[str, Any]] = self.state.get("legal", [])
+        if self.state.get("busy"):  # the bots are answering: the next update comes at once
+            return []
         if self.seat in self.state.get("to_act", []) and any(a["type"] != "match" for a in legal):
             return legal
         return []

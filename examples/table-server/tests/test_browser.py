@@ -34,7 +34,7 @@ import tamalou
 from playwright.sync_api import Browser, Page, WebSocket, sync_playwright
 from tamalou.cards import RANKS, SUITS
 
-from conftest import Server, create_room, join
+from conftest import INVITATIONS, Server, create_room, join
 
 HERE = Path(__file__).resolve().parent
 CHROMIUM = os.environ.get("TABLE_CHROMIUM", "/usr/bin/chromium")
@@ -691,13 +691,15 @@ def test_a_wrong_token_or_a_taken_seat_is_refused_in_words(browser: Browser, sha
         assert page.locator("#connection").get_attribute("data-connection") == "closed"
         assert sum(1 for way, text in table.frames if way == "out" and '"hello"' in text) == 1
 
-        page.goto(f"{shared_server.url}/table?room={room}&seat=1")  # an invitation already used
+        page.goto(f"{shared_server.url}/table?room={room}&invite={INVITATIONS[room][1]}")  # already used
         notice = page.locator("#notice")
         notice.wait_for()
-        assert "Could not take seat 1" in notice.inner_text()
-        page.click("[data-action='join-any']")  # seat 0 is still free
+        assert "this invitation was used" in notice.inner_text()
+        page.goto(f"{shared_server.url}/table?room={room}&seat=0")  # a room's id is no invitation
+        notice.wait_for()
+        assert "no invitation" in page.locator("#notice").inner_text()
+        page.goto(f"{shared_server.url}/table?room={room}&invite={INVITATIONS[room][0]}")  # seat 0's is
         table.wait_ready()
         assert table.attr("data-seat") == "0" and "token=" in page.url
-        assert not table.errors, table.errors
     finally:
         table.close()

@@ -34,8 +34,12 @@ def saved_room(server: Server, room: str) -> tuple[str, bool]:
 
 
 def step(players: list[Player]) -> bool:
-    """One human action: the first seat that must act plays its first listed action, then every socket
-    reads the one update that follows (bots answer at once: ``bot_delay`` is 0). ``False`` once over."""
+    """One human action: once the bots are done (no socket's state is ``busy``), the first seat that must act
+    plays its first listed action, then every socket reads the update that follows (the bots' answers come in
+    the next ones: ``bot_delay`` is 0). ``False`` once over."""
+    for player in players:
+        while player.state.get("busy"):
+            player.receive()
     for player in players:
         if player.state["over"]:
             return False
@@ -58,6 +62,9 @@ def play(server: Server, crash_after: int | None) -> dict[str, Any]:
     done = 0
     while True:
         if crash_after is not None and done == crash_after:
+            for p in players:
+                while p.state.get("busy"):
+                    p.receive()
             legal = players[0].must_act() or players[1].must_act()
             seat = 0 if players[0].must_act() else 1
             players[seat].act(legal[0])  # in flight when the process dies

@@ -1,4 +1,4 @@
-"""The web application (Starlette): the lobby's JSON API, the page, and one websocket per seat.
+"""The web application (Starlette): the lobby's JSON API, the page, one websocket per seat, the admin endpoint.
 
 ``create_app(db)`` returns the ASGI app; ``python -m table_server`` serves it with uvicorn.
 """
@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import secrets
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -22,6 +24,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import protocol
+from .bots import Workers
 from .rooms import Lobby, Refused, Room
 from .rulesets import catalogue
 from .store import Store
@@ -32,6 +35,10 @@ STATIC = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 128 * 1024
 HELLO_SECONDS = 10.0  # a socket must say hello within this time
 OUTBOX_SIZE = 512  # messages queued for a socket that does not read; then it is closed
+#: A socket may send this many messages a second on average, in bursts of ``MESSAGE_BURST``; past that it
+#: is closed (code 4429). A person, or a bot playing as fast as it may, sends a few a second.
+MESSAGES_PER_SECOND = 20.0
+MESSAGE_BURST = 60
 
 
 def lobby_of(request: Request | WebSocket) -> Lobby:
@@ -43,13 +50,20 @@ def failure(status: int, reason: str) -> JSONResponse:
 
 
 async def json_body(request: Request) -> dict[str, Any]:
-    """The request's JSON object (``{}`` for an empty body); ``ValueError`` for anything else."""
-    body = await request.body()
-    if len(body) > MAX_BODY_BYTES:
+    """The request's JSON object (``{}`` for an empty body); ``ValueError`` for anything else. The body is
+    read up to ``MAX_BODY_BYTES`` (never more, whatever its ``Content-Length`` says), its JSON nested
+    ``protocol.MAX_DEPTH`` deep at most."""
+    declared = request.headers.get("content-length", "0")
+    if not declared.isdigit() or int(declared) > MAX_BODY_BYTES:
         raise ValueError(f"the request is larger than {MAX_BODY_BYTES} bytes")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY_BYTES:
+            raise ValueError(f"the request is larger than {MAX_BODY_BYTES} bytes")
     if not body.strip():
         return {}
-    data = json.loads(body)
+    data = protocol.loads(bytes(body))
     if not isinstance(data, dict):
         raise ValueError("expected a JSON object")
     return data
@@ -87,7 +101,9 @@ async def create_room(request: Request) -> Response:
             raise ValueError("bot_delay is a number of seconds from 0 to 30")
         if not isinstance(bots, dict) or not all(k.isdigit() and isinstance(v, str) for k, v in bots.items()):
             raise ValueError('bots maps seats to bot names: {"1": "greedy"}')
-        room = lobby_of(request).create(
+        if type(seed) is int and not -(2**63) <= seed < 2**63:
+            raise ValueError("seed is an integer of 64 bits")
+        room, invitations = await lobby_of(request).create(
             ruleset=ruleset,
             toml=toml,
             players=players,
@@ -96,12 +112,25 @@ async def create_room(request: Request) -> Response:
             bot_delay=float(bot_delay),
         )
     except (ValueError, tamalou.TamalouError) as exc:  # VariantError, SetupError are ValueErrors too
-        return failure(400, str(exc))
-    return JSONResponse({"room": room.id, "seats": room.free_seats()}, status_code=201)
+        return failure(400, short(str(exc)))
+    links = {str(p): f"/table?room={room.id}&invite={code}" for p, code in invitations.items()}
+    answer = {
+        "room": room.id,
+        "seats": room.free_seats(),
+        "invitations": {str(p): code for p, code in invitations.items()},
+        "links": links,
+    }
+    return JSONResponse(answer, status_code=201)
+
+
+def short(text: str, most: int = 2000) -> str:
+    """An error message cut to ``most`` characters (a ruleset of many bad keys has as many lines)."""
+    return text if len(text) <= most else text[: most - 1] + "…"
 
 
 async def join_room(request: Request) -> Response:
-    """``POST /api/rooms/{room}/join`` ``{"seat": optional}``: a seat and its secret token."""
+    """``POST /api/rooms/{room}/join`` ``{"invitation": code}``: the seat the invitation was made for, and its
+    secret token. An invitation is used once."""
     room = lobby_of(request).get(request.path_params["room"])
     if room is None:
         return failure(404, "no such room")
@@ -109,19 +138,47 @@ async def join_room(request: Request) -> Response:
         body = await json_body(request)
     except ValueError as exc:
         return failure(400, str(exc))
-    seat = body.get("seat")
-    if seat is not None and type(seat) is not int:
-        return failure(400, "seat is an integer")
+    invitation = body.get("invitation")
+    if not isinstance(invitation, str) or not 0 < len(invitation) <= 64:
+        return failure(400, "invitation is the code of the link that invited you")
     try:
-        seat, token = room.take_seat(seat)
+        seat, token = room.take_seat(invitation)
     except Refused as exc:
-        return failure(409, str(exc))
+        return failure(409 if "taken" in str(exc) else 403, str(exc))
     return JSONResponse({"seat": seat, "token": token, "url": f"/table?room={room.id}&token={token}"})
 
 
 async def room_facts(request: Request) -> Response:
     room = lobby_of(request).get(request.path_params["room"])
     return failure(404, "no such room") if room is None else JSONResponse(room.facts())
+
+
+# ---------------------------------------------------------------------- admin
+
+
+def admin(request: Request) -> bool:
+    """Whether the request carries the admin token (``Authorization: Bearer <token>``); there is no admin
+    without a token set (``create_app(admin_token=...)``, ``--admin-token-file``, ``TABLE_ADMIN_TOKEN``)."""
+    token: str | None = request.app.state.admin_token
+    given = request.headers.get("authorization", "")
+    return bool(token) and secrets.compare_digest(given.encode(), f"Bearer {token}".encode())
+
+
+async def quarantined_rooms(request: Request) -> Response:
+    """``GET /api/admin/quarantine``: the rooms that failed (id, ruleset, players, actions, reason, when)."""
+    if not admin(request):
+        return failure(403, "the admin token is needed")
+    return JSONResponse(lobby_of(request).store.quarantined())
+
+
+async def retry_room(request: Request) -> Response:
+    """``POST /api/admin/quarantine/{room}/retry``: restore the room again (after a fix of the server)."""
+    if not admin(request):
+        return failure(403, "the admin token is needed")
+    room = lobby_of(request).retry(request.path_params["room"])
+    if room is None:
+        return failure(409, "the room cannot be restored (or there is no such room): it stays quarantined")
+    return JSONResponse(room.facts())
 
 
 # ---------------------------------------------------------------------- websocket
@@ -133,20 +190,47 @@ class Client:
     def __init__(self, ws: WebSocket, seat: int) -> None:
         self.ws = ws
         self.seat = seat
-        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(OUTBOX_SIZE)
+        self.outbox: asyncio.Queue[dict[str, Any] | tuple[int, str]] = asyncio.Queue(OUTBOX_SIZE)
+        self.ended = False
 
     def send(self, message: dict[str, Any]) -> None:
+        if self.ended:
+            return
         try:
             self.outbox.put_nowait(message)
         except asyncio.QueueFull:  # the client does not read: drop what waits, and close it
+            self.end(4408, "too slow")
+
+    def end(self, code: int, reason: str) -> None:
+        """Close the socket once what was queued before is written (what waits is dropped if it is full)."""
+        if self.ended:
+            return
+        self.ended = True
+        if self.outbox.full():
             while not self.outbox.empty():
                 self.outbox.get_nowait()
-            self.outbox.put_nowait(None)
+        self.outbox.put_nowait((code, reason))
 
     async def write(self) -> None:
-        while (message := await self.outbox.get()) is not None:
+        while isinstance(message := await self.outbox.get(), dict):
             await self.ws.send_text(json.dumps(message, separators=(",", ":")))
-        await self.ws.close(4408, "too slow")
+        await self.ws.close(*message)
+
+
+class Pace:
+    """A token bucket: ``allow()`` is false once a socket sends faster than ``MESSAGES_PER_SECOND`` for longer
+    than a burst of ``MESSAGE_BURST``."""
+
+    def __init__(self) -> None:
+        self.tokens = float(MESSAGE_BURST)
+        self.last = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(MESSAGE_BURST, self.tokens + (now - self.last) * MESSAGES_PER_SECOND)
+        self.last = now
+        self.tokens -= 1
+        return self.tokens >= 0
 
 
 async def receive_text(ws: WebSocket) -> str | None:
@@ -184,22 +268,32 @@ async def table_socket(ws: WebSocket) -> None:
     room.connect(client, since if type(since) is int else 0)
     try:
         await play(ws, room, client)
+        if client.ended:
+            await asyncio.wait_for(writer, 5)  # the close is written
+    except TimeoutError:
+        pass
     finally:
         room.disconnect(client)
         writer.cancel()
 
 
 async def play(ws: WebSocket, room: Room, client: Client) -> None:
-    """Read the seat's actions until the socket closes; each refusal goes back to this socket only."""
+    """Read the seat's actions until the socket closes; each refusal goes back to this socket only. A socket
+    that sends too fast is closed (4429)."""
+    pace = Pace()
     try:
-        while (text := await receive_text(ws)) is not None:
+        while (text := await receive_text(ws)) is not None and not client.ended:
+            if not pace.allow():
+                log.warning("room %s: seat %d sends too fast: closed", room.id, client.seat)
+                client.end(4429, "too many messages")
+                break
             try:
                 message = protocol.parse(text)
                 if message["type"] != "action":
                     raise protocol.BadMessage("hello was already said")
-                room.act(client.seat, message.get("action"))
+                await room.act(client.seat, message.get("action"))
             except (protocol.BadMessage, Refused, tamalou.TamalouError) as exc:
-                client.send(protocol.error(str(exc)))
+                client.send(protocol.error(short(str(exc), 500)))
     except WebSocketDisconnect:
         pass
 
@@ -207,22 +301,36 @@ async def play(ws: WebSocket, room: Room, client: Client) -> None:
 # ---------------------------------------------------------------------- the app
 
 
-def create_app(db: str | Path, *, round_pause: float = 3.0) -> Starlette:
-    """The ASGI app on the SQLite database ``db``; rooms in play there are resumed at startup.
+def create_app(
+    db: str | Path,
+    *,
+    round_pause: float = 3.0,
+    bot_workers: int = 2,
+    bot_seconds: float = 2.0,
+    admin_token: str | None = None,
+) -> Starlette:
+    """The ASGI app on the SQLite database ``db``; rooms in play there are resumed at startup (a room that
+    fails to restore is quarantined, and the others start).
 
-    ``round_pause``: seconds between the end of a round and the deal of the next (matches of rounds)."""
+    ``round_pause``: seconds between the end of a round and the deal of the next (matches of rounds).
+    ``bot_workers``: the worker processes that play the bots and check uploaded rules; ``bot_seconds``: the
+    budget of one bot move or one check. ``admin_token``: the token of the admin endpoint (none: no admin)."""
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(db)
-        lobby = Lobby(store, round_pause)
+        workers = Workers(bot_workers, bot_seconds)
+        await workers.start()
+        lobby = Lobby(store, workers, round_pause)
         app.state.lobby = lobby
-        resumed = lobby.resume_all()
-        log.info("database %s: %d room(s) resumed", db, resumed)
+        app.state.admin_token = admin_token
+        resumed, quarantined = lobby.resume_all()
+        log.info("database %s: %d room(s) resumed, %d quarantined", db, resumed, quarantined)
         try:
             yield
         finally:
             lobby.close()
+            workers.close()
             store.close()
 
     routes = [
@@ -232,6 +340,8 @@ def create_app(db: str | Path, *, round_pause: float = 3.0) -> Starlette:
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/rooms/{room}", room_facts),
         Route("/api/rooms/{room}/join", join_room, methods=["POST"]),
+        Route("/api/admin/quarantine", quarantined_rooms),
+        Route("/api/admin/quarantine/{room}/retry", retry_room, methods=["POST"]),
         WebSocketRoute("/ws/{room}", table_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -13,14 +13,17 @@ import tamalou
 
 #: The longest message a client may send (an action is well under 1 KB).
 MAX_MESSAGE_CHARS = 4096
+#: The deepest nesting of a client's JSON (an action is 3 deep: the message, the action, a list of slots).
+MAX_DEPTH = 8
 
 
 class BadMessage(ValueError):
     """A client message that is not JSON, not an object, or not of a known type."""
 
 
-def state(match: tamalou.Match, seat: int, now: float) -> dict[str, Any]:
-    """What ``seat`` sees of the room now (the ``state`` of ``welcome`` and ``update`` messages)."""
+def state(match: tamalou.Match, seat: int, now: float, busy: bool = False) -> dict[str, Any]:
+    """What ``seat`` sees of the room now (the ``state`` of ``welcome`` and ``update`` messages). ``busy``: the
+    room's bots are answering (more updates come at once): wait for a state that is not busy to act."""
     game = match.game
     over = match.is_over
     return {
@@ -35,6 +38,7 @@ def state(match: tamalou.Match, seat: int, now: float) -> dict[str, Any]:
         "round": match.round,
         "rounds": [list(scores) for scores in match.scores],  # the scores of each round scored
         "match": match.result().model_dump(mode="json") if over else None,
+        "busy": busy,
     }
 
 
@@ -44,7 +48,14 @@ def events_for(seat: int, events: list[tamalou.Event]) -> list[dict[str, Any]]:
 
 
 def welcome(
-    room: str, ruleset: str, match: tamalou.Match, seat: int, seq: int, missed: list[tamalou.Event], now: float
+    room: str,
+    ruleset: str,
+    match: tamalou.Match,
+    seat: int,
+    seq: int,
+    missed: list[tamalou.Event],
+    now: float,
+    busy: bool = False,
 ) -> dict[str, Any]:
     return {
         "type": "welcome",
@@ -54,26 +65,48 @@ def welcome(
         "players": match.players,
         "seq": seq,
         "events": events_for(seat, missed),
-        "state": state(match, seat, now),
+        "state": state(match, seat, now, busy),
     }
 
 
-def update(match: tamalou.Match, seat: int, seq: int, new: list[tamalou.Event], now: float) -> dict[str, Any]:
-    return {"type": "update", "seq": seq, "events": events_for(seat, new), "state": state(match, seat, now)}
+def update(
+    match: tamalou.Match, seat: int, seq: int, new: list[tamalou.Event], now: float, busy: bool = False
+) -> dict[str, Any]:
+    return {"type": "update", "seq": seq, "events": events_for(seat, new), "state": state(match, seat, now, busy)}
 
 
 def error(reason: str) -> dict[str, Any]:
     return {"type": "error", "reason": reason}
 
 
+def depth(data: Any) -> int:
+    """How deep lists and objects nest in parsed JSON (a number or a text is 0 deep)."""
+    most, stack = 0, [(data, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict | list):
+            most = max(most, level)
+            stack.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return most
+
+
+def loads(text: str | bytes) -> Any:
+    """JSON nested ``MAX_DEPTH`` deep at most; ``BadMessage`` for anything else (JSON so deep that Python's
+    parser gives up with a ``RecursionError`` too)."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise BadMessage("not JSON (or nested too deep)") from None
+    if depth(data) > MAX_DEPTH:
+        raise BadMessage(f"JSON nested more than {MAX_DEPTH} deep")
+    return data
+
+
 def parse(text: str) -> dict[str, Any]:
     """A client message as a dict with a ``type``; ``BadMessage`` for anything else."""
     if len(text) > MAX_MESSAGE_CHARS:
         raise BadMessage(f"a message is at most {MAX_MESSAGE_CHARS} characters")
-    try:
-        message = json.loads(text)
-    except ValueError:
-        raise BadMessage("not JSON") from None
+    message = loads(text)
     if not isinstance(message, dict) or message.get("type") not in ("hello", "action"):
         raise BadMessage('expected {"type": "hello", ...} or {"type": "action", ...}')
     return message

@@ -34,6 +34,12 @@ def catalogue() -> list[dict[str, Any]]:
     return out
 
 
+def check_size(toml: str) -> None:
+    """``tamalou.VariantError`` if an uploaded TOML text is longer than the server takes."""
+    if len(toml) > MAX_TOML_BYTES or len(toml.encode()) > MAX_TOML_BYTES:
+        raise tamalou.VariantError(f"the TOML text is longer than {MAX_TOML_BYTES} bytes")
+
+
 def load_ruleset(name: str | None = None, toml: str | None = None) -> tamalou.Variant:
     """The variant of a registered ruleset ``name``, or of an uploaded ``toml`` text (without plugins).
 
@@ -45,7 +51,6 @@ def load_ruleset(name: str | None = None, toml: str | None = None) -> tamalou.Va
             raise tamalou.VariantError(f"no ruleset named {name[:40]!r}")
         return tamalou.load_variant(name, allow_plugins=False)
     assert toml is not None
-    if len(toml.encode()) > MAX_TOML_BYTES:
-        raise tamalou.VariantError(f"the TOML text is longer than {MAX_TOML_BYTES} bytes")
+    check_size(toml)
     # Errors call the text "uploaded.toml", and rules that say no name are called "uploaded".
     return tamalou.variant_from_toml(toml, file=UPLOADED, allow_plugins=False)

@@ -1,8 +1,9 @@
 """Rooms in SQLite (the standard library's ``sqlite3``): what a restarted server needs to go on exactly.
 
-A room is saved as its settings, its seats (the sha256 of each seat's token, never the token), the
-match snapshot (``Match.to_json()``) and the log of every action applied, one row each. Each action is
-saved with the new snapshot in one transaction, so the snapshot and the log always agree.
+A room is saved as its settings, its invitations and seats (the sha256 of each invitation and each seat's
+token, never the secret itself), the match snapshot (``Match.to_json()``) and the log of every action applied,
+one row each. Each action is saved with the new snapshot in one transaction, so the snapshot and the log
+always agree. A room that failed is marked quarantined, with the reason, and kept.
 
 The database runs in WAL mode with ``synchronous=NORMAL``: a commit survives the server process being
 killed; only a power cut may lose the last few commits.
@@ -12,7 +13,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +27,15 @@ CREATE TABLE IF NOT EXISTS rooms (
     bots      TEXT NOT NULL,     -- JSON: {"seat": "bot name"}
     bot_delay REAL NOT NULL,
     snapshot  TEXT NOT NULL,     -- Match.to_json() after the last action
-    over      INTEGER NOT NULL DEFAULT 0
+    over      INTEGER NOT NULL DEFAULT 0,
+    quarantined TEXT,            -- why the room failed (NULL: it did not); its data is kept
+    quarantined_at REAL
+);
+CREATE TABLE IF NOT EXISTS invitations (
+    room      TEXT NOT NULL REFERENCES rooms(id),
+    seat      INTEGER NOT NULL,
+    code_hash TEXT NOT NULL,
+    PRIMARY KEY (room, seat)
 );
 CREATE TABLE IF NOT EXISTS seats (
     room       TEXT NOT NULL REFERENCES rooms(id),
@@ -56,6 +66,8 @@ class SavedRoom:
     snapshot: str
     over: bool
     seats: dict[int, str]  # seat -> token hash
+    invitations: dict[int, str] = field(default_factory=dict)  # seat -> invitation hash
+    quarantined: str | None = None  # why the room was quarantined
 
 
 class Store:
@@ -65,6 +77,10 @@ class Store:
         self.db = sqlite3.connect(path, isolation_level=None)  # autocommit; transactions are explicit
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(rooms)")}
+        if columns and "quarantined" not in columns:  # a database of an earlier version of the server
+            self.db.execute("ALTER TABLE rooms ADD COLUMN quarantined TEXT")
+            self.db.execute("ALTER TABLE rooms ADD COLUMN quarantined_at REAL")
         self.db.executescript(SCHEMA)
 
     def close(self) -> None:
@@ -86,6 +102,10 @@ class Store:
                     room.snapshot,
                     int(room.over),
                 ),
+            )
+            self.db.executemany(
+                "INSERT INTO invitations (room, seat, code_hash) VALUES (?, ?, ?)",
+                [(room.id, seat, code) for seat, code in room.invitations.items()],
             )
 
     def add_seat(self, room: str, seat: int, token_hash: str) -> bool:
@@ -116,11 +136,13 @@ class Store:
 
     def load_room(self, room: str) -> SavedRoom | None:
         row = self.db.execute(
-            "SELECT id, ruleset, toml, players, bots, bot_delay, snapshot, over FROM rooms WHERE id = ?", (room,)
+            "SELECT id, ruleset, toml, players, bots, bot_delay, snapshot, over, quarantined FROM rooms WHERE id = ?",
+            (room,),
         ).fetchone()
         if row is None:
             return None
         seats = dict(self.db.execute("SELECT seat, token_hash FROM seats WHERE room = ?", (room,)).fetchall())
+        invitations = dict(self.db.execute("SELECT seat, code_hash FROM invitations WHERE room = ?", (room,)))
         return SavedRoom(
             id=row[0],
             ruleset=row[1],
@@ -131,11 +153,38 @@ class Store:
             snapshot=row[6],
             over=bool(row[7]),
             seats=seats,
+            invitations=invitations,
+            quarantined=row[8],
         )
 
     def rooms_in_play(self) -> list[str]:
-        """The ids of the rooms whose match is not over (resumed when the server starts)."""
-        return [r[0] for r in self.db.execute("SELECT id FROM rooms WHERE over = 0 ORDER BY rowid")]
+        """The ids of the rooms whose match is not over and that are not quarantined (resumed at start)."""
+        query = "SELECT id FROM rooms WHERE over = 0 AND quarantined IS NULL ORDER BY rowid"
+        return [r[0] for r in self.db.execute(query)]
+
+    def quarantine(self, room: str, reason: str) -> None:
+        """Mark a room as failed, with the reason (the room's data is kept as it is)."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute(
+                "UPDATE rooms SET quarantined = ?, quarantined_at = ? WHERE id = ?", (reason, time.time(), room)
+            )
+
+    def release(self, room: str) -> None:
+        """Take a room out of quarantine (it is restored again the next time it is asked for)."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("UPDATE rooms SET quarantined = NULL, quarantined_at = NULL WHERE id = ?", (room,))
+
+    def quarantined(self) -> list[dict[str, Any]]:
+        """The quarantined rooms: id, ruleset, players, actions saved, reason, when (seconds since the epoch)."""
+        rows = self.db.execute(
+            "SELECT id, ruleset, players, quarantined, quarantined_at,"
+            " (SELECT COUNT(*) FROM actions WHERE actions.room = rooms.id)"
+            " FROM rooms WHERE quarantined IS NOT NULL ORDER BY quarantined_at"
+        )
+        keys = ("room", "ruleset", "players", "reason", "at", "actions")
+        return [dict(zip(keys, row, strict=True)) for row in rows]
 
     def actions(self, room: str) -> list[tuple[int, dict[str, Any]]]:
         """The room's action log: ``(round, action JSON)`` in the order applied."""

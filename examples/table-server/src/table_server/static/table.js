@@ -3,8 +3,8 @@
 // At "/" it shows a lobby (rules, players, bots) that creates a room and sits at seat 0. At
 // "/table?room=ID&token=T" it plays that seat: it opens the websocket "/ws/ID", says hello with its
 // token and the number of events it already has, and draws what the server sends: the seat's own view
-// of the table, the legal actions, the events as words. "/table?room=ID&seat=k" (an invitation) first
-// takes seat k, then plays it.
+// of the table, the legal actions, the events as words. "/table?room=ID&invite=CODE" (an invitation) first
+// takes the seat that invitation was made for, then plays it.
 //
 // The page never invents an action: every action it sends is one of the `legal` list it received,
 // picked by the button or the card(s) the player clicked. The server validates it again anyway.
@@ -168,6 +168,7 @@
     retries: 0,
     closedForGood: false,
     room_info: null, // GET /api/rooms/ID: bots' names, free seats (no card)
+    invitations: null, // seat -> invitation code, in the page that created the room
   };
 
   const name = (p) => {
@@ -747,16 +748,37 @@
     if (navigator.clipboard) navigator.clipboard.writeText(text).catch(() => {});
   }
 
-  /** Links that give the free seats to the players they are sent to (while the room has free seats). */
+  /** The invitations of the rooms this browser created: seat -> code (only the host has them). */
+  function invitationsOf(room) {
+    try {
+      return JSON.parse(localStorage.getItem(`tamalou-invitations-${room}`) || "{}") || {};
+    } catch (_) {
+      return {};
+    }
+  }
+
+  function keepInvitations(room, invitations) {
+    try {
+      localStorage.setItem(`tamalou-invitations-${room}`, JSON.stringify(invitations || {}));
+    } catch (_) {
+      // private browsing: the links are shown while this page is open only
+    }
+    app.invitations = invitations || {};
+  }
+
+  /** Links that give the free seats to the players they are sent to (while the room has free seats): each
+   * link carries the invitation of one seat, and takes that seat only. */
   function renderInvitations() {
     const info = app.room_info;
-    const free = info && Array.isArray(info.free) ? info.free : [];
+    const codes = app.invitations || invitationsOf(app.room);
+    const free = info && Array.isArray(info.free) ? info.free.filter((p) => codes[String(p)]) : [];
     const box = $("invite");
     box.hidden = !free.length || Boolean(app.state && app.state.over);
     const list = $("invite-links");
     list.replaceChildren();
     for (const p of free) {
-      const url = `${location.origin}/table?room=${encodeURIComponent(app.room)}&seat=${p}`;
+      const code = encodeURIComponent(codes[String(p)]);
+      const url = `${location.origin}/table?room=${encodeURIComponent(app.room)}&invite=${code}`;
       list.append(
         h(
           "li",
@@ -891,7 +913,7 @@
   function setState(state) {
     app.state = state;
     app.updates += 1;
-    app.pending = false;
+    app.pending = Boolean(state.busy); // the bots are answering: the next update comes at once
     app.clock = { now: typeof state.now === "number" ? state.now : state.view.now || 0, at: performance.now() };
     // a selection made against older actions may no longer fit any: drop it
     const actions = offered().map(cardsOf);
@@ -918,21 +940,15 @@
     setInterval(renderTimer, 100);
   }
 
-  async function takeSeat(room, seat) {
+  async function takeSeat(room, invitation) {
     try {
-      const answer = await api("POST", `/api/rooms/${encodeURIComponent(room)}/join`, seat === null ? {} : { seat });
+      const answer = await api("POST", `/api/rooms/${encodeURIComponent(room)}/join`, { invitation });
       history.replaceState(null, "", answer.url);
       startTable(room, answer.token);
     } catch (error) {
-      showNotice(`Could not take ${seat === null ? "a seat" : `seat ${seat}`}: ${error.message}`);
+      showNotice(`Could not take the seat of this invitation: ${error.message}`);
       $("table").hidden = true;
       $("lobby").hidden = true;
-      const anySeat = () => {
-        showNotice("");
-        takeSeat(room, null);
-      };
-      const again = h("button", { type: "button", "data-action": "join-any", onclick: anySeat }, "Take any free seat");
-      $("notice").append(" ", again);
     }
   }
 
@@ -1026,7 +1042,9 @@
       if (seed !== "") body.seed = Number(seed);
       try {
         const created = await api("POST", "/api/rooms", body);
-        const joined = await api("POST", `/api/rooms/${encodeURIComponent(created.room)}/join`, { seat: 0 });
+        keepInvitations(created.room, created.invitations);
+        const invitation = created.invitations["0"];
+        const joined = await api("POST", `/api/rooms/${encodeURIComponent(created.room)}/join`, { invitation });
         history.replaceState(null, "", joined.url);
         startTable(created.room, joined.token);
       } catch (error) {
@@ -1044,9 +1062,10 @@
   const token = query.get("token");
   if (room && token) {
     startTable(room, token);
+  } else if (room && query.get("invite")) {
+    takeSeat(room, query.get("invite"));
   } else if (room) {
-    const seat = query.get("seat");
-    takeSeat(room, seat === null || seat === "" ? null : Number(seat));
+    showNotice("This link has no invitation: ask the host of the table for yours.");
   } else {
     showLobby();
   }
