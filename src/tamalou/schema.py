@@ -78,7 +78,7 @@ DEFAULT_VALUES: dict[str, int] = {
 # Everything a ruleset may hold is bounded, so that whatever is accepted can be played, saved and restored:
 # the snapshots (``Game.to_json``, ``Match.to_json``) of a game of any legal ruleset are read back by
 # ``from_json``, which refuses times from 1e12 seconds on (``actions.MAX_TIME``: ``now``, a clock's deadlines)
-# and texts over 16,000,000 characters (``engine.snapshot.MAX_TEXT``).
+# and texts over 400,000,000 characters (``engine.snapshot.MAX_TEXT``).
 
 #: The most players at a table (``players.min`` and ``players.max``).
 MAX_PLAYERS = 12

@@ -284,9 +284,13 @@ def dump(g: Game) -> str:
     return json.dumps(state, separators=(",", ":"))
 
 
-#: The largest snapshot text read (a real one is a few kilobytes; a long game's log some hundreds; the longest match
-#: the rules allow, ``schema.MAX_MATCH_TURNS`` turns, some millions: see there).
-MAX_TEXT = 16_000_000
+#: The largest snapshot text read (a real one is a few kilobytes; a long game's log some hundreds). The longest match
+#: the rules allow, ``schema.MAX_MATCH_TURNS`` turns, takes 1.4 to 2.6 million characters in random play, and up to
+#: some 220 million played the worst way: 12 players each throwing every card they may on every thrown card, every
+#: action stamped with the longest time text, about 5,500 characters a turn (see ``schema.MAX_MATCH_TURNS``). This
+#: cap is that with a margin of 1.5 and more (tests/properties/test_restorable.py measures it). Restoring a text
+#: that long takes minutes and gigabytes: a server that takes snapshots from outside caps them lower itself.
+MAX_TEXT = 400_000_000
 #: The most names a snapshot's variant may be composed of.
 MAX_PARTS = 16
 #: The most slots the layouts of a snapshot may have in all (empty slots included: a matched card leaves its slot
