@@ -162,8 +162,10 @@ Points = Annotated[int, Field(ge=-MAX_POINTS, le=MAX_POINTS)]
 #: Control characters (C0, DEL, C1) and the Unicode line and paragraph separators: none is allowed in a text
 #: shown on one line.
 _NOT_ON_ONE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-#: The control characters a description may not hold: all but newline and tab.
-_NOT_IN_A_DESCRIPTION = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: The control characters a terminal may take for a command: C0 but newline and tab, DEL, C1 (ESC and CSI, OSC,
+#: DCS... begin the escape sequences). A description may hold none of them; the command line prints each one
+#: it is given as a visible escape (``cli.printable``).
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def _refuse(found: re.Match[str] | None, what: str) -> None:
@@ -184,7 +186,7 @@ def _one_line(text: str) -> str:
 
 def _description_text(text: str) -> str:
     """A description: lines (newlines and tabs allowed), no other control character (an ``AfterValidator``)."""
-    _refuse(_NOT_IN_A_DESCRIPTION.search(text), "text without control characters (but newlines and tabs)")
+    _refuse(CONTROL.search(text), "text without control characters (but newlines and tabs)")
     return text
 
 
@@ -950,12 +952,12 @@ def _too_long(most: int) -> PydanticCustomError:
 
 def _variant_name(name: str) -> str:
     """A variant's name: at most ``MAX_NAME_LENGTH`` characters; a composition's (its rulesets' names joined
-    by ``+``), at most ``MAX_NAME_PARTS`` such names (an ``AfterValidator``, after ``_one_line``)."""
-    parts = name.split("+")
-    if len(parts) == 1 or len(name) <= MAX_NAME_LENGTH:
-        if len(name) > MAX_NAME_LENGTH:
-            raise _too_long(MAX_NAME_LENGTH)
+    by ``+``), at most ``MAX_NAME_PARTS`` such names, each that short (an ``AfterValidator``, after ``_one_line``)."""
+    if len(name) <= MAX_NAME_LENGTH:
         return name
+    parts = name.split("+")
+    if len(parts) == 1:
+        raise _too_long(MAX_NAME_LENGTH)
     if len(parts) > MAX_NAME_PARTS:
         raise PydanticCustomError(
             "name_parts",

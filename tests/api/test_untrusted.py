@@ -282,6 +282,17 @@ def test_max_turns_is_bounded(tmp_path: Path, allow_plugins: bool) -> None:
 LONG = "1" + "0" * (max(sys.get_int_max_str_digits(), 4300) + 700)
 
 
+def _refused(path: Path, text: str, how: str, allow_plugins: bool) -> VariantError:
+    """The ``VariantError`` of the ruleset ``text`` loaded as the file ``path`` (``how="file"``) or from its text
+    under that file's name (``"text"``); the test fails if it loads."""
+    with pytest.raises(VariantError) as info:
+        if how == "file":
+            tamalou.load_variant(write(path, text), allow_plugins=allow_plugins)
+        else:
+            tamalou.variant_from_toml(text, file=path.name, allow_plugins=allow_plugins)
+    return info.value
+
+
 @pytest.mark.parametrize(
     ("rules", "key", "expected"),
     [
@@ -319,13 +330,7 @@ def test_an_integer_too_long_to_write_is_a_variant_error_naming_the_file_and_the
     """A decimal integer of more digits than ``int()`` converts makes ``tomllib`` raise a bare ``ValueError``;
     a hexadecimal one is read whatever its size, but writing it in an error message raises. Either is a
     ``VariantError`` naming the file, the key and the expectation, like any other value out of bounds."""
-    text = 'extends = "french"\n' + rules + "\n"
-    with pytest.raises(VariantError) as info:
-        if how == "file":
-            tamalou.load_variant(write(tmp_path / "huge.toml", text), allow_plugins=allow_plugins)
-        else:
-            tamalou.variant_from_toml(text, file="huge.toml", allow_plugins=allow_plugins)
-    exc = info.value
+    exc = _refused(tmp_path / "huge.toml", 'extends = "french"\n' + rules + "\n", how, allow_plugins)
     assert [(e.file, e.key) for e in exc.errors] == [("huge.toml", key)], str(exc)
     assert expected in exc.reason
     if sys.get_int_max_str_digits():
@@ -444,13 +449,7 @@ def test_a_text_past_its_bound_is_a_variant_error_naming_the_file_the_key_and_th
 ) -> None:
     """Every text of a ruleset has a bound its schema states (``schema.MAX_TITLE_LENGTH``...): past it, the
     ruleset is refused by one ``VariantError`` naming the file, the key and the bound, never the text."""
-    source = 'extends = "french"\n' + text + "\n"
-    with pytest.raises(VariantError) as info:
-        if how == "file":
-            tamalou.load_variant(write(tmp_path / "long.toml", source), allow_plugins=allow_plugins)
-        else:
-            tamalou.variant_from_toml(source, file="long.toml", allow_plugins=allow_plugins)
-    exc = info.value
+    exc = _refused(tmp_path / "long.toml", 'extends = "french"\n' + text + "\n", how, allow_plugins)
     assert [(e.file, e.key) for e in exc.errors] == [("long.toml", key)], str(exc)
     assert bound in exc.reason
     assert len(str(exc)) < 300  # the text itself is never written out

@@ -116,7 +116,6 @@ def latencies_while(server: Server, busy: threading.Event, seconds: float) -> li
 def test_search_bots_and_slow_uploads_do_not_stall_other_rooms(server: Server) -> None:
     """Six search bots playing a long match with no delay, and uploads that take long to validate, run in a
     worker process: the server keeps answering everyone else at once (they froze it for about 20 s)."""
-    quiet = latencies_while(server, threading.Event(), 0) or []
     busy = threading.Event()
     busy.set()
     bots = hostile.UPLOADS["a long points match of six search bots"]
@@ -136,7 +135,7 @@ def test_search_bots_and_slow_uploads_do_not_stall_other_rooms(server: Server) -
         sender.join()
     played = httpx.get(f"{server.url}/api/rooms/{room}", timeout=10).json()["actions"]
     assert played > 0  # the bots do play
-    assert len(times) > 20 and quiet == []
+    assert len(times) > 20
     assert max(times) < 0.5, sorted(times)[-5:]
     assert statistics.median(times) < 0.05, statistics.median(times)
 

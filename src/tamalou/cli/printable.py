@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["printable"]
+from ..schema import CONTROL
 
-#: The characters a terminal may take for a command: C0 but newline and tab, DEL, C1 (ESC and CSI, OSC, DCS...
-#: begin the escape sequences).
-CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+__all__ = ["printable"]
 
 
 def _visible(match: re.Match[str]) -> str:

@@ -59,8 +59,7 @@ def move(
     Runs in a worker (the bots named in ``bots``, each made for this one decision from its seed)."""
     if game.is_over or not bots:
         return None
-    n = game.players
-    order = [(game.current_player + i) % n for i in range(n)]
+    order = _from_current(game)
     for seat in order[1:]:
         if seat in bots:
             bot = _bot(bots[seat], seeds[seat], variant, seat)
@@ -75,7 +74,7 @@ def move(
     for seat in order:
         if seat in bots:
             legal = game.legal_actions(seat)
-            if any(not isinstance(a, tamalou.MatchAction | tamalou.Tick) for a in legal):
+            if _in_turn(legal):
                 action = _bot(bots[seat], seeds[seat], variant, seat).act(game.seat_view(seat), legal)
                 if action is None:
                     raise RuntimeError(f"the bot of seat {seat} ({bots[seat]}) did not act")
@@ -90,13 +89,22 @@ def fallback(
     crashed or raised): cheap enough for the event loop. Out-of-turn matches are let go."""
     if game.is_over:
         return None
-    n = game.players
-    for seat in [(game.current_player + i) % n for i in range(n)]:
+    for seat in _from_current(game):
         if seat in bots:
-            legal = [a for a in game.legal_actions(seat) if not isinstance(a, tamalou.MatchAction | tamalou.Tick)]
+            legal = _in_turn(game.legal_actions(seat))
             if legal:
                 return seat, random.Random(seeds[seat]).choice(legal).to_dict()
     return None
+
+
+def _from_current(game: tamalou.Game) -> list[int]:
+    """The seats in play order from the current player's."""
+    return [(game.current_player + i) % game.players for i in range(game.players)]
+
+
+def _in_turn(legal: list[tamalou.Action]) -> list[tamalou.Action]:
+    """The actions of ``legal`` a seat must choose from (none: it may only match out of turn, or wait for time)."""
+    return [a for a in legal if not isinstance(a, tamalou.MatchAction | tamalou.Tick)]
 
 
 def _bot(name: str, seed: int, variant: tamalou.Variant, seat: int) -> Bot:

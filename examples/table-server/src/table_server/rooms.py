@@ -401,7 +401,8 @@ class Lobby:
         variant = load_ruleset(ruleset, toml)
         match = tamalou.new_match(variant, players, seed=seed)
         snapshot = match.to_json()
-        tamalou.Match.from_json(snapshot, variant)  # what a restart does (a registered ruleset: quick)
+        if toml is None:  # what a restart does (uploaded rules did it in the worker)
+            tamalou.Match.from_json(snapshot, variant)
         invitations = {p: secrets.token_urlsafe(12) for p in range(players) if p not in bots}
         saved = SavedRoom(
             id=secrets.token_urlsafe(6),
