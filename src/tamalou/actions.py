@@ -261,6 +261,13 @@ def _is_int(v: object) -> bool:
 #: every time an action may carry can be saved and restored. Rulesets' own times are bounded far lower
 #: (``schema``: a year each).
 MAX_TIME = 1e12
+#: The furthest an action moves the clock of a round that keeps deadlines (half ``MAX_TIME``, some 15,800 years):
+#: past it, only the deadlines move that clock (a ``Tick`` to one, or an action whose time fires it), or an action
+#: once the round is over. A deadline is the clock plus one ruleset time (``schema.MAX_SECONDS`` at most), and a
+#: round's deadlines follow one another at most ``MAX_TURNS`` + 3 times (its turns, its opening, its countdown), so
+#: from here they stay below ``MAX_TIME``: whatever the clock holds, its snapshot restores. (Without it, a time near
+#: ``MAX_TIME`` taken while no deadline ran, in an opening peek of chosen slots, put the next deadline past it.)
+CLOCK_REACH = MAX_TIME / 2
 
 
 def _is_time(v: object) -> bool:

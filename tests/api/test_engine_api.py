@@ -804,3 +804,60 @@ def test_model_copy_of_a_variant_is_a_new_variant_and_leaves_the_original_as_it_
     assert harder.rules.call is None and french.rules.call is not None
     assert copy.deepcopy(french) is french and copy.copy(french) is french
     assert tamalou.new_game(french.model_copy(), 2, seed=1).to_json() == tamalou.new_game(french, 2, seed=1).to_json()
+
+
+#: Kaboo, 8 players, seed 2: random legal play until player 0 matches player 1's card out of turn while player 2,
+#: whose turn it is, holds the card they drew (the last action): player 0 then owes player 1 a card.
+_GIVE_WHILE_HELD = [
+    {"type": "draw", "player": 4, "source": "stock"},
+    {"type": "replace", "player": 4, "slot": 1},
+    {"type": "match", "player": 4, "slots": [0], "owner": 3},
+    {"type": "match", "player": 5, "slots": [2], "owner": 1},
+    {"type": "draw", "player": 5, "source": "discard"},
+    {"type": "replace", "player": 5, "slot": 4},
+    {"type": "match", "player": 0, "slots": [1]},
+    {"type": "match", "player": 3, "slots": [2], "owner": 5},
+    {"type": "match", "player": 6, "slots": [2], "owner": 1},
+    {"type": "match", "player": 1, "slots": [2], "owner": 2},
+    {"type": "match", "player": 4, "slots": [3], "owner": 6},
+    {"type": "match", "player": 5, "slots": [4], "owner": 4},
+    {"type": "match", "player": 7, "slots": [4], "owner": 5},
+    {"type": "draw", "player": 6, "source": "discard"},
+    {"type": "replace", "player": 6, "slot": 1},
+    {"type": "match", "player": 7, "slots": [5], "owner": 4},
+    {"type": "match", "player": 3, "slots": [0], "owner": 6},
+    {"type": "match", "player": 4, "slots": [0], "owner": 6},
+    {"type": "match", "player": 2, "slots": [4], "owner": 7},
+    {"type": "draw", "player": 7, "source": "discard"},
+    {"type": "replace", "player": 7, "slot": 3},
+    {"type": "match", "player": 5, "slots": [5], "owner": 7},
+    {"type": "draw", "player": 0, "source": "discard"},
+    {"type": "replace", "player": 0, "slot": 2},
+    {"type": "match", "player": 7, "slots": [5], "owner": 4},
+    {"type": "match", "player": 5, "slots": [4], "owner": 6},
+    {"type": "give", "player": 5, "slot": 5},
+    {"type": "draw", "player": 1, "source": "stock"},
+    {"type": "replace", "player": 1, "slot": 2},
+    {"type": "match", "player": 1, "slots": [6], "owner": 5},
+    {"type": "match", "player": 3, "slots": [4], "owner": 1},
+    {"type": "draw", "player": 2, "source": "stock"},
+    {"type": "match", "player": 4, "slots": [4], "owner": 0},
+    {"type": "match", "player": 0, "slots": [0], "owner": 1},
+]
+
+
+def test_a_give_owed_while_the_turns_player_holds_a_card_restores() -> None:
+    """In kaboo a match of an opponent's card out of turn makes the matcher give a card back: the round waits for
+    that give (phase ``give``, the matcher to move) while the turn's player still holds the card they drew, and
+    goes back to them after it. The snapshot check once wanted the holder to be the player to move, and refused
+    the state the engine had just accepted."""
+    g = tamalou.replay("kaboo", 8, seed=2, actions=_GIVE_WHILE_HELD)
+    assert (g.phase, g.current_player, g.holder) == ("give", 0, 2)
+    restored = Game.from_json(g.to_json(), replay_check=True)
+    assert restored.to_json() == g.to_json()
+    restored.apply(restored.legal_actions(0)[0])  # the give: back to the holder's turn
+    assert (restored.phase, restored.current_player, restored.holder) == ("hold", 2, 2)
+    forged = json.loads(g.to_json())
+    forged["holder"] = 3  # a holder who is neither the player to move nor the one the round goes back to
+    with pytest.raises(tamalou.SnapshotError, match="holder 3 is not the turn's player"):
+        Game.from_json(json.dumps(forged))

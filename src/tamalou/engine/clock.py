@@ -7,7 +7,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..actions import Action, Tick
+from ..actions import CLOCK_REACH, Action, Tick
 from ..errors import IllegalAction
 from ..events import Event
 from .state import OVER
@@ -39,6 +39,7 @@ def apply_at(g: Game, action: Action, at: float, dispatch: Callable[[Action], li
     due = deadline(g)
     if due is None or due > at:
         # Nothing fires before ``at``: only the time moves, and the handlers are atomic.
+        _within_reach(g, at, action)
         before = g.now
         g.now = float(at)
         try:
@@ -49,7 +50,7 @@ def apply_at(g: Game, action: Action, at: float, dispatch: Callable[[Action], li
     backup = g.copy()  # deadlines fire first: undo them too if the action is then refused
     events: list[Event] = []
     try:
-        advance(g, at, events)
+        advance(g, at, events, action)
         if g.phase == OVER and type(action) is not Tick:
             raise IllegalAction("the round ended before this action's time", action)
         events.extend(dispatch(action))
@@ -59,8 +60,19 @@ def apply_at(g: Game, action: Action, at: float, dispatch: Callable[[Action], li
     return events
 
 
-def advance(g: Game, t: float, events: list[Event]) -> None:
-    """Bring the game to time ``t``: fire, in order, every deadline due before it."""
+def _within_reach(g: Game, at: float, action: Action | None) -> None:
+    """``IllegalAction`` if ``at`` would move past ``CLOCK_REACH`` the clock of a round in play that keeps
+    deadlines, other than onto a deadline (the deadlines that follow must stay restorable)."""
+    if at > CLOCK_REACH and at > g.now and g.flow.timers and g.phase != OVER:
+        raise IllegalAction(
+            f"the clock moves past {CLOCK_REACH:.0e} s only to a deadline: it is {g.now:g} s, the action says {at:g} s",
+            action,
+        )
+
+
+def advance(g: Game, t: float, events: list[Event], action: Action | None = None) -> None:
+    """Bring the game to time ``t``: fire, in order, every deadline due before it (``IllegalAction``, the game
+    then half-moved, if ``t`` is past ``CLOCK_REACH`` and no deadline: the caller puts it back)."""
     while g.phase != OVER:
         due: float | None = None
         timer: Mechanic | None = None
@@ -72,4 +84,5 @@ def advance(g: Game, t: float, events: list[Event]) -> None:
             break
         g.now = due
         timer.fire(g, events)
+    _within_reach(g, t, action)
     g.now = float(max(g.now, t))

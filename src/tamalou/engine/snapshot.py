@@ -367,9 +367,6 @@ def _inconsistency(g: Game) -> str | None:
         return f"caller {g.caller} is not a seat"
     if (g.held == NO_CARD) != (g.holder == -1) or not -1 <= g.holder < players:
         return "the held card and its holder do not agree"
-    # The held card is the turn's player's, who saw it when they drew it.
-    if g.held != NO_CARD and (g.holder != g.current_player or not g.knowers[g.held] >> g.holder & 1):
-        return f"the held card's holder {g.holder} is not the player to move ({g.current_player}), who saw it"
     allmask = g.all_mask
     masks = (g.left, g.locked, g.sealed)
     if any(not 0 <= k <= allmask for k in g.knowers) or any(not 0 <= k <= allmask for k in masks):
@@ -390,6 +387,12 @@ def _inconsistency(g: Game) -> str | None:
             problem = m.check_state(g, st)
             if problem is not None:
                 return f"{m.name}: {problem}"
+    # The held card is the turn's player's, who saw it when they drew it: the player to move, or the one the
+    # round goes back to after an interruption (a give owed for a match made out of turn while the card is
+    # held: ``Mechanic.resumes``, read once the mechanics' states are known to be sound).
+    turn_player = g.phase_beneath()[1]
+    if g.held != NO_CARD and (g.holder != turn_player or not g.knowers[g.held] >> g.holder & 1):
+        return f"the held card's holder {g.holder} is not the turn's player ({turn_player}), who saw it"
     return None
 
 
