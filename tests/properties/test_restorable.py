@@ -60,12 +60,12 @@ RULESETS = tamalou.variant_names()
 every_ruleset = pytest.mark.parametrize("name", RULESETS)
 
 #: Examples per property and ruleset: a few in the fast tier, many in the deep one (derandomized in both).
-EXAMPLES = sized(fast=2, deep=20)
+EXAMPLES = sized(fast=2, deep=10)
 #: Actions drawn in a game (each followed by three restores, one of them replaying the whole round).
-STEPS = sized(fast=30, deep=120)
+STEPS = sized(fast=30, deep=100)
 #: Rounds of a match, and the most actions of each (a round not over by then ends the match there).
-ROUNDS = sized(fast=2, deep=4)
-ROUND_STEPS = sized(fast=150, deep=400)
+ROUNDS = sized(fast=2, deep=3)
+ROUND_STEPS = sized(fast=150, deep=300)
 PROPERTY = settings(
     max_examples=EXAMPLES,
     derandomize=True,
