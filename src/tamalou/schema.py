@@ -78,7 +78,7 @@ DEFAULT_VALUES: dict[str, int] = {
 # Everything a ruleset may hold is bounded, so that whatever is accepted can be played, saved and restored:
 # the snapshots (``Game.to_json``, ``Match.to_json``) of a game of any legal ruleset are read back by
 # ``from_json``, which refuses times from 1e12 seconds on (``actions.MAX_TIME``: ``now``, a clock's deadlines)
-# and texts over 400,000,000 characters (``engine.snapshot.MAX_TEXT``).
+# and texts over 600,000,000 characters (``engine.snapshot.MAX_TEXT``).
 
 #: The most players at a table (``players.min`` and ``players.max``).
 MAX_PLAYERS = 12
@@ -103,12 +103,12 @@ MAX_ROUNDS = 1_000
 #: the round (``Game.to_json``), a match snapshot every action of every round (``Match.to_json``): a turn takes 35
 #: to 65 characters in random legal play, so the longest legal match takes 1,400,000 to 2,600,000. The engine bounds
 #: the actions of a turn (each player throws at most ``matching.max_cards`` cards on a thrown card, a turn throws at
-#: most ``draw.per_turn`` cards, a right card taken from an opponent needs one give), and at the worst (12 players,
-#: each throwing every card they may on every thrown card, the right ones first, every action stamped with the
-#: longest time text) a turn takes about 5,500 characters: the longest legal match played so, some 220,000,000, is
-#: under the 400,000,000 that ``from_json`` reads (``engine.snapshot.MAX_TEXT``) with a margin of 1.5 and more
-#: (measured by tests/properties/test_restorable.py). (Ticks are not counted: a tick that moves time little or not at
-#: all is accepted any number of times.)
+#: most ``draw.per_turn`` cards, a right card taken from an opponent needs one give; a tick that fires nothing takes
+#: the place of a tick before it in the log, so at most one follows each other action), and at the worst (12
+#: players, each throwing every card they may on every thrown card, the right ones first, a tick after every
+#: action, every action stamped with the longest time text) a turn takes about 9,500 characters: the longest legal
+#: match played so, some 380,000,000, is under the 600,000,000 that ``from_json`` reads
+#: (``engine.snapshot.MAX_TEXT``) with a margin of 1.5 and more (measured by tests/properties/test_restorable.py).
 MAX_MATCH_TURNS = 40_000
 #: The most points, either way, of a card (``values``), a threshold (``call.threshold``, ``end.win_max``) or a
 #: penalty (``scoring.caller_lost_penalty``).

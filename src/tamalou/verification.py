@@ -522,7 +522,7 @@ def reproduce(
             shown = json.dumps(a if isinstance(a, dict) else action_to_dict(a))
             return Reproduction(game, crash(game, f"action {i} {shown}", exc), i)
         turn, since = game.turn, 0 if game.turn != turn else since + 1
-    applied = len(game.actions)
+    applied = i  # the recorded actions applied (not len(game.actions): a quiet tick takes the last tick's place)
     checked = True
     for name in names:
         inv = INVARIANTS[name]

@@ -111,6 +111,26 @@ def test_pop_takes_back_applies_made_since_the_push() -> None:
     assert game.to_json() == before
 
 
+def test_pop_puts_back_the_tick_a_quiet_tick_took_the_place_of() -> None:
+    """A tick that fires nothing, after a tick, takes that tick's place in the log (``Game.apply``): ``pop``
+    returns the tick pushed and puts the earlier one back."""
+    game = tamalou.new_game("french", players=2, seed=3)
+    game.apply(tamalou.Tick(at=1.0))
+    before = game.to_json()
+    game.push(tamalou.Tick(at=2.5))
+    assert game.actions == [tamalou.Tick(at=2.5)]
+    game.push(game.legal_actions(game.current_player)[0])
+    game.push(tamalou.Tick(at=3.0))
+    game.push(tamalou.Tick(at=4.0))
+    assert game.actions[-1] == tamalou.Tick(at=4.0) and len(game.actions) == 3
+    assert game.pop() == tamalou.Tick(at=4.0)
+    assert game.actions[-1] == tamalou.Tick(at=3.0) and game.now == 3.0
+    assert game.pop() == tamalou.Tick(at=3.0)
+    game.pop()
+    assert game.pop() == tamalou.Tick(at=2.5)
+    assert game.to_json() == before and game.actions == [tamalou.Tick(at=1.0)]
+
+
 def test_a_copy_has_its_own_undo() -> None:
     game = tamalou.new_game("cabo", players=3, seed=4)
     while game.phase == "peek":

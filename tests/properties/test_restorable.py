@@ -322,6 +322,34 @@ def test_a_late_time_in_a_timed_chosen_peek_restores(name: str) -> None:
 
 # ------------------------------------------------------------------------------------------------ the cap
 
+
+@pytest.mark.parametrize("name", ["tamalou-fun", "french"])
+def test_ticks_that_fire_nothing_do_not_grow_the_snapshot(name: str) -> None:
+    """A server may tick every second while a player thinks, and a tick that fires nothing is accepted any number
+    of times: the log (and the snapshot of the match) held every one, without bound, so a match that its own rules
+    allow could pass ``MAX_TEXT``. A quiet tick after a tick now takes that tick's place: 20,000 ticks leave one in
+    the log, and the match restores exactly, replayed or not. (``french`` keeps no deadline: every tick is quiet.)"""
+    m = tamalou.new_match(name, 3, seed=5)
+    game = m.game
+    logged, size = len(game.actions), len(m.to_json())
+    due = game.deadline
+    start = game.now
+    for k in range(1, 20_001):
+        at = start + k * 1e-4
+        assert due is None or at < due
+        game.apply(Tick(at=at))
+    assert len(game.actions) == logged + 1 and game.actions[-1] == Tick(at=start + 20_000 * 1e-4)
+    assert len(m.to_json()) < size + 40
+    check_match_restorable(m, m.variant)
+    if due is not None:  # the deadline fires: that tick is logged after the quiet one, and the next quiet one
+        game.apply(Tick(at=due))  # takes its place (one tick to the later time replays both: the replay check)
+        fired = game.to_json()
+        game.apply(Tick(at=due + 0.5))
+        assert len(game.actions) == logged + 2 and game.actions[-1] == Tick(at=due + 0.5)
+        assert game.now == due + 0.5 and fired != game.to_json()
+        check_match_restorable(m, m.variant)
+
+
 #: The longest text of a time below ``MAX_TIME`` (23 characters: 17 digits and an exponent); a time may stay the
 #: same from action to action, so every action of a round may carry it.
 LONGEST_TIME = 1.2345678901234567e-300
@@ -364,7 +392,8 @@ def play_worst_round(game: Game, rng: random.Random, right_first: bool) -> None:
     """The round to its end, as long as can be: whenever somebody may throw a card on the thrown one, they do (a
     right one first, with ``right_first``: each then needs a give), one card at a time; else a random listed
     action, never a call while anything else is listed; every action stamped with ``LONGEST_TIME`` (or the game's
-    time, past it)."""
+    time, past it) and followed by a tick to the same time (a tick that fires nothing is logged only after
+    another action: after a tick it takes that tick's place)."""
     players = list(range(game.players))
     while not game.is_over:
         action: Action | None = None
@@ -383,6 +412,10 @@ def play_worst_round(game: Game, rng: random.Random, right_first: bool) -> None:
             else:
                 action = rng.choice([a for a in listed if not isinstance(a, Call)] or listed)
         game.apply(dataclasses.replace(action, at=max(LONGEST_TIME, game.now)))
+        if not game.is_over:
+            logged = len(game.actions)
+            game.apply(Tick(at=game.now))
+            assert len(game.actions) == logged + 1
 
 
 def characters_per_turn(base: str, seed: int, right_first: bool) -> tuple[float, int]:

@@ -11,7 +11,7 @@ import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, cast, overload
 
-from ..actions import Action, parse_action
+from ..actions import Action, Tick, parse_action
 from ..errors import GameStateError, IllegalAction, PluginError, SetupError, SnapshotError, TamalouError
 from ..events import Event
 from ..hookspecs import Tally
@@ -183,6 +183,11 @@ class Game(Flow):
         if type(at) is int:  # one form for times, so a log replays to the same snapshot
             a = dataclasses.replace(a, at=float(at))
         backup = self.copy() if rb.guarded else None
+        log = self.actions
+        # A tick that fires nothing, after a tick, takes that tick's place in the log: one tick to the later
+        # time replays the same (what the first fired, and nothing since), so however often a server stamps
+        # the time, the log (and a snapshot) grows only with what happens.
+        quiet = type(a) is Tick and bool(log) and type(log[-1]) is Tick and self._fires_nothing_by(at)
         try:
             events = apply_at(self, a, at, self._dispatch) if at is not None and at != self.now else self._dispatch(a)
         except IllegalAction:
@@ -194,8 +199,16 @@ class Game(Flow):
             if isinstance(exc, PluginError):
                 raise
             raise PluginError(f"a hook failed: {exc!r}") from exc
-        self.actions.append(a)
+        if quiet:
+            log[-1] = a
+        else:
+            log.append(a)
         return events
+
+    def _fires_nothing_by(self, at: float | None) -> bool:
+        """Whether no deadline is due by ``at``."""
+        due = deadline(self)
+        return due is None or at is None or due > at
 
     # ----------------------------------------------------------------------------- undo, for search
 
@@ -209,7 +222,7 @@ class Game(Flow):
         that keeps its state in its state object as mechanics must."""
         saved = snapshot.save(self)
         events = self.apply(action, max_step=max_step)
-        self._undo.append(saved)
+        self._undo.append((saved, self.actions[-1]))
         return events
 
     def pop(self) -> Action:
@@ -218,8 +231,9 @@ class Game(Flow):
         snapshot starts with nothing to take back."""
         if not self._undo:
             raise GameStateError("nothing to pop: no action was pushed (game.push) since the game began")
-        memento: snapshot.Memento = self._undo.pop()
-        action = self.actions[memento[2]]
+        memento: snapshot.Memento
+        action: Action
+        memento, action = self._undo.pop()
         snapshot.restore(self, memento)
         return action
 

@@ -221,7 +221,8 @@ class Mechanic:
 
     def before_action(self, g: Game, action: Action) -> object:
         """Called before an action is applied; what it returns is given back to ``undo`` if the action
-        is refused (so the game stays exactly as it was)."""
+        is refused (so the game stays exactly as it was). A ``Tick`` that fires no deadline must change
+        nothing: after a tick, it takes that tick's place in the log (``Game.apply``)."""
         return None
 
     def undo(self, g: Game, token: object) -> None:

@@ -181,9 +181,9 @@ def copy_into(g: Game, other: Game) -> None:
 # ----------------------------------------------------------------------------- undo (push / pop)
 
 #: What ``save`` keeps: the core's saved fields (``State.STATE``), the generator's state, how long the
-#: action log was, the cached result, and each mechanic's state object with its slots' values. A game's
-#: other attributes are fixed for the round (the variant, the rulebook, the cards' faces).
-Memento = tuple[list[Any], int, int, Any, list[Any], list[Any]]
+#: action log was, the cached result, each mechanic's state object with its slots' values, and the log's last
+#: action. A game's other attributes are fixed for the round (the variant, the rulebook, the cards' faces).
+Memento = tuple[list[Any], int, int, Any, list[Any], list[Any], Any]
 
 _GETTERS: dict[type, tuple[Any, Any, tuple[str, ...]]] = {}
 
@@ -252,15 +252,19 @@ def save(g: Game) -> Memento:
         if found is None:
             found = _getter(type(st), _slots(st))
         values.append(_copied(found[0](st)))
-    return (copy_core(get_core(g)), g.rng.state, len(g.actions), g._result, list(states), values)
+    log = g.actions
+    last = log[-1] if log else None  # a quiet tick takes the last tick's place (Game.apply): put it back
+    return (copy_core(get_core(g)), g.rng.state, len(log), g._result, list(states), values, last)
 
 
 def restore(g: Game, memento: Memento) -> None:
     """Put ``g`` back as it was when ``save`` made ``memento`` (which it takes over: use it once)."""
-    core, rng_state, n_actions, result, states, values = memento
+    core, rng_state, n_actions, result, states, values, last = memento
     _CORE[2](g, core)
     g.rng.state = rng_state
     del g.actions[n_actions:]
+    if n_actions:
+        g.actions[-1] = last
     g._result = result
     g.ms = states
     for st, saved in zip(states, values, strict=True):
@@ -286,11 +290,12 @@ def dump(g: Game) -> str:
 
 #: The largest snapshot text read (a real one is a few kilobytes; a long game's log some hundreds). The longest match
 #: the rules allow, ``schema.MAX_MATCH_TURNS`` turns, takes 1.4 to 2.6 million characters in random play, and up to
-#: some 220 million played the worst way: 12 players each throwing every card they may on every thrown card, every
-#: action stamped with the longest time text, about 5,500 characters a turn (see ``schema.MAX_MATCH_TURNS``). This
-#: cap is that with a margin of 1.5 and more (tests/properties/test_restorable.py measures it). Restoring a text
-#: that long takes minutes and gigabytes: a server that takes snapshots from outside caps them lower itself.
-MAX_TEXT = 400_000_000
+#: some 380 million played the worst way: 12 players each throwing every card they may on every thrown card, a tick
+#: after every action, every action stamped with the longest time text, about 9,500 characters a turn (see
+#: ``schema.MAX_MATCH_TURNS``). This cap is that with a margin of 1.5 and more (tests/properties/test_restorable.py
+#: measures it). Restoring a text that long takes minutes and gigabytes: a server that takes snapshots from outside
+#: caps them lower itself.
+MAX_TEXT = 600_000_000
 #: The most names a snapshot's variant may be composed of.
 MAX_PARTS = 16
 #: The most slots the layouts of a snapshot may have in all (empty slots included: a matched card leaves its slot
