@@ -169,6 +169,7 @@ class Rulebook:
         "reshuffle",
         "same_kind_hook",
         "threshold",
+        "tiebreak_plugins",
         "tiebreaks",
         "variant",
     )
@@ -217,6 +218,7 @@ class Rulebook:
             raise VariantError(str(exc), key="plugins") from None
         for m in self.mechanics:
             m.bind(self)
+        self.tiebreak_plugins: dict[str, str] = {}  #: the plugin that gave each tie-break, by its name
         self.tiebreaks = self._collect_tiebreaks()
         # The end-of-round hooks, asked once per round.
         self._end_hooks: dict[str, _EndHook] = {}
@@ -258,7 +260,9 @@ class Rulebook:
                         f"tamalou_tiebreaks of plugin {impl.plugin_name!r} returned {t!r}: expected tamalou.TieBreak",
                         key="plugins",
                     )
-                found.setdefault(t.name, t)
+                if t.name not in found:
+                    found[t.name] = t
+                    self.tiebreak_plugins[t.name] = impl.plugin_name
         return tuple(found.values())
 
     def _unknown_power(self, name: object, key: str) -> VariantError:
@@ -454,8 +458,13 @@ def ranking_rule(variant: Variant | str | Sequence[str]) -> list[str]:
             doc = _doc_line(impl.function) or "its own rule"
             text = f"{doc} (plugin {impl.plugin_name}; where it has no answer: {text})"
         lines.append(text)
-        if name == "tamalou_rank":
-            lines += [f"tie-break {i}: {t.description}" for i, t in enumerate(rb.tiebreaks, 1)]
+        if name == "tamalou_rank":  # a tie-break of rules.end.ties as it is; one a plugin adds, with its plugin
+            for i, t in enumerate(rb.tiebreaks, 1):
+                plugin = rb.tiebreak_plugins[t.name]
+                added = "" if plugin == "tamalou.plugins.defaults" else f" (added by plugin {plugin})"
+                lines.append(f"tie-break {i}: {t.description}{added}")
+            if not rb.tiebreaks:
+                lines.append("tie-breaks: none (players with the same total share a place)")
     return lines
 
 

@@ -617,6 +617,12 @@ class Call(_Section):
         "automatically at the start of their turn, if nobody has called yet, with no action of theirs (an event "
         "says so; kaboo).",
     )
+    empty_after_call: Literal["skipped", "plays"] = Field(
+        "skipped",
+        description="After a call, the last turn of a player whose layout is empty: 'skipped' (Le Tamalou: a "
+        "player with no card calls at their turn, unless someone already called), or 'plays' (an empty layout "
+        "has no special effect: they draw and throw as usual; cambia).",
+    )
 
     @model_validator(mode="after")
     def _protect_from_needs_protect_caller(self) -> Call:

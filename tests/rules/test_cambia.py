@@ -516,6 +516,36 @@ def test_decided_an_empty_layout_has_no_special_effect() -> None:
     assert turn_options(g, 0) == {Discard(0)}
 
 
+def test_decided_an_empty_layout_takes_its_last_turn_after_a_call() -> None:
+    """Cambia, decided: "an empty layout has no special effect" — after a call too: a player whose layout is
+    empty takes the last turn like anyone (``rules.call.empty_after_call = "plays"``; French skips it:
+    "skipped"). An independent Cambia engine plays that turn; so does this one, and its log replays."""
+
+    def emptied_then_called(v: tamalou.Variant) -> tuple[Game, list[Event]]:
+        g = scenario.deal([["5S"], ["AH"]], stock=["5D", "6C", "2C"], discard=["2D"], variant=v)
+        throw_and_open(g)
+        g.apply(MatchAction(0, (0,)))  # p0 snaps its last card
+        close_window(g)
+        return g, g.apply(Call(1))  # p1 calls instead of drawing
+
+    one_card = variant(deal={"cards": 1}, peek={"slots": [0]})
+    assert one_card.rules.call.empty_after_call == "plays"
+    g, called = emptied_then_called(one_card)
+    assert kinds(called) == ["called", "turn"]
+    assert g.empty(0) and not g.is_over and g.current_player == 0  # p0 has its last turn
+    assert turn_options(g, 0) == {Draw(0, "stock")}  # someone called: no call; nothing to replace
+    assert kinds(quiet_turn(g)) == ["drew", "discarded", "round_over"]  # p0 draws the 6C and throws it
+    assert g.is_over and g.result().caller == 1 and g.discard[-1] == g.text.index("6C")
+    again = tamalou.replay(one_card, 2, seed=1, actions=g.actions, deal=g.deal_spec, first_player=0)
+    assert again.to_json() == g.to_json()
+
+    french_way = variant(deal={"cards": 1}, peek={"slots": [0]}, call={"empty_after_call": "skipped"})
+    skipped, called = emptied_then_called(french_way)
+    assert kinds(called) == ["called", "skipped", "round_over"]  # p0's turn skipped: the round ends at once
+    assert skipped.is_over and g.text.index("6C") in skipped.stock
+    assert of_kind(called, "skipped")[0]["player"] == 0
+
+
 # --------------------------------------------------------------------------------- house-rule keys
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import scenario
 import tamalou
 from tamalou import Tally
 from tamalou.rules import rulebook
@@ -53,8 +54,55 @@ def test_the_french_caller_over_the_threshold_still_cannot_win(house: tamalou.Va
 def test_ranking_rule_lists_every_tiebreak_in_order(house: tamalou.Variant) -> None:
     lines = tamalou.ranking_rule(house)
     ties = [line for line in lines if line.startswith("tie-break")]
-    assert ties == ["tie-break 1: the caller loses ties", "tie-break 2: fewer cards in front of you wins a tie"]
+    assert ties == [
+        "tie-break 1: the caller loses ties",
+        "tie-break 2: fewer cards in front of you wins a tie (added by plugin plugins_for_tests.fewest_cards_tiebreak)",
+    ]
     assert "plugin tamalou.plugins.french" in lines[0]
+
+
+NO_TIES = 'name = "french-no-ties"\nextends = "french"\n[rules.end]\nties = []\n'
+
+
+def test_decided_ties_empty_over_french_leaves_a_tie_shared_and_show_says_so() -> None:
+    """Decided: "A `ties` list in a ruleset file decides the tie-breaks ... `ties = []` over `french` leaves a
+    tie at the lowest total shared." The caller's tie rule is French's ``ties = ["caller_behind"]``, a key: the
+    French plugin adds no tie-break of its own (it did, so ``ties = []`` still applied it). A caller over the
+    threshold still cannot win (the French plugin's ranking), tied or not."""
+    french = tamalou.load_variant("french")
+    no_ties = tamalou.variant_from_toml(NO_TIES)
+    tie = Tally(totals=(4, 4, 9), card_counts=(4, 4, 4), caller=0, threshold=5)
+    assert rulebook(french).judge(tie)[:2] == ([[1], [0], [2]], [1])
+    assert rulebook(no_ties).judge(tie)[:2] == ([[0, 1], [2]], [0, 1])
+    over = Tally(totals=(6, 6, 9), card_counts=(4, 4, 4), caller=0, threshold=5)  # a 6-6 tie, the caller over 5
+    assert rulebook(no_ties).judge(over)[:2] == ([[1], [0], [2]], [1])
+    lines = tamalou.ranking_rule(no_ties)
+    assert "tie-breaks: none (players with the same total share a place)" in lines
+    assert not any(line.startswith("tie-break ") for line in lines)
+    assert "tie-break 1: the caller loses ties" in tamalou.ranking_rule(french)
+
+
+def test_ties_empty_over_french_a_6_6_tie_in_play_is_shared() -> None:
+    """The same in a stacked deal: a house rule over ``french`` with ``ties = []`` and a threshold of 6; the
+    caller calls at 6 and ties an opponent at 6: both win (French alone: the opponent)."""
+    house = tamalou.variant_from_toml(NO_TIES + "[rules.call]\nthreshold = 6\n")
+    french = tamalou.variant_from_toml(
+        NO_TIES.replace("ties = []", 'ties = ["caller_behind"]') + "[rules.call]\nthreshold = 6\n"
+    )
+    results = []
+    for v in (house, french):
+        g = scenario.deal(
+            [["AS", "AH", "2S", "2H"], ["3S", "3H", "KH", "KD"]],  # p0: 6 points; p1: 6 (red kings are 0)
+            stock=["4C", "4D", "5C"],
+            discard=["9D"],
+            variant=v,
+        )
+        scenario.calling_turn(g)  # p0 throws the 4C and calls at 6
+        scenario.quiet_turn(g)  # p1 throws the 4D: the round ends
+        results.append(g.result())
+    assert [r.totals for r in results] == [[6, 6], [6, 6]] and results[0].caller == 0
+    assert results[0].winners == [0, 1] and results[0].ranking == [[0, 1]]
+    assert results[1].winners == [1] and results[1].ranking == [[1], [0]]
 
 
 def test_rank_by_total_takes_tiebreak_objects_and_builtin_names() -> None:

@@ -9,7 +9,8 @@ looks at it or swaps with it, nobody matches from it or gives into it, the calle
 kaboo); ``empty_layout`` — a player with no card at their turn "must_call" without playing (Le Tamalou),
 "may_call" (Cartalogue), the round "ends_round" as soon as a layout is emptied (tamalou.fun), or they "auto_call":
 the call is made for them at the start of their turn, if nobody called yet (the turn is skipped with
-reason "called"; kaboo).
+reason "called"; kaboo); ``empty_after_call`` — after a call, a player whose layout is empty is "skipped"
+(Le Tamalou) or "plays" their last turn (cambia: an empty layout has no special effect).
 Whether a call is allowed at all now is also the hook ``tamalou_call_allowed`` (asked when listing and
 when applying). After a call the others play once more; the round ends when the turn comes back.
 """
@@ -44,6 +45,7 @@ class Calling(Mechanic):
         self.protect = c.protect_caller
         self.seal = c.protect_caller and c.protect_from == "everything"
         self.auto_call = c.empty_layout == "auto_call"
+        self.skip_empty = c.empty_after_call == "skipped"
         if self.seal:
             # Matching asks other mechanics' ``match_blocked`` (found by name): only a sealing variant
             # has one, so the others keep matching's plain path.
@@ -144,7 +146,7 @@ class Calling(Mechanic):
     def skip_turn(self, g: Game, p: int) -> str | None:
         # Le Tamalou: "s'il n'a plus de cartes ... il doit annoncer le Tamalou" — unless someone already called.
         if g.caller is not None:
-            return "no card" if g.empty(p) else None
+            return "no card" if self.skip_empty and g.empty(p) else None
         if self.auto_call and g.empty(p):
             # kaboo: "A player whose layout is emptied calls automatically at the start of their next
             # turn." The call is their turn; the event ``skipped`` (reason "called") says so.
