@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+import _tamalou_pytest_plugin
 import tamalou
-import tamalou.pytest_plugin
 import tamalou.testing
 
 pytest_plugins = ["pytester"]
@@ -168,7 +168,7 @@ def test_a_ruleset_that_does_not_load(pytester: pytest.Pytester) -> None:
 def test_without_hypothesis_the_option_says_what_to_install(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(tamalou.pytest_plugin, "_has_hypothesis", lambda: False)
+    monkeypatch.setattr(_tamalou_pytest_plugin, "_has_hypothesis", lambda: False)
     result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--tamalou-variant", "french")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(['*pip install "tamalou[[]testing[]]"*'])
@@ -226,10 +226,15 @@ def test_a_fresh_project_outside_the_repository(tmp_path: Path) -> None:
     assert "test_scenarios.py::test_what_a_seat_sees PASSED" in done.stdout
 
 
-def test_the_plugin_imports_neither_hypothesis_nor_the_testing_module() -> None:
-    code = "import sys, tamalou.pytest_plugin; print('hypothesis' in sys.modules, 'tamalou.testing' in sys.modules)"
+def test_the_plugin_imports_nothing_of_tamalou_until_used() -> None:
+    """Loading the plugin (what every pytest run where tamalou is installed does) imports neither tamalou nor
+    hypothesis; the old path still gives ``EventStream``."""
+    code = "import sys, _tamalou_pytest_plugin; print('hypothesis' in sys.modules, 'tamalou' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=clean_env(), check=True)
     assert done.stdout.split() == ["False", "False"]
+    code = "import _tamalou_pytest_plugin as p, tamalou.pytest_plugin as old; print(old.EventStream is p.EventStream)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=clean_env(), check=True)
+    assert done.stdout.split() == ["True"]
 
 
 def test_a_run_without_the_plugin_options_is_unchanged(pytester: pytest.Pytester) -> None:
