@@ -918,6 +918,36 @@ def test_a_new_mechanic_calls_for_a_player_whose_layout_is_emptied(tmp_path: Pat
     assert result.caller == 1 and result.winners == [1] and result.totals == [11, 0]
 
 
+def test_a_third_party_mechanic_takes_part_in_matching_through_the_declared_contract(tmp_path: Path) -> None:
+    """The matching contract (docs/write-a-mechanic.md): a third party's mechanic implementing ``MatchBlocker``
+    and ``MatchListener`` (``plugins_for_tests.match_contract``) is asked and told by matching, as the clock is;
+    ``Matching.of`` finds matching and its contract methods say what it would refuse."""
+    from tamalou.mechanics.match_contract import MatchBlocker, MatchListener
+    from tamalou.mechanics.matching import Matching
+    from tamalou.rules import rulebook
+
+    v = house(tmp_path, "match_contract")
+    mine = next(m for m in rulebook(v).mechanics if m.name == "seat_one_never_matches")
+    assert isinstance(mine, MatchBlocker) and isinstance(mine, MatchListener)
+    matching = Matching.of(rulebook(v))
+    assert matching is not None and matching.name == "matching"
+    g = game(v, ["AS", "2S", "3S", "4S"], ["4H", "5H", "6H", "7H"], stock=["4C", "2C", "3C", "6C"])
+    g.apply(Draw(0, "stock"))
+    g.apply(Discard(0))  # the 4C is on offer
+    assert g.text[matching.card_on_offer(g)] == "4C" and matching.taken_by(g) == -1
+    assert not any(isinstance(a, MatchAction) for a in g.legal_actions(1))
+    assert matching.refusal(g, 1, 1) == "seat 1 never matches (a house rule)"
+    with pytest.raises(IllegalAction, match="seat 1 never matches"):
+        g.apply(MatchAction(1, (0,)))
+    assert matching.refusal(g, 0, 1) is None
+    g.apply(MatchAction(0, (1,)))  # player 0's 2S: a miss
+    g.apply(MatchAction(0, (3,)))  # player 0's 4S: right
+    assert g.state_of("seat_one_never_matches").throws == [[0, 0], [0, 1]]
+    assert matching.taken_by(g) == 0
+    restored = tamalou.Game.from_json(g.to_json(), replay_check=True)
+    assert restored.to_json() == g.to_json()
+
+
 def test_two_mechanics_handling_one_action_in_one_phase_are_an_error_at_load(tmp_path: Path) -> None:
     with pytest.raises(VariantError, match=r"plugins: .*two mechanics handle Draw in the same phase"):
         house(tmp_path, "clash")

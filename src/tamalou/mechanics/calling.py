@@ -47,8 +47,8 @@ class Calling(Mechanic):
         self.auto_call = c.empty_layout == "auto_call"
         self.skip_empty = c.empty_after_call == "skipped"
         if self.seal:
-            # Matching asks other mechanics' ``match_blocked`` (found by name): only a sealing variant
-            # has one, so the others keep matching's plain path.
+            # A ``MatchBlocker`` (the matching contract) only where the caller is sealed, so that the others
+            # keep matching's plain path (no blocker to ask).
             self.match_blocked = self.sealed_match
         self.must_call = c.empty_layout == "must_call"
         self.ends_round = c.empty_layout == "ends_round"

@@ -16,9 +16,12 @@ cards; ``window`` — "at_throw" (a thrown card may be matched at once, until th
 ``play_resolved`` moment), as the phase ``window``, where each player who may match does so or passes
 (``to_act``: those yet to pass), and closes before the turn passes (cambia).
 
-Other mechanics take part through two methods of their own, found by name: ``match_blocked(g, p)``
-(why ``p`` may not match now, or ``None``: a clock's lockout) and ``match_result(g, p, right)`` (``p``
-threw on a window, all right or not).
+The contract with other mechanics (version ``MATCHING_CONTRACT``, in docs/write-a-mechanic.md): a mechanic
+takes part by implementing ``MatchBlocker`` (why a player may not match now: a clock's lockout, a sealed
+caller) or ``MatchListener`` (told of every throw on a window, right or not); a mechanic that adds a way to
+throw cards on the card on offer (the sum-matching example) finds the matching mechanic with
+``Matching.of(rulebook)`` and uses the methods marked "(contract)": the card on offer and who took it, why a
+throw would be refused, the listing, ``record_throw``, ``penalise`` and ``closing_moves_on``.
 
 One-card matches are listed on every occupied slot, right or wrong (listing only right ones would leak
 the cards); a match of several slots is accepted and is those one-card matches in a row.
@@ -35,6 +38,7 @@ from ..engine.seats import GROWTH, SEATS
 from ..engine.state import CLOSING, DRAW, GIVE, HOLD, NO_CARD, OVER, POWER, SWAP, Reason, mypyc_attr
 from ..errors import IllegalAction
 from ..events import Event
+from .match_contract import MatchBlocker, MatchListener
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -153,14 +157,15 @@ class Matching(Mechanic):
             self.idle.add("round_ending")
         if not self.after_power:
             self.idle.add("play_resolved")
+        self.window_phases = self.window_phases_of(variant)
         self._more = type(self).list_more is not Matching.list_more
         self._after = True  # whether a mechanic reacts to layouts changing (``bind``)
         self._then: tuple[Callable[[Game, list[Event]], bool], ...] = ()  # play_resolved after this one
 
     def bind(self, rb: Rulebook) -> None:
         others = [m for m in rb.mechanics if m is not self]
-        self._results = [m.match_result for m in others if hasattr(m, "match_result")]
-        self._blockers = [m.match_blocked for m in others if hasattr(m, "match_blocked")]
+        self._results = [m.match_result for m in others if isinstance(m, MatchListener)]
+        self._blockers = [m.match_blocked for m in others if isinstance(m, MatchBlocker)]
         self._plain = self.while_playing and not self._blockers
         self._rank_only = self.by == "rank" and rb.same_kind_hook is None
         self._after = bool(rb.hooks.after_out_of_turn)
@@ -225,7 +230,7 @@ class Matching(Mechanic):
         return None
 
     def list_matches(self, g: Game, p: int, out: list[Action]) -> None:
-        """One-card matches on every occupied slot."""
+        """(contract) One-card matches on every occupied slot (in an open phase)."""
         st: MatchingState = g.ms[self.index]
         if (
             st.win == NO_CARD
@@ -354,8 +359,8 @@ class Matching(Mechanic):
         return events
 
     def penalise(self, g: Game, p: int, count: int, events: list[Event]) -> None:
-        """``count`` penalty cards for a miss of ``p``, within ``penalty_cap`` (an event says what the cap
-        spared). A move of another mechanic that misses on the window penalises through this too."""
+        """(contract) ``count`` penalty cards for a miss of ``p``, within ``penalty_cap`` (an event says what the
+        cap spared). A move of another mechanic that misses on the window penalises through this too."""
         if self.cap:
             room = max(0, self.cap - g.card_count(p))
             if room < count:
@@ -367,6 +372,66 @@ class Matching(Mechanic):
     def took(self, g: Game, a: MatchAction, owner: int, events: list[Event]) -> bool:
         """After a match: ``True`` if the round now waits for something (opponent matching's give)."""
         return False
+
+    # ---------------------------------------------------------------- the contract (MATCHING_CONTRACT)
+
+    @staticmethod
+    def of(rb: Rulebook) -> Matching | None:
+        """(contract) The ruleset's matching mechanic (the built-in one or a subclass), ``None`` without matching."""
+        return next((m for m in rb.mechanics if isinstance(m, Matching)), None)
+
+    @staticmethod
+    def window_phases_of(variant: Variant) -> frozenset[str]:
+        """(contract) The window phases of ``variant``, where matching lists its own actions although they are
+        not open to out-of-turn ones (the closing window of a called round, the window after a power); also
+        ``window_phases`` once made."""
+        r = variant.rules
+        closing = r.matching.closing_window and r.timing.turn_seconds == 0
+        return frozenset(ph for ph, on in ((CLOSING, closing), (WINDOW, r.matching.window == "after_power")) if on)
+
+    def card_on_offer(self, g: Game) -> int:
+        """(contract) The card that may be matched now (an index into ``g.cards``), ``NO_CARD`` if none."""
+        return int(g.ms[self.index].win)
+
+    def taken_by(self, g: Game) -> int:
+        """(contract) Who took the card on offer with a right throw (-1: nobody yet; always -1 without a race)."""
+        return int(g.ms[self.index].win_by)
+
+    def refusal(self, g: Game, p: int, count: int) -> str | None:
+        """(contract) Why ``p`` may not throw ``count`` cards of theirs on the card on offer now, or ``None``: the
+        phase and the window, the caller, the cards already thrown on it (``max_cards``), and every
+        ``MatchBlocker``. (A card somebody already took may still be thrown: a right one comes back, ``late``.)"""
+        if not g.player_ok(p):
+            return f"no player {p}"
+        phase = g.phase
+        if phase not in g.flow.open and phase not in self.window_phases:
+            return f"no matching now (phase {str(phase)!r})"
+        st: MatchingState = g.ms[self.index]
+        if st.win == NO_CARD:
+            return "there is no thrown card to match on"
+        if p == g.caller and not self.caller_may_match:
+            return "the caller may not match"
+        if phase in _WINDOWS and not st.waiting >> p & 1:
+            passed = "you have passed on this card's window"
+            return "you have had your last chance to match in this round" if phase == CLOSING else passed
+        if st.tried[p] + count > self.max_cards:
+            left = self.max_cards - st.tried[p]
+            return f"you may throw {left} more card(s) on this one ({self.max_cards} at most)"
+        return self.blocked(g, p)
+
+    def record_throw(self, g: Game, p: int, count: int, right: bool) -> None:
+        """(contract) Another mechanic's move threw ``count`` cards of ``p`` on the card on offer (moved already),
+        all right or not: they count against ``max_cards``, ``p``'s last chance in the closing window is used, a
+        right throw takes the card (with a race), and every ``MatchListener`` is told. ``closing_moves_on``
+        then, in a window phase."""
+        st: MatchingState = g.ms[self.index]
+        st.tried[p] += count
+        if g.phase == CLOSING:
+            st.waiting &= ~(1 << p)
+        if right and self.race:
+            st.win_by = p
+        for hook in self._results:
+            hook(g, p, right)
 
     # ---------------------------------------------------------------- the flow
 
@@ -476,6 +541,7 @@ class Matching(Mechanic):
         return [p for p in range(g.players) if waiting >> p & 1]
 
     def list_closing(self, g: Game, p: int, out: list[Action]) -> None:
+        """(contract) In a window phase: ``list_matches`` and ``pass`` for a seat the window waits for."""
         if g.ms[self.index].waiting >> p & 1:
             self.list_matches(g, p, out)
             out.append(SEATS[p].pass_)
@@ -495,7 +561,7 @@ class Matching(Mechanic):
         events.extend(self.do_pass(g, SEATS[g.current_player].pass_))
 
     def closing_moves_on(self, g: Game, events: list[Event]) -> None:
-        """After a match, a give or a pass in a window (the closing one, or one after a power): the next
+        """(contract) After a match, a give or a pass in a window (the closing one, or one after a power): the next
         seat to wait for, or the end of the window (the end of the round, or the turn going on)."""
         if g.phase == OVER:  # an emptied layout ended the round meanwhile
             return

@@ -124,6 +124,8 @@ class Timing(Mechanic):
             st.quiet_until = max(st.quiet_until, g.now + self.swap_show)
 
     def match_blocked(self, g: Game, p: int) -> str | None:
+        """A ``MatchBlocker`` (the matching contract): no matching while a peek or a swap is shown, nor while
+        ``p``'s misses lock it."""
         st: ClockState = g.ms[self.index]
         if g.now < st.quiet_until:
             return "no matching now (the opening peek or a swap is being shown)"
@@ -132,7 +134,8 @@ class Timing(Mechanic):
         return None
 
     def match_result(self, g: Game, p: int, right: bool) -> None:
-        """Misses add up and lock matching as ``timing.lockouts`` says; a right match clears them."""
+        """A ``MatchListener`` (the matching contract): misses add up and lock matching as ``timing.lockouts``
+        says; a right match clears them."""
         if not self.lockouts:
             return
         st: ClockState = g.ms[self.index]

@@ -20,32 +20,33 @@ défausse. J'ai un 6 et 4 dans mon jeu => Je peux poser les deux cartes".
   variant's matching penalty (``rules.matching.penalty_cards``) once, for the wrong sum, never past
   ``rules.matching.penalty_cap`` cards in their layout when the ruleset sets one.
 
-What this uses of the built-in matching (``tamalou.mechanics.matching``), read through
-``MatchingLike`` below: its listing (``list_matches``, and ``list_closing`` in the closing window), its
-state (``g.state_of("matching")``: ``win``, the thrown card; ``win_by``, who took it; ``tried``, the
-cards each player threw on it; ``waiting``, who a window phase still waits for), ``closing_moves_on``
-(a window phase moves on after each throw) and ``penalise`` (a miss's penalty, within
-``penalty_cap``). The keys ``race`` and ``window`` are read with their defaults when the installed
-tamalou predates them.
+What this uses of the built-in matching is its declared contract (``tamalou.mechanics.matching``,
+``MATCHING_CONTRACT`` 1; docs/write-a-mechanic.md): ``Matching.of(rulebook)`` finds it; ``refusal`` says why a
+throw of one's own cards would be refused now (the phase and the window, the caller, ``max_cards``, the
+clock's lockouts), ``card_on_offer`` and ``taken_by`` what may be matched and who took it, ``window_phases``
+where matching lists its own actions; ``record_throw`` counts a throw (a right one takes the card, the clock
+hears of a miss), ``penalise`` deals a miss's penalty within ``penalty_cap``, and ``closing_moves_on`` moves a
+window phase on after a throw. No state slot of matching is read.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import permutations
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import tamalou
 from pydantic import ConfigDict
-from tamalou import Action, Event, IllegalAction, MatchAction, Phase
-from tamalou.engine import NO_CARD
-
-#: The phase of a window that opens after a card's power (``rules.matching.window = "after_power"``).
-WINDOW = "window"
+from tamalou import Action, Event, IllegalAction
+from tamalou.mechanics.match_contract import MATCHING_CONTRACT
+from tamalou.mechanics.matching import Matching
 
 if TYPE_CHECKING:
     from tamalou import Game
     from tamalou.rules import Rulebook
+
+#: The version of the matching contract this mechanic is written against.
+CONTRACT = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,20 +62,6 @@ class SumMatch(Action):
     __pydantic_config__: ClassVar[ConfigDict] = ConfigDict(extra="forbid", strict=False)
 
 
-class MatchingLike(Protocol):
-    """What sum matching reads of the built-in matching mechanic."""
-
-    index: int
-
-    def list_matches(self, g: Game, p: int, out: list[Action]) -> None: ...
-
-    def list_closing(self, g: Game, p: int, out: list[Action]) -> None: ...
-
-    def closing_moves_on(self, g: Game, events: list[Event]) -> None: ...
-
-    def penalise(self, g: Game, p: int, count: int, events: list[Event]) -> None: ...
-
-
 _ACTIONS: dict[tuple[int, int, int], SumMatch] = {}
 
 
@@ -88,7 +75,7 @@ def sum_match(p: int, first: int, second: int) -> SumMatch:
 
 
 class SumMatching(tamalou.Mechanic):
-    """Lists ``sum_match`` wherever matching lists a match of one's own card, and applies it."""
+    """Lists ``sum_match`` wherever matching would take a throw of two of one's own cards, and applies it."""
 
     name = "sum_matching"
     order = 15  # after matching (10): a thrown card opens matching's window first
@@ -96,37 +83,23 @@ class SumMatching(tamalou.Mechanic):
 
     def __init__(self, variant: tamalou.Variant) -> None:
         super().__init__(variant)
-        m = variant.rules.matching
-        self.max_cards = m.max_cards
-        self.penalty = m.penalty_cards
-        self.race: bool = getattr(m, "race", True)
-        # The window phases where matching lists its own actions (they are not open to out-of-turn
-        # actions): the closing window of a called round (untimed rulesets; timed ones have their
-        # countdown), and the window after a power.
-        windows: list[str] = []
-        if m.closing_window and variant.rules.timing.turn_seconds == 0:
-            windows.append(Phase.CLOSING)
-        if getattr(m, "window", "at_throw") == "after_power":
-            windows.append(WINDOW)
-        self.windows = frozenset(windows)
-        self.matching: MatchingLike | None = None  # found in bind
-        self.results: list[Any] = []
+        self.penalty = variant.rules.matching.penalty_cards
+        self.windows = Matching.window_phases_of(variant)  # where matching lists its own actions
+        self.matching: Matching | None = None  # found in bind
 
     @classmethod
     def wanted(cls, variant: tamalou.Variant) -> bool:
         return variant.rules.matching.enabled
 
     def bind(self, rb: Rulebook) -> None:
-        found: Any = next((m for m in rb.mechanics if m.name == "matching"), None)
-        for attr in ("list_matches", "list_closing", "closing_moves_on", "penalise"):
-            if not callable(getattr(found, attr, None)):
-                raise tamalou.VariantError(
-                    f"sum matching needs the built-in matching mechanic (its {attr!r} is missing)", key="plugins"
-                )
-        self.matching = found
-        # Other mechanics hear about every throw on a window, right or not (a clock's lockout after a
-        # miss), through the same method matching calls.
-        self.results = [m.match_result for m in rb.mechanics if m is not self and hasattr(m, "match_result")]
+        if MATCHING_CONTRACT != CONTRACT:
+            raise tamalou.VariantError(
+                f"sum matching is written for the matching contract {CONTRACT}; this tamalou has {MATCHING_CONTRACT}",
+                key="plugins",
+            )
+        self.matching = Matching.of(rb)
+        if self.matching is None:
+            raise tamalou.VariantError("sum matching needs matching (rules.matching.enabled)", key="plugins")
 
     # ---------------------------------------------------------------- phases
 
@@ -140,27 +113,21 @@ class SumMatching(tamalou.Mechanic):
 
     # ---------------------------------------------------------------- listing
 
-    def _matching(self) -> MatchingLike:
+    def _matching(self) -> Matching:
         assert self.matching is not None, "the rulebook binds every mechanic before a game starts"
         return self.matching
 
-    def may_match(self, g: Game, p: int) -> bool:
-        """Whether matching lists a match of one of ``p``'s own cards now (the same window)."""
+    def why_not(self, g: Game, p: int) -> str | None:
+        """Why ``p`` may not throw two of their cards on the card on offer now, or ``None``: matching's own
+        refusal of a two-card throw, and a card somebody already took (a sum is never late)."""
         matching = self._matching()
-        probe: list[Action] = []
-        if g.phase in self.windows:
-            matching.list_closing(g, p, probe)
-        else:
-            matching.list_matches(g, p, probe)
-        return any(isinstance(a, MatchAction) and a.owner in (None, p) for a in probe)
-
-    def _room(self, g: Game, p: int) -> bool:
-        """Whether ``p`` may still throw two cards on this thrown card."""
-        st = g.state_of("matching")
-        return bool(st.tried[p] + 2 <= self.max_cards)
+        why = matching.refusal(g, p, 2)
+        if why is None and matching.taken_by(g) not in (-1, p):
+            why = f"player {matching.taken_by(g)} already took the thrown card"
+        return why
 
     def list_sums(self, g: Game, p: int, out: list[Action]) -> None:
-        if g.card_count(p) < 2 or not self._room(g, p) or not self.may_match(g, p):
+        if g.card_count(p) < 2 or self.why_not(g, p) is not None:
             return
         out.extend(sum_match(p, a, b) for a, b in permutations(g.occupied(p), 2))
 
@@ -171,66 +138,42 @@ class SumMatching(tamalou.Mechanic):
         p = a.player
         if not g.player_ok(p):
             return f"no player {p}"
-        phase = g.phase
-        if phase not in g.flow.open and phase not in self.windows:
-            return f"no matching now (phase {str(phase)!r})"
         slots = a.slots
         if len(slots) != 2 or slots[0] == slots[1]:
             return "a sum match names two different slots of yours"
         for s in slots:
             if not g.slot_ok(p, s):
                 return f"slot {s} of player {p} holds no card"
-        st = g.state_of("matching")
-        if st.win == NO_CARD:
-            return "there is no thrown card to match on"
-        if st.win_by not in (-1, p):
-            return f"player {st.win_by} already took the thrown card"
-        if phase in self.windows and not st.waiting >> p & 1:
-            if phase == Phase.CLOSING:
-                return "you have had your last chance to match in this round"
-            return "you have passed on this card's window"
-        if not self._room(g, p):
-            left = self.max_cards - st.tried[p]
-            return f"a sum match throws 2 cards; you may throw {left} more on this one ({self.max_cards} at most)"
-        if not self.may_match(g, p):
-            return "you may not match now"
-        return None
+        why = self.why_not(g, p)
+        if why is not None and why.startswith("you may throw"):
+            return f"a sum match throws 2 cards; {why}"
+        return why
 
     def do_sum_match(self, g: Game, a: SumMatch) -> list[Event]:
         why = self.refusal(g, a)
         if why is not None:
             raise IllegalAction(why, a)
         # From here on nothing refuses: the game changes.
+        matching = self._matching()
         p = a.player
-        st = g.state_of("matching")
-        win = st.win
+        win = matching.card_on_offer(g)
         first, second = a.slots
         cards = [g.card_at(p, first), g.card_at(p, second)]
         right = g.value[cards[0]] + g.value[cards[1]] == g.value[win]
-        st.tried[p] += 2
         in_window = g.phase in self.windows
-        if g.phase == Phase.CLOSING:  # one last chance each (a window after a power waits for a pass)
-            st.waiting &= ~(1 << p)
         facts = {"player": p, "slots": [first, second], "cards": [g.text[c] for c in cards], "on": g.text[win]}
         events: list[Event] = []
         if right:
             g.throw_from(p, first)
             g.throw_from(p, second)
-            if self.race:  # the thrown card is taken (else every right throw counts)
-                st.win_by = p
             events.append(Event("sum_matched", facts))
         else:
             for c in cards:
                 g.show(c)  # back to its slot, everyone saw it
             events.append(Event("sum_missed", facts))
-            self.penalise(g, p, events)
-        for hook in self.results:
-            hook(g, p, right)
+            matching.penalise(g, p, self.penalty, events)
+        matching.record_throw(g, p, 2, right)
         g.after_out_of_turn(events)  # an emptied layout may end the round
         if in_window and g.phase in self.windows:
-            self._matching().closing_moves_on(g, events)
+            matching.closing_moves_on(g, events)
         return events
-
-    def penalise(self, g: Game, p: int, events: list[Event]) -> None:
-        """The matching penalty for one miss, within ``penalty_cap``: matching's own ``penalise``."""
-        self._matching().penalise(g, p, self.penalty, events)

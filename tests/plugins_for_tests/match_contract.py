@@ -1,0 +1,33 @@
+"""A third party's mechanic in the matching contract (docs/write-a-mechanic.md): seat 1 may never match
+(``MatchBlocker``), and every throw on the card on offer is heard (``MatchListener``), in a state object."""
+
+from __future__ import annotations
+
+import tamalou
+from tamalou import Game
+
+
+class Heard:
+    __slots__ = ("throws",)
+
+    def __init__(self) -> None:
+        self.throws: list[list[int]] = []  # [player, 1 if right else 0] per throw (a state holds ints)
+
+
+class SeatOneNeverMatches(tamalou.Mechanic):
+    name = "seat_one_never_matches"
+    order = 50
+
+    def new_state(self, g: Game) -> Heard:
+        return Heard()
+
+    def match_blocked(self, g: Game, p: int) -> str | None:
+        return "seat 1 never matches (a house rule)" if p == 1 else None
+
+    def match_result(self, g: Game, p: int, right: bool) -> None:
+        g.state_of(self.name).throws.append([p, int(right)])
+
+
+@tamalou.hookimpl
+def tamalou_mechanics() -> list[type[tamalou.Mechanic]]:
+    return [SeatOneNeverMatches]
