@@ -35,6 +35,7 @@ from .cards import Card, parse_card
 from .engine.game import Game, new_game, replay
 from .engine.mechanic import Mechanic, PhaseSpec
 from .engine.state import Phase, Reason
+from .engine.view import view_json_schema
 from .errors import GameStateError, IllegalAction, PluginError, SetupError, SnapshotError, TamalouError, VariantError
 from .events import Event
 from .hookspecs import Tally, TieBreak, hookimpl, hookspec
@@ -110,4 +111,5 @@ __all__ = [
     "variant_from_toml",
     "variant_json_schema",
     "variant_names",
+    "view_json_schema",
 ]

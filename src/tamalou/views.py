@@ -69,6 +69,11 @@ class PlayerView(_Model):
     to_act: list[int] = Field(default_factory=list, description="The seats the round waits for now (game.to_act).")
     is_over: bool
     result: Result | None = None
+    extra: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description="What the ruleset's other mechanics show this seat, by mechanic name (``Mechanic.view_extra``; "
+        "each one's fields as its ``view_model`` says: ``tamalou.view_json_schema(variant)``).",
+    )
 
     def __repr__(self) -> str:
         from .display import text
@@ -131,8 +136,10 @@ class SeatView:
     to_act: list[int]
     is_over: bool
     result: Result | None
+    extra: dict[str, dict[str, Any]]
 
     def __init__(self, **fields: Any) -> None:
+        self.extra = {}
         self.giver = None
         self.now = 0.0
         self.deadline = None

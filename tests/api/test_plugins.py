@@ -948,6 +948,30 @@ def test_a_third_party_mechanic_takes_part_in_matching_through_the_declared_cont
     assert restored.to_json() == g.to_json()
 
 
+def test_a_third_party_mechanic_shows_a_seat_its_own_fields_typed_and_in_the_json_schema(tmp_path: Path) -> None:
+    """The views contract: a mechanic's ``view_extra`` for a seat is in ``PlayerView.extra[name]`` (and the
+    ``SeatView``'s), checked by its ``view_model``, whose schema ``tamalou.view_json_schema(variant)`` gives."""
+    v = house(tmp_path, "match_contract")
+    g = game(v, ["AS", "2S", "3S", "4S"], ["4H", "5H", "6H", "7H"], stock=["4C", "2C", "3C", "6C"])
+    assert g.view(0).extra == {"seat_one_never_matches": {"mine": 0, "right": 0}}
+    g.apply(Draw(0, "stock"))
+    g.apply(Discard(0))
+    g.apply(MatchAction(0, (1,)))  # a miss
+    g.apply(MatchAction(0, (3,)))  # right
+    assert g.view(0).extra == {"seat_one_never_matches": {"mine": 2, "right": 1}}
+    assert g.view(1).extra == {"seat_one_never_matches": {"mine": 0, "right": 0}}
+    assert g.seat_view(0) == g.view(0) and g.seat_view(0).extra == g.view(0).extra
+    wire = g.view(0).model_dump(mode="json")
+    assert wire["extra"] == {"seat_one_never_matches": {"mine": 2, "right": 1}}
+    assert tamalou.PlayerView.model_validate(wire) == g.view(0)
+    extra = tamalou.view_json_schema(v)["properties"]["extra"]
+    assert extra["additionalProperties"] is False
+    assert set(extra["properties"]) == {"seat_one_never_matches"}
+    assert set(extra["properties"]["seat_one_never_matches"]["properties"]) == {"mine", "right"}
+    assert tamalou.view_json_schema(tamalou.load_variant("french"))["properties"]["extra"]["properties"] == {}
+    assert tamalou.new_game("french", 2, seed=1).view(0).extra == {}
+
+
 def test_two_mechanics_handling_one_action_in_one_phase_are_an_error_at_load(tmp_path: Path) -> None:
     with pytest.raises(VariantError, match=r"plugins: .*two mechanics handle Draw in the same phase"):
         house(tmp_path, "clash")

@@ -1,7 +1,12 @@
 """A third party's mechanic in the matching contract (docs/write-a-mechanic.md): seat 1 may never match
-(``MatchBlocker``), and every throw on the card on offer is heard (``MatchListener``), in a state object."""
+(``MatchBlocker``), and every throw on the card on offer is heard (``MatchListener``), in a state object; and in
+the views contract: each seat is shown how many of its throws were heard (``view_model``, ``view_extra``)."""
 
 from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
 
 import tamalou
 from tamalou import Game
@@ -14,9 +19,17 @@ class Heard:
         self.throws: list[list[int]] = []  # [player, 1 if right else 0] per throw (a state holds ints)
 
 
+class HeardView(BaseModel):
+    """What a seat is shown: how many of its own throws were heard, and how many were right."""
+
+    mine: int
+    right: int
+
+
 class SeatOneNeverMatches(tamalou.Mechanic):
     name = "seat_one_never_matches"
     order = 50
+    view_model = HeardView
 
     def new_state(self, g: Game) -> Heard:
         return Heard()
@@ -26,6 +39,10 @@ class SeatOneNeverMatches(tamalou.Mechanic):
 
     def match_result(self, g: Game, p: int, right: bool) -> None:
         g.state_of(self.name).throws.append([p, int(right)])
+
+    def view_extra(self, g: Game, p: int) -> dict[str, Any]:
+        mine = [right for player, right in g.state_of(self.name).throws if player == p]
+        return {"mine": len(mine), "right": sum(mine)}
 
 
 @tamalou.hookimpl

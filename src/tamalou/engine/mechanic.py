@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .state import mypyc_attr
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from ..actions import Action
     from ..events import Event
     from ..rules import Rulebook
@@ -94,6 +96,12 @@ class PhaseEntry:
 
 
 # Mechanics are subclasses in Python (plugins' too), also when the core is compiled by mypyc.
+#: The version of the mechanic contract: the methods and class attributes of ``Mechanic`` (the moments, the state,
+#: the phases, the views: ``view``, ``view_model``, ``view_extra``) and what the core does with them. A change that
+#: would break a mechanic written against them raises it (docs/write-a-mechanic.md).
+MECHANIC_CONTRACT = 1
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Mechanic:
     """Base class of mechanics. Override what the mechanic needs; see each method's docstring.
@@ -108,6 +116,9 @@ class Mechanic:
     name: ClassVar[str] = ""
     order: ClassVar[int] = 100
     actions: ClassVar[tuple[type[Action], ...]] = ()
+    #: The pydantic model of what this mechanic shows a seat besides ``PlayerView``'s own fields
+    #: (``view_extra``; ``PlayerView.extra[name]``), for validation and the JSON Schema; ``None``: nothing.
+    view_model: ClassVar[type[BaseModel] | None] = None
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
@@ -154,6 +165,12 @@ class Mechanic:
 
     def view(self, g: Game, p: int) -> dict[str, Any]:
         """Fields of ``PlayerView`` this mechanic fills for viewer ``p`` (only what ``p`` may see)."""
+        return {}
+
+    def view_extra(self, g: Game, p: int) -> dict[str, Any]:
+        """What this mechanic shows viewer ``p`` besides ``PlayerView``'s fields (only what ``p`` may see): the
+        fields of its ``view_model``, as plain JSON values, in ``PlayerView.extra[self.name]`` (the views
+        contract, docs/write-a-mechanic.md). Called only if overridden."""
         return {}
 
     # ---------------------------------------------------------------- the round's flow

@@ -21,7 +21,7 @@ class PhaseTable:
     """Per variant: every phase's row (its listers, out-of-turn ones included) and, per phase, the
     handler of each action type accepted there."""
 
-    __slots__ = ("dispatch", "fast", "open", "rows", "timers", "viewers")
+    __slots__ = ("dispatch", "extra_viewers", "fast", "open", "rows", "timers", "viewers")
 
     def __init__(self, rb: Rulebook) -> None:
         rows: dict[str, PhaseEntry] = {}
@@ -47,6 +47,7 @@ class PhaseTable:
         self.rows = rows
         self.timers = tuple(m for m in rb.mechanics if rb.overrides(m, "next_deadline"))
         self.viewers = tuple(m for m in rb.mechanics if rb.overrides(m, "view"))
+        self.extra_viewers = tuple(m for m in rb.mechanics if rb.overrides(m, "view_extra"))
         #: Per phase, the handler of each action type accepted there (the phase's own first; a phase's
         #: own handlers checked against its guards first).
         self.dispatch = {

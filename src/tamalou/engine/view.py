@@ -3,13 +3,15 @@ when that seat knows it, plus the public facts and what each mechanic adds)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalAction
+from ..rules import rulebook
 from ..views import PlayerView, SeatView, Slot
 from .state import NO_CARD, OVER
 
 if TYPE_CHECKING:
+    from ..schema import Variant
     from .game import Game
 
 
@@ -50,9 +52,35 @@ def seat_view(g: Game, player: object) -> SeatView:
     for m in g.flow.viewers:
         for name, value in m.view(g, player).items():
             setattr(view, name, value)
+    if g.flow.extra_viewers:
+        view.extra = {m.name: m.view_extra(g, player) for m in g.flow.extra_viewers}
     return view
 
 
 def player_view(g: Game, player: object) -> PlayerView:
-    """What ``player`` may see now, and nothing more (the pydantic ``PlayerView``)."""
-    return seat_view(g, player).to_model()
+    """What ``player`` may see now, and nothing more (the pydantic ``PlayerView``; a mechanic's ``extra`` checked
+    by its ``view_model``)."""
+    view = seat_view(g, player)
+    for m in g.flow.extra_viewers:
+        model = m.view_model
+        if model is not None:
+            view.extra[m.name] = model.model_validate(view.extra[m.name]).model_dump(mode="json")
+    return view.to_model()
+
+
+def view_json_schema(variant: Variant | None = None) -> dict[str, Any]:
+    """The JSON Schema of ``PlayerView`` (what a seat is sent); with ``variant``, its ``extra`` says what each of
+    the variant's mechanics shows there (their ``view_model``), and nothing else."""
+    schema = PlayerView.model_json_schema()
+    if variant is None:
+        return schema
+    shown: dict[str, Any] = {}
+    for m in rulebook(variant).mechanics:
+        if m.view_model is not None:
+            sub = m.view_model.model_json_schema()
+            schema.setdefault("$defs", {}).update(sub.pop("$defs", {}))
+            shown[m.name] = sub
+    extra = schema["properties"]["extra"]
+    extra.pop("additionalProperties", None)
+    extra.update(properties=shown, additionalProperties=False)
+    return schema
