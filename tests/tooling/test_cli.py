@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 import tamalou
 from tamalou import cli, invariants, simulation
 from tamalou.bots import play_game
-from tamalou.cli import app
+from tamalou.cli import app, play_command
 from tamalou.effective import effective_rules
 from tamalou.simulation import game_seed
 
@@ -599,8 +599,8 @@ def test_a_plugin_failing_during_a_game_is_a_rule_failure(monkeypatch: pytest.Mo
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise tamalou.PluginError("returned 'x', expected a list", plugin="house", hook="tamalou_rank")
 
-    monkeypatch.setattr(cli.commands, "play_game", broken)
-    monkeypatch.setattr(simulation, "play_out", broken)  # simulate plays here with one game (no worker)
+    monkeypatch.setattr(play_command, "play_game", broken)  # where play looks it up
+    monkeypatch.setattr(simulation.games, "play_out", broken)  # simulate plays here with one game (no worker)
     for args in (["play"], ["simulate", "-n", "1"], ["play", "--variant", "french+multi-round"]):
         result = run(*args)
         assert_clean_exit(result, 1)

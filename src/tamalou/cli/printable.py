@@ -4,7 +4,7 @@ A ruleset's title, name, description and key names, a counterexample's messages,
 command's own arguments: any of them may come from a file someone else wrote, and a terminal obeys the
 control characters it is sent (``ESC [ 2 J`` clears the screen, ``ESC ] 0 ; ... BEL`` sets the window's
 title, some terminals answer queries by typing into the shell). Every string ``tamalou`` prints goes through
-``printable``: the consoles of ``tamalou.cli.commands`` apply it to every string they render (lines, table
+``printable``: the consoles of ``tamalou.cli.application`` apply it to every string they render (lines, table
 cells and titles, tree labels), and the documents it prints whole (``--json``, ``--toml``) are passed through
 it before they are written.
 """

@@ -1,0 +1,271 @@
+"""``tamalou play``: a seeded game (a whole match for a ruleset of several rounds) between bots, printed as
+the referee's log (``tamalou.cli.log``) and its result tables, or as one JSON document (``--json``); with the
+helpers that set it up: the bots of each seat and round, the game or match made from the options.
+
+``tamalou.cli.commands`` registers it on the application."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from ..bots import BotLike, bot_names, make_bot, play_game
+from ..effective import match_words
+from ..engine.game import Game, new_game
+from ..errors import SetupError, TamalouError, VariantError
+from ..events import Event
+from ..match import Match, MatchResult, new_match
+from ..schema import Variant
+from ..simulation import bot_seed
+from ..views import Result
+from .application import (
+    RULE_FAILURE,
+    BotsOption,
+    PlayersOption,
+    VariantOption,
+    _check_players,
+    _echo_document,
+    _fail,
+    _load,
+    _out,
+)
+from .log import Narrator, cards, seat
+
+
+def _bot_kinds(spec: str, players: int) -> list[str]:
+    kinds = [k.strip().lower() for k in spec.split(",") if k.strip()]
+    known = bot_names()
+    for k in kinds:
+        if k not in known:
+            _fail(f"unknown bot {k!r} (bots: {', '.join(known)})")
+    if len(kinds) == 1:
+        kinds *= players
+    if len(kinds) != players:
+        _fail(f"--bots names one bot for every seat, or one for all: {players} players, {len(kinds)} bots")
+    return kinds
+
+
+def _bots(kinds: list[str], seed: int) -> list[BotLike]:
+    """One bot per seat, each seeded from the game's seed and its seat (as ``simulate`` seeds them)."""
+    return [make_bot(k, bot_seed(seed, seat)) for seat, k in enumerate(kinds)]
+
+
+def _round_bots(kinds: list[str], seed: int, round_index: int) -> list[BotLike]:
+    """The bots of round ``round_index`` (0 for the first) of a match played with ``seed``."""
+    return [make_bot(k, bot_seed(seed, seat, round_index)) for seat, k in enumerate(kinds)]
+
+
+def _new_game(variant: Variant, players: int, seed: int) -> Game:
+    try:
+        return new_game(variant, players=players, seed=seed)
+    except (VariantError, SetupError) as exc:
+        _fail(str(exc))
+
+
+def _new_match(variant: Variant, players: int, seed: int) -> Match:
+    try:
+        return new_match(variant, players=players, seed=seed)
+    except (VariantError, SetupError) as exc:
+        _fail(str(exc))
+
+
+def _is_match(v: Variant) -> bool:
+    return v.rules.rounds.form != "single"
+
+
+# ----------------------------------------------------------------------------- play
+
+
+def _result_table(result: Result, game: Game, names: list[str], title: str = "Result") -> Table:
+    place = {p: i + 1 for i, group in enumerate(result.ranking) for p in group}
+    table = Table(title=f"{title} ({result.reason})")
+    table.add_column("seat", no_wrap=True)
+    table.add_column("bot")
+    table.add_column("cards")
+    table.add_column("total", justify="right")
+    table.add_column("score", justify="right")
+    table.add_column("place", justify="right")
+    table.add_column("", no_wrap=True)
+    for p in range(game.players):
+        marks = []
+        if p in result.winners:
+            marks.append("winner")
+        if p == result.caller:
+            marks.append("caller")
+        table.add_row(
+            seat(p),
+            names[p],
+            cards(game.layout(p)),
+            str(result.totals[p]),
+            str(result.scores[p]) if p < len(result.scores) else "",
+            str(place.get(p, "")),
+            ", ".join(marks),
+        )
+    return table
+
+
+def _match_table(result: MatchResult, names: list[str]) -> Table:
+    place = {p: i + 1 for i, group in enumerate(result.ranking) for p in group}
+    table = Table(title=f"Match ({result.form}, {len(result.rounds)} rounds)")
+    table.add_column("seat", no_wrap=True)
+    table.add_column("bot")
+    for r in range(len(result.rounds)):
+        table.add_column(f"r{r + 1}", justify="right")
+    table.add_column("total", justify="right")
+    table.add_column("place", justify="right")
+    table.add_column("", no_wrap=True)
+    for p in range(len(names)):
+        rounds = []
+        for r, scores in enumerate(result.rounds):
+            extra = result.adjustments[r][p] if r < len(result.adjustments) else 0
+            rounds.append(f"{scores[p]}{f'{extra:+d}' if extra else ''}")
+        table.add_row(
+            seat(p),
+            names[p],
+            *rounds,
+            str(result.totals[p]),
+            str(place.get(p, "")),
+            "winner" if p in result.winners else "",
+        )
+    return table
+
+
+class _Round:
+    """Plays one round between bots, saying it line by line (``say`` is ``None``: silently)."""
+
+    def __init__(self, game: Game, kinds: list[str], say: Callable[[str], None] | None) -> None:
+        self.game, self.kinds, self.say = game, kinds, say
+        self.narrator = Narrator(game)
+        self.last_turn = -1  # the last turn event's ``turn``
+
+    def event(self, event: Event) -> None:
+        if event.type == "turn":
+            self.last_turn = event["turn"]
+        line = self.narrator.line(event)
+        if line is not None and self.say is not None:
+            self.say(line if event.type == "turn" else f"  {line}")
+
+    def play(self, bots: list[BotLike]) -> Result:
+        g, say = self.game, self.say
+        if say is not None:
+            for p in range(g.players):
+                say(f"  {seat(p)} ({self.kinds[p]}): {cards(g.layout(p))}")
+            top = g.discard_top
+            say(f"  discard: {top if top is not None else 'empty'}, stock: {len(g.stock)} cards")
+        for event in g.events_so_far():  # the deal, the opening and the first turn
+            self.event(event)
+        try:
+            return play_game(g, bots, on_event=self.event)
+        except TamalouError as exc:  # a plugin's hook failed during the game
+            _fail(str(exc), RULE_FAILURE)
+
+    @property
+    def turns(self) -> int:
+        """Turns begun, as the log numbers them (the last ``-- turn N``)."""
+        return self.last_turn + 1
+
+
+def _play_json(v: Variant, players: int, seed: int, kinds: list[str]) -> dict[str, Any]:
+    """The whole game (or match) as one JSON document."""
+    rounds: list[dict[str, Any]] = []
+
+    def one(game: Game, bots: list[BotLike]) -> None:
+        try:
+            result = play_game(game, bots)
+        except TamalouError as exc:
+            _fail(str(exc), RULE_FAILURE)
+        rounds.append(
+            {
+                "seed": game.seed,
+                "first_player": game.first_player,
+                "events": [e.to_dict() for e in game.events_so_far()],
+                "result": result.model_dump(mode="json"),
+            }
+        )
+
+    match: MatchResult | None = None
+    if _is_match(v):
+        m = _new_match(v, players, seed)
+        while not m.is_over:
+            one(m.game, _round_bots(kinds, seed, m.round))
+            m.next_round()
+        match = m.result()
+    else:
+        one(_new_game(v, players, seed), _bots(kinds, seed))
+    return {
+        "variant": v.name,
+        "players": players,
+        "seed": seed,
+        "bots": kinds,
+        "rounds": rounds,
+        "match": match.model_dump(mode="json") if match is not None else None,
+    }
+
+
+def play(
+    variant: VariantOption = "french",
+    players: PlayersOption = 4,
+    seed: Annotated[int, typer.Option("--seed", "-s", metavar="N", help="Seed of the deal and of the bots.")] = 0,
+    bots: BotsOption = "cautious",
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the results.")] = False,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="Print the game as one JSON document: per round its seed, first player, every event (every "
+            "card shown) and result; the match's result. An event's 'turn' counts the turns played before it "
+            "(0 for the first), so the log's 'turn 1' is the event's turn 0.",
+        ),
+    ] = False,
+) -> None:
+    """Play a seeded game between bots, printing the referee's log (every card shown).
+
+    A ruleset of several rounds (rules.rounds) is played as a whole match, round by round. The log counts
+    turns from 1.
+    """
+    v = _load(variant)
+    _check_players(v, players)
+    kinds = _bot_kinds(bots, players)
+    if as_json:
+        _echo_document(json.dumps(_play_json(v, players, seed, kinds), indent=1, ensure_ascii=False))
+        return
+    out = _out()
+
+    def say(line: str) -> None:
+        out.print(line, soft_wrap=True)
+
+    log = None if quiet else say
+    title = v.title or v.name
+    if not _is_match(v):
+        game = _new_game(v, players, seed)
+        if not quiet:
+            say(f"{title}: {players} players, seed {seed}, bots {', '.join(kinds)}")
+        rnd = _Round(game, kinds, log)
+        result = rnd.play(_bots(kinds, seed))
+        out.print(_result_table(result, game, kinds))
+        winners = ", ".join(seat(p) for p in result.winners) or "nobody"
+        caller = seat(result.caller) if result.caller is not None else "nobody"
+        say(f"winners: {winners}; caller: {caller}; turns: {rnd.turns}; actions: {len(game.actions)}")
+        return
+    m = _new_match(v, players, seed)
+    say(f"{title}: {match_words(v)}; {players} players, seed {seed}, bots {', '.join(kinds)}")
+    while not m.is_over:
+        r, game = m.round, m.game
+        say(f"== round {r + 1}: {seat(game.first_player)} plays first")
+        rnd = _Round(game, kinds, log)
+        result = rnd.play(_round_bots(kinds, seed, r))
+        if not quiet:
+            out.print(_result_table(result, game, kinds, title=f"Round {r + 1}"))
+        m.next_round()
+        totals = m.totals()
+        scored = ", ".join(f"{seat(p)} {result.scores[p]}" for p in range(players))
+        so_far = ", ".join(f"{seat(p)} {totals[p]}" for p in range(players))
+        say(f"round {r + 1} ({result.reason}, {rnd.turns} turns): scores {scored}; totals {so_far}")
+    match = m.result()
+    out.print(_match_table(match, kinds))
+    winners = ", ".join(seat(p) for p in match.winners) or "nobody"
+    say(f"match winners: {winners}; rounds: {len(match.rounds)}")

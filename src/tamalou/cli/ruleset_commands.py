@@ -1,0 +1,284 @@
+"""The commands of ``tamalou`` about rulesets and their files: ``variants`` (the known rulesets), ``show``
+(the rules as they are played, ``--keys``, ``--json``, ``--toml``), ``schema`` (the JSON Schema of the TOML
+format), ``new`` (a new ruleset file to edit, and a plugin module) and ``validate`` (check ruleset files).
+
+``tamalou.cli.commands`` registers them on the application, in this order."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from pydantic import BaseModel
+from rich.table import Table
+from rich.tree import Tree
+
+from ..authoring import NameError_, check_name, module_name, scaffold, write_files
+from ..effective import EffectiveRules, effective_rules, variant_to_toml
+from ..errors import VariantError
+from ..schema import Variant
+from ..variant import is_registered, load_variant, variant_json_schema, variant_names
+from .application import (
+    RULE_FAILURE,
+    RULESET,
+    USAGE_ERROR,
+    _echo_document,
+    _err,
+    _fail,
+    _findable,
+    _load,
+    _out,
+    _parts,
+    _spec,
+)
+
+
+def _text(value: Any) -> str:
+    """A rule value as a person reads it."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={_text(v)}" for k, v in value.items()) or "(none)"
+    if isinstance(value, list | tuple):
+        return ", ".join(_text(v) for v in value) or "(none)"
+    return str(value)
+
+
+def _first_line(doc: str | None) -> str:
+    return (doc or "").strip().splitlines()[0] if doc and doc.strip() else ""
+
+
+# ----------------------------------------------------------------------------- variants / show / schema
+
+
+def variants() -> None:
+    """List the known rulesets: names, aliases, players, title."""
+    table = Table(title="Rulesets")
+    table.add_column("name", no_wrap=True)
+    table.add_column("aliases")
+    table.add_column("players", justify="center", no_wrap=True)
+    table.add_column("title")
+    for name in variant_names():
+        try:
+            v = load_variant(name)
+        except VariantError as exc:
+            table.add_row(name, "", "", f"error: {exc}")
+            continue
+        p = v.rules.players
+        table.add_row(v.name, ", ".join(v.aliases), f"{p.min}-{p.max}", v.title)
+    _out().print(table)
+
+
+def _keys_tree(v: Variant) -> Tree:
+    """Every key of the ruleset, section by section (``show --keys``)."""
+    data = v.model_dump(mode="json")
+    tree = Tree(f"{v.name}" + (f" — {v.title}" if v.title else ""))
+    for key in ("aliases", "description", "sources", "plugins", "base"):
+        value = data.get(key)
+        if value:
+            tree.add(f"{key}: {_text(value)}")
+    rules = tree.add("rules")
+    for section_name in type(v.rules).model_fields:
+        section = getattr(v.rules, section_name)
+        doc = _first_line(type(section).__doc__)
+        branch = rules.add(f"{section_name}" + (f" — {doc}" if doc else ""))
+        assert isinstance(section, BaseModel)
+        for key, field in type(section).model_fields.items():
+            value = data["rules"][section_name][key]
+            line = f"{key} = {_text(value)}"
+            if field.description:
+                line += f"    ({field.description})"
+            branch.add(line)
+    return tree
+
+
+def _from(plugin: str | None) -> str:
+    return f" (plugin {plugin})" if plugin else ""
+
+
+def _print_effective(v: Variant, e: EffectiveRules, spec: str) -> None:
+    """The rules as they are played (``show``)."""
+    out = _out()
+
+    def say(line: str = "") -> None:
+        out.print(line, soft_wrap=True)
+
+    say(f"{e.name}" + (f" — {e.title}" if e.title else ""))
+    if v.description:
+        say(v.description)
+    say()
+    say(f"players: {e.players[0]} to {e.players[1]}")
+    say(f"deck: {e.deck}")
+    say(f"match: {e.match}")
+    if e.plugins:
+        say("plugins:")
+        for p in e.plugins:
+            what = ", ".join(p.hooks)
+            say(f"  {p.module}" + (f": {p.summary}" if p.summary else "") + (f" [hooks: {what}]" if what else ""))
+    else:
+        say("plugins: none (the keys say every rule)")
+    say()
+    table = Table(title="Cards: points and power", title_justify="left")
+    table.add_column("card", no_wrap=True)
+    table.add_column("points", justify="right", no_wrap=True)
+    table.add_column("power")
+    for line in e.cards:
+        label = line.rank if line.whole_rank else f"{line.rank}: {' '.join(line.cards)}"
+        points = f"{line.value}{_from(line.value_from)}"
+        power = "" if line.power == "none" else f"{line.power} — {line.power_title}{_from(line.power_from)}"
+        table.add_row(label, points, power)
+    out.print(table)
+    say()
+    say(f"call: right at {e.call_threshold} points or less{_from(e.threshold_from)}")
+    for words in e.call[1:]:
+        say(f"  {words}")
+    say("end of the round:")
+    for words in e.ranking:
+        say(f"  {words}")
+    say(f"mechanics in play: {', '.join(e.mechanics)}")
+    say()
+    say(f"Every key: tamalou show {spec} --keys")
+
+
+def show(
+    variant: Annotated[
+        list[str], typer.Argument(metavar=RULESET, help="Ruleset(s): name, alias or .toml path; several compose.")
+    ],
+    keys: Annotated[bool, typer.Option("--keys", help="Every key of the ruleset, section by section.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="The ruleset's keys as JSON (with --effective: the rules as played).")
+    ] = False,
+    effective: Annotated[
+        bool, typer.Option("--effective", help="With --json: the rules as played, after the plugins' hooks.")
+    ] = False,
+    as_toml: Annotated[
+        bool,
+        typer.Option("--toml", help="A complete stand-alone TOML file (no extends): it loads back to the same rules."),
+    ] = False,
+) -> None:
+    """Show a ruleset as it is played: cards, the call, the end of a round, plugins.
+
+    Every card's points and power, the call threshold, how a finished round is ranked and won, and the
+    plugins in effect, as the plugins' hooks answer them. --keys shows the ruleset's keys instead, --toml
+    writes them as a stand-alone file.
+    """
+    if sum((keys, as_json, as_toml)) > 1:
+        _fail("choose one of --keys, --json and --toml")
+    if effective and (keys or as_toml):
+        _fail("--effective goes with --json (the plain show is the effective rules already)")
+    v = _load(variant)
+    if as_json:
+        data = effective_rules(v).model_dump(mode="json") if effective else v.model_dump(mode="json")
+        _echo_document(json.dumps(data, indent=2, ensure_ascii=False))
+    elif as_toml:
+        _echo_document(variant_to_toml(v), nl=False)
+    elif keys:
+        _out().print(_keys_tree(v))
+    else:
+        _print_effective(v, effective_rules(v), "+".join(_parts(variant)))
+
+
+def schema() -> None:
+    """Print the JSON Schema of the variant TOML format (for editors)."""
+    _echo_document(json.dumps(variant_json_schema(), indent=2, ensure_ascii=False))
+
+
+# ----------------------------------------------------------------------------- new / validate
+
+
+def _extends_entry(part: str, folder: Path) -> str:
+    """How the new file names the base ``part``: its name, or its path relative to the new file's folder."""
+    if is_registered(part):
+        return part
+    path = Path(part).resolve()
+    try:
+        return Path(os.path.relpath(path, folder.resolve())).as_posix()
+    except ValueError:  # another drive
+        return path.as_posix()
+
+
+def new(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The new ruleset's name: the file is NAME.toml.")],
+    extends: Annotated[
+        str, typer.Option("--extends", "-e", metavar=RULESET, help="The ruleset it changes (name, path, or a+b).")
+    ],
+    plugin: Annotated[
+        bool,
+        typer.Option(
+            "--plugin", help="Also a plugin module NAME_rules.py with one hook, and a pyproject.toml to install both."
+        ),
+    ] = False,
+    folder: Annotated[
+        Path, typer.Option("--dir", "-d", metavar="DIR", help="Where to write the files (made if needed).")
+    ] = Path("."),
+    force: Annotated[bool, typer.Option("--force", help="Overwrite files that exist.")] = False,
+) -> None:
+    """Write a new ruleset to edit: NAME.toml (and a plugin module with --plugin).
+
+    NAME.toml extends a ruleset and changes nothing yet: its comments show the keys one usually changes,
+    with the base's values, ready to uncomment. It loads and validates as it is. Existing files are left
+    alone (exit 2) unless --force.
+    """
+    try:
+        name = check_name(name)
+    except NameError_ as exc:
+        _fail(str(exc))
+    if is_registered(name):
+        _fail(f"{name!r} is the name of a known ruleset: choose another name")
+    base = _load(extends)
+    parts = _parts(extends)
+    try:
+        files = scaffold(name, [_extends_entry(p, folder) for p in parts], plugin=plugin, base=base)
+    except (NameError_, VariantError) as exc:
+        _fail(str(exc))
+    try:
+        written = write_files(files, folder, force=force)
+    except FileExistsError as exc:
+        _fail(f"{exc}: nothing written (--force overwrites)")
+    except OSError as exc:
+        _fail(f"cannot write in {folder}: {exc.strerror}" if exc.strerror else str(exc))
+    out = _out()
+    for path in written:
+        out.print(f"wrote {path}", soft_wrap=True)
+    toml = written[0]
+    out.print(f"next: tamalou validate {toml}; tamalou show {toml}", soft_wrap=True)
+    if plugin:
+        out.print(
+            f"{module_name(name)}.py is imported from the folder of {toml.name}; pip install {folder} makes "
+            f"{name} a ruleset found by its name from anywhere",
+            soft_wrap=True,
+        )
+
+
+def validate(
+    files: Annotated[list[str], typer.Argument(metavar="RULESET", help="Variant files (.toml) or names to check.")],
+) -> None:
+    """Check rulesets: 'ok', or every error (file, key, what was expected).
+
+    Exit 1 if a ruleset is bad, 2 if one cannot be found or read.
+    """
+    out, err = _out(), _err()
+    bad = missing = 0
+    for f in files:
+        try:
+            v = load_variant(_spec(f))
+        except VariantError as exc:
+            if all(_findable(part) for part in _parts(f)):
+                bad += 1
+            else:
+                missing += 1
+            message = str(exc)
+            if f not in message and Path(f).name not in message:
+                message = f"{f}: {message}"
+            err.print(message, soft_wrap=True)
+        else:
+            out.print(f"{f}: ok ({v.name})", soft_wrap=True)
+    if missing:
+        raise typer.Exit(USAGE_ERROR)
+    if bad:
+        raise typer.Exit(RULE_FAILURE)

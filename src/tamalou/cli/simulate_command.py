@@ -1,0 +1,376 @@
+"""``tamalou simulate``: many seeded games between bots (``tamalou.simulation``) with a progress bar, their
+statistics printed as tables (or written as JSON, drawn with ``--plot``), and for two rulesets or more the
+balance report that compares them.
+
+``tamalou.cli.commands`` registers it on the application."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ..bots import BUILTIN_BOTS, bot_names
+from ..errors import TamalouError
+from ..schema import Variant
+from ..simulation import Comparison, Distribution, Estimate, SimulationReport
+from .application import (
+    RULE_FAILURE,
+    RULESET,
+    _at_least_one,
+    _check_players,
+    _echo_document,
+    _err,
+    _fail,
+    _load,
+    _out,
+)
+from .log import seat
+from .printable import printable
+
+
+def simulate(
+    variant: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar=RULESET,
+            help="Ruleset: a name, an alias, a .toml path, or a composition a+b (default: french). Two or more are "
+            "compared side by side.",
+            show_default=False,
+        ),
+    ] = None,
+    also: Annotated[
+        list[str] | None,
+        typer.Option("--variant", "-v", metavar=RULESET, help="A ruleset, as a RULESET argument (as play takes it)."),
+    ] = None,
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games", "-n", metavar="N", help="Number of games (of whole matches, for a ruleset of several rounds)."
+        ),
+    ] = 1000,
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            "-b",
+            metavar="BOTS",
+            help="Bot names, comma-separated: seat i gets the i-th, from the first again after the last "
+            f"(random,cautious: seats 0 and 2 random, 1 and 3 cautious). Built in: {', '.join(BUILTIN_BOTS)}; "
+            "installed packages add others.",
+        ),
+    ] = "random",
+    players: Annotated[
+        int | None,
+        typer.Option(
+            "--players", "-p", metavar="N", help="Number of players (default: 4, or the nearest count allowed)."
+        ),
+    ] = None,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", metavar="N", help="Seed of the run (each game's seed derives from it).")
+    ] = 0,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            "-w",
+            metavar="N",
+            help="Worker processes (default: one per core, at most one per game); for ray, the chunks of games are "
+            "sized for N (default: the cluster's CPUs).",
+        ),
+    ] = None,
+    backend: Annotated[
+        str,
+        typer.Option(
+            "--backend",
+            metavar="inline|process|ray",
+            help="Where the games are played: here, in worker processes, or on a Ray cluster (RAY_ADDRESS).",
+        ),
+    ] = "process",
+    json_out: Annotated[
+        str | None,
+        typer.Option(
+            "--json",
+            metavar="FILE",
+            help="Write the statistics as JSON to FILE ('-': print them, and nothing else).",
+        ),
+    ] = None,
+    plot_out: Annotated[
+        Path | None,
+        typer.Option(
+            "--plot",
+            metavar="FILE",
+            help="Draw each bot's distribution of totals into an image (.png, .svg, .pdf; needs matplotlib).",
+        ),
+    ] = None,
+) -> None:
+    """Play many seeded games between bots: win rates, places, totals, round lengths, calls, matches.
+
+    Every figure is the same whatever the backend and the number of workers. A ruleset of several rounds plays
+    whole matches. Given two rulesets (or more), a balance report compares them: the caller's win rate, the
+    length of a round and the first player's advantage, with 95 % confidence intervals; * marks a figure whose
+    intervals do not overlap.
+    """
+    from .. import simulation
+
+    _at_least_one("--games", games)
+    if workers is not None:
+        _at_least_one("--workers", workers)
+    if backend not in simulation.BACKENDS:
+        _fail(f"--backend is one of {', '.join(simulation.BACKENDS)}, got {backend!r}")
+    specs = [*(variant or []), *(also or [])] or ["french"]
+    loaded = [_load(spec) for spec in specs]
+    if players is not None:
+        for v in loaded:
+            _check_players(v, players)
+    names = [k.strip().lower() for k in bots.split(",") if k.strip()]
+    known = bot_names()
+    for k in names:
+        if k not in known:
+            _fail(f"unknown bot {k!r} (bots: {', '.join(known)})")
+    if not names:
+        _fail("--bots names at least one bot")
+    if json_out not in (None, "-"):
+        _writable("--json", Path(json_out))
+    if plot_out is not None:
+        _writable("--plot", plot_out)
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            _fail("--plot needs matplotlib: pip install 'tamalou[plot]'")
+    if backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            _fail("--backend ray needs Ray: pip install 'tamalou[ray]'")
+    quiet = json_out == "-"
+    reports = [_simulate_one(v, names, games, players, seed, workers, backend) for v in loaded]
+    comparison = simulation.compare(reports) if len(reports) > 1 else None
+    if quiet:
+        _echo_document((comparison or reports[0]).model_dump_json(indent=1))
+    else:
+        out = _out()
+        for r in reports:
+            _print_report(out, r)
+        if comparison is not None:
+            _print_balance(out, comparison)
+    written = []
+    if json_out not in (None, "-"):
+        path = Path(json_out)
+        try:
+            path.write_text((comparison or reports[0]).model_dump_json(indent=1) + "\n", encoding="utf-8")
+        except OSError as exc:
+            _fail(f"cannot write {json_out!r}: {exc.strerror or exc}")
+        written.append(path)
+    if plot_out is not None:
+        try:
+            written.append(simulation.plot(reports, plot_out))
+        except (OSError, ValueError) as exc:
+            _fail(f"cannot draw {str(plot_out)!r}: {exc}")
+    for path in written:
+        _err().print(f"wrote {path}", soft_wrap=True)
+
+
+# ----------------------------------------------------------------------------- simulate: helpers
+
+
+def _writable(option: str, path: Path) -> None:
+    if not path.parent.is_dir():
+        _fail(f"{option}: no folder {str(path.parent)!r} to write {path.name!r} into")
+
+
+def _simulate_one(
+    v: Variant, names: list[str], games: int, players: int | None, seed: int, workers: int | None, backend: str
+) -> SimulationReport:
+    """One ruleset's run, with a progress bar on stderr (a failing game: exit 1)."""
+    from .. import simulation
+
+    err = _err()
+    with _simulate_progress(err) as bar:
+        task = bar.add_task(printable(f"simulate {v.name}"), total=games)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done)
+
+        try:
+            report = simulation.simulate(
+                v,
+                names,
+                games=games,
+                seed=seed,
+                workers=workers,
+                backend=backend,  # type: ignore[arg-type]
+                players=players,
+                progress=advance,
+            )
+        except simulation.SimulationError as exc:
+            _fail(str(exc), RULE_FAILURE)
+        except (TamalouError, ValueError, ImportError) as exc:
+            _fail(str(exc))
+    for note in report.run.notes:
+        err.print(f"note: {note}", soft_wrap=True)
+    return report
+
+
+def _simulate_progress(console: Console) -> Any:
+    """The progress bar of ``simulate``: games done, games per second, time (on stderr, if a terminal)."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        Task,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    class Speed(ProgressColumn):
+        def render(self, task: Task) -> Text:
+            return Text(f"{task.speed:,.0f} games/s" if task.speed else "- games/s")
+
+    return Progress(
+        TextColumn("{task.description}", markup=False),
+        BarColumn(),
+        MofNCompleteColumn(),
+        Speed(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    )
+
+
+def _pct(rate: float | None) -> str:
+    return "-" if rate is None else f"{rate:.1%}"
+
+
+def _num(x: float | None, digits: int = 1) -> str:
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def _table(title: str, *columns: str, left: int = 2) -> Table:
+    """A table of ``simulate``: no vertical rules (it fits 80 columns); the first ``left`` columns on the left."""
+    from rich import box
+
+    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False)
+    for i, col in enumerate(columns):
+        table.add_column(col, justify="left" if i < left else "right")
+    return table
+
+
+def _print_report(out: Console, r: SimulationReport) -> None:
+    """The summary of one run: what was played, then tables by seat, by bot, per round, by reason."""
+
+    def say(line: str = "") -> None:
+        out.print(line, soft_wrap=True)
+
+    rs = r.rounds
+    is_match = r.matches is not None
+    what = "matches" if is_match else "games"
+    run = r.run
+    say(f"{r.games} {what} of {r.variant}, {r.players} players, bots {', '.join(r.bots)}, seed {r.seed}")
+    speed = f"{run.games_per_second:,.0f}" if run.games_per_second else "-"
+    workers = f"{run.workers} worker{'s' if run.workers != 1 else ''}"
+    per = "round" if is_match else "game"
+    say(f"{run.seconds:.2f} s, {speed} {what}/s ({run.backend}, {workers}), {_num(rs.actions.mean)} actions/{per}")
+    if r.matches is not None:
+        say(f"{rs.rounds} rounds, {_num(r.matches.rounds.mean, 2)} per match ({r.matches.form})")
+    say("place: mean place (1 + players ranked ahead); total: mean card total; call %: calls the caller won")
+    seats = _table(
+        "Rounds by seat" if is_match else "Seats",
+        "seat", "bot", "win %", "place", "total", "calls", "call %", "matched", "missed",
+    )  # fmt: skip
+    for p, s in enumerate(rs.by_seat):
+        seats.add_row(
+            seat(p),
+            s.bot,
+            _pct(s.win_rate),
+            _num(s.mean_place, 2),
+            _num(s.total.mean),
+            str(s.calls),
+            _pct(s.call_success),
+            str(s.matched),
+            str(s.missed),
+        )
+    out.print(seats)
+    if len(rs.by_bot) > 1:
+        bots = _table(
+            "Bots (matched, missed: per round)",
+            "bot", "seats", "win %", "place", "total", "p10-p90", "call %", "matched", "missed",
+        )  # fmt: skip
+        for name, s in rs.by_bot.items():
+            bots.add_row(
+                name,
+                " ".join(seat(p) for p in s.seats),
+                _pct(s.win_rate),
+                _num(s.mean_place, 2),
+                _num(s.total.mean),
+                _range(s.total),
+                _pct(s.call_success),
+                _num(s.matched / s.rounds, 2),
+                _num(s.missed / s.rounds, 2),
+            )
+        out.print(bots)
+    if r.matches is not None:
+        matches = _table(
+            f"Matches ({r.matches.form}; total: the match's)",
+            "seat", "bot", "match wins", "win %", "place", "total", "p10-p90",
+        )  # fmt: skip
+        rows = [(seat(p), m) for p, m in enumerate(r.matches.by_seat)]
+        if len(r.matches.by_bot) > 1:
+            rows += [("all", m) for m in r.matches.by_bot.values()]
+        for label, m in rows:
+            matches.add_row(
+                label, m.bot, str(m.wins), _pct(m.win_rate), _num(m.mean_place, 2), _num(m.total.mean), _range(m.total)
+            )
+        out.print(matches)
+    rounds = _table("Per round", "", "", left=1)
+    rounds.add_column("", justify="left")
+    rounds.show_header = False
+    for label, d in (("turns", rs.turns), ("actions", rs.actions)):
+        q = d.percentiles
+        rounds.add_row(label, _num(d.mean, 2), f"mean; p10 {q[10]}, median {q[50]}, p90 {q[90]}" if q else "mean")
+    rounds.add_row("right matches", _num(rs.matched_per_round, 2), "mean")
+    rounds.add_row("missed matches", _num(rs.missed_per_round, 2), "mean")
+    rounds.add_row("penalty cards", _num(rs.penalties_per_round, 2), "mean")
+    rounds.add_row("calls", str(rs.calls), f"rounds; the caller won {_pct(rs.call_success)} of them")
+    fair = _pct(1 / r.players)
+    rounds.add_row("first player won", _pct(rs.first_player_win_rate), f"of the rounds; 1/players: {fair}")
+    out.print(rounds)
+    ends = _table("How rounds ended", "reason", "", "rounds", "share")
+    for reason, count in rs.reasons.items():
+        ends.add_row(reason, "", str(count), _pct(count / rs.rounds))
+    if rs.no_winner:
+        ends.add_row("(without a winner)", "", str(rs.no_winner), _pct(rs.no_winner / rs.rounds))
+    out.print(ends)
+
+
+def _range(d: Distribution) -> str:
+    return "-" if d.count == 0 else f"{d.percentiles[10]}-{d.percentiles[90]}"
+
+
+def _interval(e: Estimate, form: str) -> str:
+    """An estimate and its interval: a rate (``%``), a signed rate (``+%``) or a number."""
+    if e.value is None or e.low is None or e.high is None:
+        return "- (no data)"
+    f = {"%": "{:.1%}", "+%": "{:+.1%}"}.get(form, "{:.2f}").format
+    return f"{f(e.value)} [{f(e.low)}, {f(e.high)}]"
+
+
+def _print_balance(out: Console, comparison: Comparison) -> None:
+    """The rulesets side by side: each figure with its 95 % interval; * where two intervals are apart."""
+    heads = [f"{r.variant} ({r.players} players)" for r in comparison.reports]
+    table = _table("Balance (95 % confidence intervals)", "figure", *heads, "")
+    for line in comparison.balance:
+        form = {"caller win rate": "%", "first player's advantage": "+%"}.get(line.metric, "")
+        table.add_row(line.metric, *(_interval(e, form) for e in line.estimates), "*" if line.differs else "")
+    out.print(table)
+    for line in comparison.balance:
+        out.print(f"{line.metric}: {line.description}", soft_wrap=True)
+    out.print("*: two of the 95 % confidence intervals do not overlap", soft_wrap=True)

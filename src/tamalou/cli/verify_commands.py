@@ -1,0 +1,359 @@
+"""The commands of ``tamalou`` about invariants and counterexamples: ``verify`` plays random games checking
+the engine's invariants and writes the first failure, shrunk, as a counterexample file; ``replay`` plays such
+a file (or a game snapshot) again step by step and checks the invariant once more. A file given to ``replay``
+is not trusted: it imports no plugin module the file names but tamalou's own unless ``--allow-plugins``.
+
+``tamalou.cli.commands`` registers them on the application, in this order."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ..engine.game import Game
+from ..errors import SetupError, VariantError
+from ..events import Event
+from .application import (
+    RULE_FAILURE,
+    RULESET,
+    RULESET_HELP,
+    _at_least_one,
+    _check_players,
+    _err,
+    _fail,
+    _load,
+    _out,
+)
+from .log import seat
+from .printable import printable
+
+if TYPE_CHECKING:
+    from ..verification import Counterexample
+
+
+def verify(
+    variant: Annotated[str, typer.Argument(metavar=RULESET, help=RULESET_HELP)],
+    games: Annotated[int, typer.Option("--games", "-n", metavar="N", help="Number of random games.")] = 100,
+    players: Annotated[
+        int | None,
+        typer.Option("--players", "-p", metavar="N", help="Number of players (default: every allowed count in turn)."),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", metavar="N", help="Seed of the first game (then +1 each).")] = 0,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers", "-w", metavar="N", help="Worker processes (default: one per core, at most one per game)."
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            metavar="FILE",
+            help="Where to write the counterexample of a failure (default: tamalou-counterexample-NAME-SEED.json, "
+            "here).",
+        ),
+    ] = None,
+    max_failures: Annotated[
+        int, typer.Option("--max-failures", metavar="N", help="Stop after N failing games (0: never).")
+    ] = 10,
+) -> None:
+    """Play random games, checking every invariant of the engine and the rules (exit 1 on a failure).
+
+    Cards conserved and knowledge following the events at every step; no leak, listed actions accepted, refused
+    ones harmless and snapshots exact at sampled states; replay, result and slot order at the end; every round
+    ends. A table says how often each invariant was checked and failed; the report is the same whatever the
+    number of workers.
+
+    On a failure, the first failing game is shrunk (fewer players, fewer and simpler actions) and written as a
+    counterexample file that carries the ruleset with it: tamalou replay FILE plays it step by step and says
+    whether it still fails (with --allow-plugins if the ruleset has plugin modules of its own).
+    """
+    try:
+        from .. import invariants, verification
+    except ImportError:
+        _fail("tamalou.invariants is not available in this installation")
+    _at_least_one("--games", games)
+    if workers is not None:
+        _at_least_one("--workers", workers)
+    if max_failures < 0:
+        _fail(f"--max-failures must be at least 0, got {max_failures}")
+    if out is not None and not out.parent.is_dir():
+        _fail(f"--out: no folder {str(out.parent)!r} to write {out.name!r} into")
+    v = _load(variant)
+    if players is not None:
+        _check_players(v, players)
+    n_workers = verification.default_workers(games) if workers is None else min(workers, games)
+    err = _err()
+    start = time.perf_counter()
+    with _progress(err) as bar:
+        task = bar.add_task(printable(f"verify {v.name}"), total=games, failures=0)
+
+        def advance(done: int, failing: int) -> None:
+            bar.update(task, completed=done, failures=failing)
+
+        try:
+            report = invariants.verify(
+                v,
+                games=games,
+                players=players,
+                seed=seed,
+                workers=n_workers,
+                max_failures=max_failures or None,
+                progress=advance,
+            )
+        except (VariantError, SetupError) as exc:
+            _fail(str(exc))
+    seconds = time.perf_counter() - start
+    for note in report.notes:
+        err.print(f"note: {note}", soft_wrap=True)
+    out_console = _out()
+
+    def say(line: str = "") -> None:
+        out_console.print(line, soft_wrap=True)
+
+    say(f"{v.name}: {report.games} games, {report.actions} actions, {len(report.failures)} failure(s)")
+    if report.reasons:
+        say("rounds ended: " + ", ".join(f"{k} {n}" for k, n in sorted(report.reasons.items())))
+    out_console.print(_invariants_table(report.checks, report.failed))
+    err.print(f"{seconds:.1f} s, {n_workers} worker(s)", soft_wrap=True)
+    if not report.failures:
+        return
+    if report.stopped:
+        say(f"stopped after {len(report.failures)} failing games (--max-failures {max_failures})")
+    say("failures:")
+    for f_seed, f_players, message in report.failures:
+        say(f"  seed {f_seed}, {f_players} players: {message}")
+    if not report.details:
+        raise typer.Exit(RULE_FAILURE)
+    first = report.details[0]
+    err.print(f"shrinking the failure of seed {first.seed} ({first.invariant})...", soft_wrap=True)
+    try:
+        example = verification.shrink(v, first)
+    except Exception as exc:  # a bug of the shrinker must not hide the failure: the game as it was found
+        err.print(f"note: shrinking failed ({type(exc).__name__}: {exc}); the game is written as found", soft_wrap=True)
+        example = verification.shrink(v, first, budget=verification.ShrinkBudget(evaluations=0), players=False)
+    path = out if out is not None else Path(verification.counterexample_name(v.name, example.seed))
+    try:
+        example.write(path)
+    except OSError as exc:
+        _fail(f"cannot write the counterexample to {str(path)!r}: {exc}")
+    say(
+        f"counterexample ({example.invariant}): {len(example.actions)} actions, {example.players} players "
+        f"(found with {len(first.actions)} actions, {first.players} players): {path}"
+    )
+    trusted = " --allow-plugins" if _foreign(list(v.plugins)) else ""  # our own file, the user's own modules
+    say(f"reproduce: tamalou replay {_quoted(str(path))}{trusted}")
+    again = f"tamalou verify {_quoted(variant)} --games 1 --seed {first.seed} --players {first.players}"
+    say(f"play a failing game again: {again} (--seed and --players of any failure above)")
+    raise typer.Exit(RULE_FAILURE)
+
+
+def _progress(console: Console) -> Any:
+    """The progress bar of ``verify`` (on stderr; silent when it is not a terminal)."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    return Progress(
+        TextColumn("{task.description}", markup=False),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games, {task.fields[failures]} failing"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    )
+
+
+def _invariants_table(checks: dict[str, int], failed: dict[str, int]) -> Table:
+    """Which invariants held: checks run and games that failed, one row per invariant."""
+    from ..invariants import INVARIANTS
+
+    table = Table(title="Invariants")
+    table.add_column("invariant", no_wrap=True)
+    table.add_column("checks", justify="right")
+    table.add_column("failures", justify="right")
+    table.add_column("what it says")
+    for name, inv in INVARIANTS.items():
+        table.add_row(name, str(checks.get(name, 0)), str(failed.get(name, 0)), inv.description)
+    return table
+
+
+def _quoted(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
+def replay(
+    file: Annotated[
+        Path,
+        typer.Argument(metavar="FILE", help="A counterexample written by verify, or a game snapshot (game.to_json())."),
+    ],
+    seat_: Annotated[
+        int | None, typer.Option("--seat", metavar="P", help="Show only what seat P sees: its events and its view.")
+    ] = None,
+    step: Annotated[
+        bool, typer.Option("--step", help="Wait for Enter between actions (when the input is a terminal).")
+    ] = False,
+    allow_plugins: Annotated[
+        bool,
+        typer.Option(
+            "--allow-plugins",
+            help="Import the plugin modules the file names (from the folders it names): their code runs. Only for "
+            "a file you trust, such as one your own verify wrote.",
+        ),
+    ] = False,
+) -> None:
+    """Play a counterexample (or a game snapshot) again, step by step, then check the invariant it broke.
+
+    Each action is printed with the events it made and the table as every seat sees it (only seat P's with
+    --seat). At the end the invariant that broke is checked again: exit 1 if it still fails, 0 if it holds now
+    (run it after fixing your rule). A snapshot has every invariant checked along the way and at the end.
+
+    The file is not trusted unless --allow-plugins: no module it names is imported but tamalou's own plugins
+    (those of the built-in rulesets), and a ruleset that needs another one is a usage error (exit 2).
+    """
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as exc:
+        _fail(f"cannot read {str(file)!r}: {exc.strerror or exc}")
+    example = _read_replayable(text, file, allow_plugins)
+    try:
+        v = example.load_variant(allow_plugins=allow_plugins)
+    except (VariantError, SetupError) as exc:
+        named = [] if allow_plugins else _foreign_plugins(example)
+        if named:
+            _fail(_plugins_refused(file, named, example.variant.plugin_dirs))
+        where = "; ".join(f"{name} was in {folder}" for name, folder in example.variant.plugin_dirs.items())
+        _fail(f"the ruleset in {str(file)!r} does not load here: {exc}" + (f" ({where})" if where else ""))
+    if seat_ is not None and not 0 <= seat_ < example.players:
+        _fail(f"--seat: a seat from 0 to {example.players - 1}, got {seat_}")
+    out = _out()
+
+    def say(line: str = "") -> None:
+        out.print(line, soft_wrap=True)
+
+    if example.invariant:
+        say(f"counterexample: {example.invariant} ({example.description or 'an invariant'})")
+        say(f"  {example.message}")
+    else:
+        say(f"game snapshot: every invariant is checked ({file})")
+    plugins = f" (plugins: {', '.join(v.plugins)})" if v.plugins else ""
+    deal = "a stacked deal" if example.deal is not None else f"seed {example.seed}"
+    say(f"{v.name}{plugins}: {example.players} players, {deal}, {len(example.actions)} actions")
+    interactive = step and sys.stdin.isatty()
+    shown = range(example.players) if seat_ is None else [seat_]
+
+    def on_step(game: Game, action: Any, events: list[Event]) -> None:
+        say()
+        if action is None:
+            say("deal")
+        else:
+            say(f"step {len(game.actions)}: {json.dumps(action.to_dict())}")
+        for e in events:
+            say(f"  · {(e if seat_ is None else e.for_player(seat_)).describe(seat)}")
+        for p in shown:
+            for line in repr(game.view(p)).splitlines():
+                say(f"  {line}")
+        if interactive and len(game.actions) < len(example.actions):
+            with contextlib.suppress(EOFError):
+                input("(Enter: next action) ")
+
+    try:
+        outcome = example.check(on_step=on_step, allow_plugins=allow_plugins)
+    except (VariantError, SetupError) as exc:
+        _fail(str(exc))
+    say()
+    if outcome.refused is not None:
+        index, reason = outcome.refused
+        say(f"action {index + 1} of the file is refused now: {reason} (the rules changed: the game stops there)")
+    what = example.invariant or "every invariant"
+    if outcome.violation is not None:
+        name = outcome.violation.invariant or example.invariant
+        say(f"still fails: {name}: {outcome.violation}")
+        raise typer.Exit(RULE_FAILURE)
+    if not outcome.checked:
+        say(f"{what} cannot be checked: the round is not over after the actions of the file; it does not fail")
+        return
+    say(f"holds now: {what}")
+
+
+def _read_replayable(text: str, file: Path, allow_plugins: bool) -> Counterexample:
+    """A counterexample from ``text``, or a game snapshot made into one; else a usage error. Unless
+    ``allow_plugins``, a snapshot's ruleset may use no plugin module but tamalou's own and those already imported
+    (``Game.from_json``): nothing it names is imported."""
+    from pydantic import ValidationError
+
+    from ..errors import SnapshotError
+    from ..verification import Counterexample
+
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        _fail(f"{str(file)!r} is not JSON: {exc}")
+    except RecursionError:
+        _fail(f"{str(file)!r} is not JSON that can be read: nested too deep")
+    if isinstance(data, dict) and data.get("kind") == "tamalou-counterexample":
+        try:
+            return Counterexample.model_validate(data)
+        except ValidationError as exc:
+            _fail(f"{str(file)!r} is not a valid counterexample: {exc}")
+    try:
+        return Counterexample.from_snapshot(text, allow_plugins=allow_plugins)
+    except (SnapshotError, VariantError) as exc:
+        variant = data.get("variant") if isinstance(data, dict) else None
+        named = _foreign(variant.get("plugins") if isinstance(variant, dict) else None)
+        if named and not allow_plugins:
+            _fail(_plugins_refused(file, named, {}))
+        _fail(f"{str(file)!r} is neither a counterexample nor a game snapshot: {exc}")
+
+
+def _foreign(plugins: object) -> list[str]:
+    """The module names of a ``plugins`` list read from a file that are not tamalou's own plugins."""
+    from ..plugins import is_builtin_plugin
+
+    if not isinstance(plugins, list | tuple):
+        return []
+    return [p for p in plugins if isinstance(p, str) and not is_builtin_plugin(p)]
+
+
+def _foreign_plugins(example: Counterexample) -> list[str]:
+    """The modules other than tamalou's own plugins that a counterexample names: in its ruleset's ``plugins``
+    (the embedded TOML's, and the list beside it) and in ``plugin_dirs``. Read for the message only: what
+    refuses them is the load (``allow_plugins=False``)."""
+    import tomllib
+
+    embedded = example.variant
+    try:
+        in_toml = tomllib.loads(embedded.toml).get("plugins")
+    except (tomllib.TOMLDecodeError, RecursionError):
+        in_toml = None
+    names = _foreign(in_toml) + _foreign(embedded.plugins) + _foreign(list(embedded.plugin_dirs))
+    return list(dict.fromkeys(names))
+
+
+def _plugins_refused(file: Path, named: list[str], folders: dict[str, str]) -> str:
+    """What replay says of a file whose ruleset needs plugin modules, without --allow-plugins."""
+    listed = ", ".join(f"{name} (in {folders[name]})" if name in folders else name for name in named)
+    return (
+        f"{str(file)!r} names plugin modules that are not tamalou's own: {listed}. Replay imports none of them "
+        "unless --allow-plugins is given, which runs their code: give it only for a file you trust."
+    )
