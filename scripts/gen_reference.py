@@ -1092,7 +1092,12 @@ rules, tests and tools. [Getting started](../getting-started.md) plays a game wi
 def _defined_in(module: types.ModuleType, name: str) -> bool:
     """Whether ``name`` is the module's own (a re-export of another tamalou module is listed there)."""
     home = getattr(getattr(module, name), "__module__", module.__name__)
-    return not (isinstance(home, str) and home.startswith("tamalou.") and home != module.__name__)
+    return not (
+        isinstance(home, str)
+        and home.startswith("tamalou.")
+        and home != module.__name__
+        and not home.startswith(f"{module.__name__}.")  # a name of a subpackage's module (tamalou.testing.games)
+    )
 
 
 def members_table(cls: type, intro: str, members: Mapping[str, str]) -> list[str]:

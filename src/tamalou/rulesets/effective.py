@@ -1,0 +1,323 @@
+"""A ruleset as it is played: the rules after every hook, and a stand-alone copy of its keys.
+
+``effective_rules(variant)`` asks the variant's plugins what each card is worth and does, what the call
+threshold is and how a round is ranked (``tamalou.rules.ranking_rule``), and says which plugins are in
+effect: what ``tamalou show`` prints, and what an author checks after writing a hook. The answer is a
+pydantic model, so ``model_dump(mode="json")`` gives it as JSON.
+
+``variant_to_toml(variant)`` writes every key of a variant as one TOML file that needs no other: no
+``extends``, no modifier's ``base``. Loaded back with ``tamalou.load_variant(path)`` it gives a variant
+equal to the original (``aliases`` and ``base`` apart: see ``STANDALONE_LEFT_OUT``), hence the same games.
+
+>>> rules = effective_rules("french")
+>>> rules.call_threshold, [(line.label, line.value) for line in rules.cards if line.rank == "K"]
+(5, [('KS KC', 15), ('KH KD', 0)])
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from typing import Any
+
+import tomli_w
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..cards import JOKER, Card
+from ..plugins import BUILTIN_PLUGINS
+from ..rules import Rulebook, first_result, ranking_rule, rulebook
+from ..schema import Variant
+from .loader import load_variant
+
+__all__ = [
+    "CardLine",
+    "EffectiveRules",
+    "PluginLine",
+    "effective_rules",
+    "match_words",
+    "power_title",
+    "variant_to_toml",
+]
+
+#: The plugin that answers from the TOML keys: an answer of its is "the keys'", not a plugin's.
+_KEYS_PLUGIN = "tamalou.plugins.defaults"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class CardLine(_Model):
+    """The cards of one rank that score and do the same (a whole rank when every card of it agrees)."""
+
+    rank: str = Field(description="The rank (JK for jokers).")
+    cards: list[str] = Field(description="The cards of this line, as text (each once, even with several decks).")
+    whole_rank: bool = Field(description="Whether every card of the rank is on this line.")
+    value: int = Field(description="Points, as tamalou_card_value answers.")
+    power: str = Field(description="The power's name, as tamalou_card_power answers ('none' for none).")
+    power_title: str = Field(description="What the power does, in words ('' for none).")
+    value_from: str | None = Field(description="The plugin that gave the value; None: the TOML keys (rules.values).")
+    power_from: str | None = Field(description="The plugin that gave the power; None: the TOML keys (rules.powers).")
+
+    @property
+    def label(self) -> str:
+        """``K`` for a whole rank, else its cards (``KS KC``)."""
+        return self.rank if self.whole_rank else " ".join(self.cards)
+
+
+class PluginLine(_Model):
+    """A plugin module the variant names in ``plugins = [...]`` and what it plugs in."""
+
+    module: str
+    summary: str = Field(description="The first line of the module's docstring.")
+    hooks: list[str] = Field(description="The hooks it implements.")
+    powers: list[str] = Field(default_factory=list, description="The powers it registers.")
+    mechanics: list[str] = Field(default_factory=list, description="The mechanics it registers.")
+
+
+class EffectiveRules(_Model):
+    """Every rule of a variant that its plugins decide, as they decide it."""
+
+    name: str
+    title: str
+    players: tuple[int, int] = Field(description="Fewest and most players.")
+    deck: str = Field(description="The deck in words.")
+    deck_size: int = Field(description="Cards in the deck, every copy counted.")
+    cards: list[CardLine] = Field(description="Every card of the deck: its value and its power, rank by rank.")
+    powers: dict[str, str] = Field(description="The powers the deck's cards have: name -> what it does.")
+    call_threshold: int = Field(description="A call is right at this total or less (tamalou_call_threshold).")
+    threshold_from: str | None = Field(description="The plugin that gave the threshold; None: rules.call.threshold.")
+    call: list[str] = Field(description="When and how a player calls, in words.")
+    ranking: list[str] = Field(description="How a finished round is ranked, won and scored, step by step.")
+    match: str = Field(description="How many rounds make a match and who wins it.")
+    mechanics: list[str] = Field(description="The mechanics that play a part (matching, calling, powers...).")
+    plugins: list[PluginLine] = Field(description="The plugin modules the variant names, in the order named.")
+
+
+def _load(variant: Variant | str | Sequence[str]) -> Variant:
+    if isinstance(variant, Variant):
+        return variant
+    return load_variant(variant)
+
+
+def _from(plugin: str) -> str | None:
+    return None if plugin in ("", _KEYS_PLUGIN) else plugin
+
+
+def power_title(rb: Rulebook, name: str) -> str:
+    """What the power ``name`` does, in words: its class's ``title`` (by default the first sentence of its
+    docstring), else the name with spaces; ``""`` for ``"none"``."""
+    if name == "none":
+        return ""
+    power = rb.powers.get(name)
+    title = str(getattr(power, "title", "") or "") if power is not None else ""
+    if not title and power is not None:
+        doc = " ".join((type(power).__doc__ or "").split())
+        title = doc.split(". ")[0].rstrip(".")
+    return title or name.replace("_", " ")
+
+
+def _ranks_in_order(variant: Variant, deck: list[Card]) -> list[str]:
+    ranks = [r for r in variant.rules.deck.ranks if r != JOKER]
+    present = {c.rank for c in deck}
+    return [r for r in ranks if r in present] + ([JOKER] if JOKER in present else [])
+
+
+def _card_lines(variant: Variant, rb: Rulebook) -> list[CardLine]:
+    hook = rb.pm.hook
+    unique = list(dict.fromkeys(rb.deck))  # each face once, in deck order
+    lines: list[CardLine] = []
+    for rank in _ranks_in_order(variant, unique):
+        cards = [c for c in unique if c.rank == rank]
+        groups: dict[tuple[int, str, str | None, str | None], list[Card]] = {}
+        for card in cards:
+            value = rb.value(card)
+            power = rb.power_name(card)
+            _, value_plugin = first_result(hook.tamalou_card_value, variant=variant, card=card)
+            _, power_plugin = first_result(hook.tamalou_card_power, variant=variant, card=card)
+            groups.setdefault((value, power, _from(value_plugin), _from(power_plugin)), []).append(card)
+        for (value, power, value_from, power_from), group in groups.items():
+            lines.append(
+                CardLine(
+                    rank=rank,
+                    cards=[str(c) for c in group],
+                    whole_rank=len(groups) == 1,
+                    value=value,
+                    power=power,
+                    power_title=power_title(rb, power),
+                    value_from=value_from,
+                    power_from=power_from,
+                )
+            )
+    return lines
+
+
+def _deck_words(variant: Variant, size: int) -> str:
+    d = variant.rules.deck
+    ranks = [r for r in d.ranks if r != JOKER]
+    span = f"{ranks[0]} to {ranks[-1]}" if len(ranks) > 2 else " ".join(ranks)
+    parts = [f"{size} cards: {span}"]
+    parts.append(f"in {len(d.suits)} suits" if d.suits else "without suits")
+    if d.jokers:
+        parts.append(f"and {d.jokers} joker{'s' if d.jokers > 1 else ''}")
+    if d.copies > 1:
+        parts.append(f"({d.copies} decks)")
+    return " ".join(parts)
+
+
+def _call_words(variant: Variant, threshold: int) -> list[str]:
+    c = variant.rules.call
+    lines = [
+        f"a call is right at {threshold} points or less",
+        "call at the end of your turn, after playing"
+        if c.when == "end_of_turn"
+        else "call at the start of your turn, instead of drawing",
+    ]
+    if c.verified:
+        lines.append(f"a wrong call is found out at once: {c.wrong_penalty_cards} penalty card(s), play goes on")
+    if c.protect_caller:
+        lines.append(
+            "the caller's cards are face up and sealed"
+            if c.protect_from == "everything"
+            else "the caller's cards are face up and nobody exchanges cards with them"
+        )
+    lines.append(
+        {
+            "must_call": "a player with no card left must call",
+            "may_call": "a player with no card left may call",
+            "ends_round": "the round ends as soon as a layout is emptied",
+            "auto_call": "a player with no card left calls automatically at the start of their turn",
+        }[c.empty_layout]
+    )
+    return lines
+
+
+def match_words(variant: Variant) -> str:
+    """How many rounds make a match of ``variant`` and who wins it, in words (``"one round"``...)."""
+    r = variant.rules.rounds
+    if r.form == "single":
+        return "one round"
+    if r.form == "fixed":
+        return f"{r.count} rounds; the lowest cumulative score wins"
+    if r.form == "points":
+        return f"rounds until a cumulative score passes {r.limit}; the lowest wins"
+    return f"{r.count} rounds; each round's winners score 1, the most rounds won wins"
+
+
+def _first_doc_line(obj: Any) -> str:
+    doc = (getattr(obj, "__doc__", None) or "").strip()
+    return doc.splitlines()[0].strip() if doc else ""
+
+
+def _plugin_lines(variant: Variant, rb: Rulebook) -> list[PluginLine]:
+    pm = rb.pm
+    powers_of: dict[str, list[str]] = {}
+    mechanics_of: dict[str, list[str]] = {}
+    for hook, found in ((pm.hook.tamalou_powers, powers_of), (pm.hook.tamalou_mechanics, mechanics_of)):
+        for impl in hook.get_hookimpls():
+            if impl.plugin_name in variant.plugins:
+                classes: Any = impl.function() or ()
+                found[impl.plugin_name] = [str(cls.name) for cls in classes]
+    lines = []
+    for name in dict.fromkeys(variant.plugins):
+        if name in BUILTIN_PLUGINS:
+            continue
+        plugin = pm.get_plugin(name)
+        if plugin is None:  # pragma: no cover - the rulebook registered every named plugin
+            plugin = importlib.import_module(name)
+        hooks = sorted(caller.name for caller in pm.get_hookcallers(plugin) or ())
+        lines.append(
+            PluginLine(
+                module=name,
+                summary=_first_doc_line(plugin),
+                hooks=hooks,
+                powers=powers_of.get(name, []),
+                mechanics=mechanics_of.get(name, []),
+            )
+        )
+    return lines
+
+
+def effective_rules(variant: Variant | str | Sequence[str]) -> EffectiveRules:
+    """The rules of ``variant`` after every hook: each card's value and power, the call threshold, the
+    ranking, the match, the mechanics and plugins in effect (a name, path or list is loaded first)."""
+    v = _load(variant)
+    rb = rulebook(v)
+    _, threshold_plugin = first_result(rb.pm.hook.tamalou_call_threshold, variant=v)
+    cards = _card_lines(v, rb)
+    powers = {line.power: line.power_title for line in cards if line.power != "none"}
+    return EffectiveRules(
+        name=v.name,
+        title=v.title,
+        players=(v.rules.players.min, v.rules.players.max),
+        deck=_deck_words(v, len(rb.deck)),
+        deck_size=len(rb.deck),
+        cards=cards,
+        powers=powers,
+        call_threshold=rb.threshold,
+        threshold_from=_from(threshold_plugin),
+        call=_call_words(v, rb.threshold),
+        ranking=list(ranking_rule(v)),
+        match=match_words(v),
+        mechanics=[m.name for m in rb.mechanics],
+        plugins=_plugin_lines(v, rb),
+    )
+
+
+# ----------------------------------------------------------------------------- the stand-alone TOML
+
+
+def _without_none(value: Any) -> Any:
+    """TOML has no null: the keys whose value is None are left out (None is their default)."""
+    if isinstance(value, dict):
+        return {k: _without_none(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_none(v) for v in value]
+    return value
+
+
+#: Keys a stand-alone file leaves out, the only ones in which the variant it loads to differs:
+#:
+#: - ``base`` marks a *modifier* (a file that changes whatever it is composed with, and applies to its base
+#:   when loaded alone). A stand-alone file already holds every rule of its base: a ``base`` read back would
+#:   merge that base into it a second time (its plugins, values and powers over the composition's).
+#: - ``aliases`` are the other names by which the registry finds the original file. A copy loaded by its path
+#:   is never found by them, and may not claim them: they belong to the registered ruleset (a file whose
+#:   alias is another ruleset's name or alias does not load).
+#:
+#: ``extends`` is never part of a loaded variant; ``name`` is kept (a composition's is ``french+gabo``).
+STANDALONE_LEFT_OUT = ("aliases", "base")
+
+
+def _escaped(char: str) -> str:
+    code = ord(char)
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+def _in_comment(text: str) -> str:
+    """``text`` made safe to write inside a TOML comment, on its line: every character ``str.isprintable``
+    refuses (control characters, line breaks and the Unicode line and paragraph separators, format
+    characters...) written as its ``\\u`` escape. A newline would end the comment, and what follows it would be
+    read as keys; TOML allows no other control character but tab in a comment. A validated variant's name is
+    already on one line (``schema.MAX_NAME_LENGTH`` characters at most): this keeps the file whole whatever it
+    is given."""
+    return "".join(c if c.isprintable() else _escaped(c) for c in text)
+
+
+def variant_to_toml(variant: Variant | str | Sequence[str]) -> str:
+    """Every key of ``variant`` as a stand-alone TOML file: no ``extends`` and no modifier's ``base``, so
+    loading it gives back the same rules whatever it was composed of (``tamalou show --toml``).
+
+    ``load_variant(path)`` of the file is equal to ``variant`` in every key but ``aliases`` and ``base`` (left
+    out, see ``STANDALONE_LEFT_OUT``). The plugin modules are named as the variant names them: the file plays the
+    same games wherever those modules can be imported.
+    """
+    v = _load(variant)
+    data = _without_none(v.model_dump(mode="json"))
+    for key in STANDALONE_LEFT_OUT:
+        data.pop(key, None)
+    head = (
+        f"# {_in_comment(v.name)}: every rule written out, a stand-alone file (no extends).\n"
+        "# `tamalou validate` checks it; `tamalou show` of it shows the rules as they are played.\n"
+    )
+    return head + tomli_w.dumps(data)
