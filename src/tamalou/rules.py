@@ -22,6 +22,9 @@ from .plugins import BUILTIN_PLUGINS, rules_manager
 from .powers import CardPower
 from .schema import Variant
 
+#: The plugin of the rules read from keys (``trylast``): what it gives is the ruleset's own, not added.
+_DEFAULTS = "tamalou.plugins.defaults"
+
 if TYPE_CHECKING:
     from .engine.game import Game
 
@@ -265,6 +268,15 @@ class Rulebook:
                     self.tiebreak_plugins[t.name] = impl.plugin_name
         return tuple(found.values())
 
+    def added_tiebreaks(self) -> list[tuple[str, str]]:
+        """The tie-breaks plugins add to ``rules.end.ties``: ``(name, plugin)`` each, in order (``show`` and
+        ``validate`` say so: a ruleset's ``ties`` list is then not all its tie-breaks)."""
+        return [
+            (t.name, self.tiebreak_plugins[t.name])
+            for t in self.tiebreaks
+            if self.tiebreak_plugins[t.name] != _DEFAULTS
+        ]
+
     def _unknown_power(self, name: object, key: str) -> VariantError:
         known = ", ".join(sorted(self.powers))
         return VariantError(f"unknown power {name!r} (powers: none, {known})", key=key)
@@ -442,7 +454,7 @@ def ranking_rule(variant: Variant | str | Sequence[str]) -> list[str]:
         ("tamalou_winners", "winners: the first place"),
         ("tamalou_round_scores", "round scores: each player's card total"),
     ):
-        impls = [i for i in rb._end_hooks[name].impls if i.plugin_name != "tamalou.plugins.defaults"]
+        impls = [i for i in rb._end_hooks[name].impls if i.plugin_name != _DEFAULTS]
         text = default
         if name == "tamalou_winners":
             bound = rb.variant.rules.end.win_max
@@ -459,10 +471,10 @@ def ranking_rule(variant: Variant | str | Sequence[str]) -> list[str]:
             text = f"{doc} (plugin {impl.plugin_name}; where it has no answer: {text})"
         lines.append(text)
         if name == "tamalou_rank":  # a tie-break of rules.end.ties as it is; one a plugin adds, with its plugin
+            added = dict(rb.added_tiebreaks())
             for i, t in enumerate(rb.tiebreaks, 1):
-                plugin = rb.tiebreak_plugins[t.name]
-                added = "" if plugin == "tamalou.plugins.defaults" else f" (added by plugin {plugin})"
-                lines.append(f"tie-break {i}: {t.description}{added}")
+                by = f" (added by plugin {added[t.name]})" if t.name in added else ""
+                lines.append(f"tie-break {i}: {t.description}{by}")
             if not rb.tiebreaks:
                 lines.append("tie-breaks: none (players with the same total share a place)")
     return lines

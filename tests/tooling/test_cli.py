@@ -174,6 +174,22 @@ def test_validate_good_files_and_names(tmp_path: Path) -> None:
     assert "house.toml: ok" in result.output
 
 
+def test_validate_and_show_say_when_a_plugin_adds_a_tie_break(tmp_path: Path) -> None:
+    """Decided: "A plugin that adds a tie-break of its own says so in show and validate" (the ruleset's ``ties``
+    list is then not all its tie-breaks); a ruleset whose tie-breaks are its ``ties`` only gets no such note."""
+    house = _write(
+        tmp_path, "house.toml", 'extends = "french"\nplugins = ["plugins_for_tests.fewest_cards_tiebreak"]\n'
+    )
+    result = run("validate", house, "french")
+    assert_clean_exit(result, 0)
+    note = "note: plugin plugins_for_tests.fewest_cards_tiebreak adds the tie-break 'house_fewest_cards' after"
+    assert note in " ".join(result.output.split())
+    assert result.output.count("note:") == 1
+    shown = " ".join(run("show", house).output.split())
+    assert "(added by plugin plugins_for_tests.fewest_cards_tiebreak)" in shown
+    assert "tie-break 1: the caller loses ties" in shown
+
+
 def test_validate_wrong_key_names_the_file_and_the_key(tmp_path: Path) -> None:
     bad = _write(tmp_path, "typo.toml", 'extends = "french"\n[rules.call]\nthreshhold = 7\n')
     result = run("validate", bad)

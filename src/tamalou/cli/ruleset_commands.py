@@ -19,6 +19,7 @@ from rich.tree import Tree
 from ..authoring import NameError_, check_name, module_name, scaffold, write_files
 from ..effective import EffectiveRules, effective_rules, variant_to_toml
 from ..errors import VariantError
+from ..rules import rulebook
 from ..schema import Variant
 from ..variant import is_registered, load_variant, variant_json_schema, variant_names
 from .application import (
@@ -278,6 +279,8 @@ def validate(
             err.print(message, soft_wrap=True)
         else:
             out.print(f"{f}: ok ({v.name})", soft_wrap=True)
+            for name, plugin in rulebook(v).added_tiebreaks():  # the ties list is then not all the tie-breaks
+                out.print(f"  note: plugin {plugin} adds the tie-break {name!r} after rules.end.ties", soft_wrap=True)
     if missing:
         raise typer.Exit(USAGE_ERROR)
     if bad:

@@ -189,6 +189,12 @@ def _call_words(variant: Variant, threshold: int) -> list[str]:
             "auto_call": "a player with no card left calls automatically at the start of their turn",
         }[c.empty_layout]
     )
+    if c.empty_layout != "ends_round":
+        lines.append(
+            "after a call, a player with no card left has no last turn"
+            if c.empty_after_call == "skipped"
+            else "after a call, a player with no card left still plays their last turn"
+        )
     return lines
 
 
