@@ -36,9 +36,20 @@ from .engine.game import Game, new_game, replay
 from .engine.mechanic import Mechanic, PhaseSpec
 from .engine.state import Phase, Reason
 from .engine.view import view_json_schema
-from .errors import GameStateError, IllegalAction, PluginError, SetupError, SnapshotError, TamalouError, VariantError
+from .errors import (
+    ActionEncodingError,
+    GameStateError,
+    IllegalAction,
+    PluginError,
+    RulesetNameError,
+    SetupError,
+    SimulationError,
+    SnapshotError,
+    TamalouError,
+    VariantError,
+)
 from .events import Event
-from .hookspecs import Tally, TieBreak, hookimpl, hookspec
+from .hookspecs import MatchTally, Tally, TieBreak, hookimpl, hookspec
 from .match import Match, MatchResult, new_match, replay_match
 from .plugins.defaults import rank_by_total
 from .powers import CardPower
@@ -52,6 +63,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Action",
+    "ActionEncodingError",
     "Call",
     "Card",
     "CardPower",
@@ -65,6 +77,7 @@ __all__ = [
     "Match",
     "MatchAction",
     "MatchResult",
+    "MatchTally",
     "Mechanic",
     "Pass",
     "PeekAction",
@@ -76,8 +89,10 @@ __all__ = [
     "Reason",
     "Replace",
     "Result",
+    "RulesetNameError",
     "SeatView",
     "SetupError",
+    "SimulationError",
     "SimulationReport",
     "Slot",
     "SlotView",

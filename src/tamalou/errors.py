@@ -1,4 +1,5 @@
-"""The exceptions a user of tamalou meets: one type per meaning, all deriving from ``TamalouError``."""
+"""The exceptions a user of tamalou meets: one type per meaning, all deriving from ``TamalouError``, all here (the
+modules that raise them import them from here; each is importable from ``tamalou`` too)."""
 
 from __future__ import annotations
 
@@ -76,6 +77,22 @@ def _variant_error(
     return VariantError.combine([VariantError(r, file=f, key=k) for r, f, k in parts])
 
 
+class RulesetNameError(VariantError):
+    """A name that cannot be a new ruleset's (``tamalou new``, ``tamalou.authoring.check_name``): the message says
+    why; its key is ``name``."""
+
+    def __init__(self, message: str, *, file: str | None = None, key: str | None = "name") -> None:
+        super().__init__(message, file=file, key=key)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_ruleset_name_error, (self.reason, self.file, self.key))
+
+
+def _ruleset_name_error(reason: str, file: str | None, key: str | None) -> RulesetNameError:
+    """Unpickle a ``RulesetNameError``."""
+    return RulesetNameError(reason, file=file, key=key)
+
+
 class IllegalAction(TamalouError, ValueError):
     """An action the rules forbid right now. The game is left exactly as it was."""
 
@@ -107,3 +124,13 @@ class PluginError(TamalouError):
         self.hook = hook
         where = ", ".join(x for x in (f"plugin {plugin!r}" if plugin else "", hook or "") if x)
         super().__init__(f"{where}: {message}" if where else message)
+
+
+class ActionEncodingError(TamalouError, ValueError):
+    """An action (or an action class) that an ``ActionSpace`` cannot number (the ``ai`` extra): the message says
+    why."""
+
+
+class SimulationError(TamalouError):
+    """A game of a simulation failed (a plugin's hook, a bot, a ruleset that does not load in a worker).
+    The message names the game (its index in the run and its seed) and the error."""

@@ -52,7 +52,7 @@ import numpy.typing as npt
 import tamalou
 
 from ..actions import Action, Tick, untimed
-from ..errors import TamalouError
+from ..errors import ActionEncodingError
 from ..rules import rulebook
 from ..schema import Variant
 
@@ -67,10 +67,6 @@ SEAT_NAMES = frozenset({"target", "owner", "giver", "opponent", "seat", "victim"
 SEAT, SLOT, SLOTS, VALUES = "seat", "slot", "slots", "values"
 #: Groups of slots up to this size are numbered in every order; larger ones in increasing order only.
 ORDERED = 2
-
-
-class ActionEncodingError(TamalouError, ValueError):
-    """An action (or an action class) that an ``ActionSpace`` cannot number: the message says why."""
 
 
 def default_max_slots(variant: Variant) -> int:

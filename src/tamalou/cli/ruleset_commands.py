@@ -16,9 +16,9 @@ from pydantic import BaseModel
 from rich.table import Table
 from rich.tree import Tree
 
-from ..authoring import NameError_, check_name, module_name, scaffold, write_files
+from ..authoring import check_name, module_name, scaffold, write_files
 from ..effective import EffectiveRules, effective_rules, variant_to_toml
-from ..errors import VariantError
+from ..errors import RulesetNameError, VariantError
 from ..rules import rulebook
 from ..schema import Variant
 from ..variant import is_registered, load_variant, variant_json_schema, variant_names
@@ -227,7 +227,7 @@ def new(
     """
     try:
         name = check_name(name)
-    except NameError_ as exc:
+    except RulesetNameError as exc:
         _fail(str(exc))
     if is_registered(name):
         _fail(f"{name!r} is the name of a known ruleset: choose another name")
@@ -235,7 +235,7 @@ def new(
     parts = _parts(extends)
     try:
         files = scaffold(name, [_extends_entry(p, folder) for p in parts], plugin=plugin, base=base)
-    except (NameError_, VariantError) as exc:
+    except VariantError as exc:  # a RulesetNameError too
         _fail(str(exc))
     try:
         written = write_files(files, folder, force=force)

@@ -30,26 +30,36 @@ from typing import Any
 import tomli_w
 
 from ..cards import JOKER, Card
+from ..errors import RulesetNameError
 from ..rules import rulebook
 from ..schema import Variant
 from .loader import load_variant
 
-__all__ = ["NameError_", "check_name", "module_name", "plugin_module", "pyproject", "scaffold", "variant_toml"]
+__all__ = [
+    "NameError_",
+    "RulesetNameError",
+    "check_name",
+    "module_name",
+    "plugin_module",
+    "pyproject",
+    "scaffold",
+    "variant_toml",
+]
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 _COMMENT_COLUMN = 28
 
 
-class NameError_(ValueError):
-    """A name that cannot be a new ruleset's (the message says why)."""
+#: The old name of ``tamalou.errors.RulesetNameError`` (kept this release).
+NameError_ = RulesetNameError
 
 
 def check_name(name: str) -> str:
-    """``name`` as a ruleset name (a trailing ``.toml`` dropped), or ``NameError_`` saying why it cannot be one:
+    """``name`` as a ruleset name (a trailing ``.toml`` dropped), or ``RulesetNameError`` saying why it cannot be one:
     1 to 64 letters, digits, ``-`` or ``_``, starting with a letter or digit."""
     text = name.removesuffix(".toml")
     if not _NAME.fullmatch(text):
-        raise NameError_(
+        raise RulesetNameError(
             f"{name!r} cannot name a ruleset: use 1 to 64 letters, digits, '-' or '_', starting with a letter "
             "or a digit (the file is NAME.toml)"
         )
