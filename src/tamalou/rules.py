@@ -10,8 +10,9 @@ built-in defaults implements them. Every answer is checked; a wrong one names th
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from . import plugins
 from .actions import register_action
 from .cards import Card, build_deck, parse_card
 from .engine.mechanic import Hooks, Mechanic
@@ -48,14 +49,16 @@ def _trusted(plugin_name: str) -> bool:
 def first_result(hook: Any, **kwargs: Any) -> tuple[Any, str]:
     """Call a *first result wins* hook one implementation at a time, in pluggy's order; return the
     first answer that is not ``None`` and the name of the plugin that gave it. A hook that raises is a
-    ``PluginError`` naming the plugin and the hook."""
+    ``PluginError`` naming the plugin and the hook. (``TAMALOU_TRACE_PLUGINS=1``: each answer and its plugin
+    are written to standard error.)"""
     return _first(hook.name, list(reversed(hook.get_hookimpls())), kwargs)
 
 
 def _first(name: str, impls: list[Any], kwargs: dict[str, Any]) -> tuple[Any, str]:
     """The first answer that is not ``None`` of ``impls`` (in calling order), then passed through the
     wrappers among them (``@hookimpl(wrapper=True)``, innermost first): a wrapper receives the answer
-    from its ``yield`` and returns it, changed or not, as pluggy's own wrappers do."""
+    from its ``yield`` and returns it, changed or not, as pluggy's own wrappers do. The one place where
+    tamalou calls a *first result wins* hook itself (pluggy's call does not say which plugin answered)."""
     answer: Any = None
     plugin = ""
     wrappers = [impl for impl in impls if impl.wrapper or impl.hookwrapper]
@@ -71,36 +74,8 @@ def _first(name: str, impls: list[Any], kwargs: dict[str, Any]) -> tuple[Any, st
             break
     for impl in reversed(wrappers):  # the first in calling order is the outermost
         answer, plugin = _wrap(name, impl, kwargs, answer), impl.plugin_name
-    return answer, plugin
-
-
-_Plain = list[tuple[Callable[..., Any], tuple[str, ...], str]]
-
-
-class _EndHook(NamedTuple):
-    """An end-of-round hook's implementations in calling order, split once per rulebook (not at every round):
-    the plain ones as (function, argument names, plugin), the wrappers, and all of them."""
-
-    plain: _Plain
-    wrappers: list[Any]
-    impls: list[Any]
-
-
-def _ask(name: str, hook: _EndHook, kwargs: dict[str, Any]) -> tuple[Any, str]:
-    """``_first`` with the implementations split beforehand (the rulebook's end-of-round hooks)."""
-    answer: Any = None
-    plugin = ""
-    wrappers = hook.wrappers
-    for function, argnames, name_of_plugin in hook.plain:
-        try:
-            answer = function(*[kwargs[arg] for arg in argnames])
-        except Exception as exc:
-            raise PluginError(f"raised {exc!r}", plugin=name_of_plugin, hook=name) from exc
-        if answer is not None:
-            plugin = name_of_plugin
-            break
-    for impl in reversed(wrappers):  # the first in calling order is the outermost
-        answer, plugin = _wrap(name, impl, kwargs, answer), impl.plugin_name
+    if plugins.TRACE:
+        plugins.trace(name, plugin, answer)
     return answer, plugin
 
 
@@ -224,11 +199,9 @@ class Rulebook:
         self.tiebreak_plugins: dict[str, str] = {}  #: the plugin that gave each tie-break, by its name
         self.tiebreaks = self._collect_tiebreaks()
         # The end-of-round hooks, asked once per round.
-        self._end_hooks: dict[str, _EndHook] = {}
+        self._end_hooks: dict[str, list[Any]] = {}  # in calling order
         for name in ("tamalou_rank", "tamalou_winners", "tamalou_round_scores"):
-            impls = list(reversed(getattr(hook, name).get_hookimpls()))
-            plain = [(i.function, tuple(i.argnames), i.plugin_name) for i in impls if not (i.wrapper or i.hookwrapper)]
-            self._end_hooks[name] = _EndHook(plain, [i for i in impls if i.wrapper or i.hookwrapper], impls)
+            self._end_hooks[name] = list(reversed(getattr(hook, name).get_hookimpls()))
 
     # ---------------------------------------------------------------- collecting
 
@@ -384,7 +357,7 @@ class Rulebook:
         n = len(tally.totals)
         hooks, v = self._end_hooks, self.variant
         args: dict[str, Any] = {"variant": v, "tally": tally, "tiebreaks": self.tiebreaks}
-        ranking, plugin = _ask("tamalou_rank", hooks["tamalou_rank"], args)
+        ranking, plugin = _first("tamalou_rank", hooks["tamalou_rank"], args)
         if not _trusted(plugin):
             flat = [p for place in ranking or () for p in (place if isinstance(place, Sequence) else [place])]
             if (
@@ -400,7 +373,7 @@ class Rulebook:
                 )
             ranking = [list(place) for place in ranking]
         args = {"variant": v, "tally": tally, "ranking": ranking}
-        winners, plugin = _ask("tamalou_winners", hooks["tamalou_winners"], args)
+        winners, plugin = _first("tamalou_winners", hooks["tamalou_winners"], args)
         if not _trusted(plugin) and (
             not isinstance(winners, Sequence)
             or not all(type(p) is int and 0 <= p < n for p in winners)
@@ -410,7 +383,7 @@ class Rulebook:
                 f"returned {winners!r}: expected a list of different players", plugin=plugin, hook="tamalou_winners"
             )
         args = {"variant": v, "tally": tally, "winners": list(winners)}
-        scores, plugin = _ask("tamalou_round_scores", hooks["tamalou_round_scores"], args)
+        scores, plugin = _first("tamalou_round_scores", hooks["tamalou_round_scores"], args)
         if not _trusted(plugin) and (
             not isinstance(scores, Sequence) or len(scores) != n or not all(type(s) is int for s in scores)
         ):
@@ -454,7 +427,7 @@ def ranking_rule(variant: Variant | str | Sequence[str]) -> list[str]:
         ("tamalou_winners", "winners: the first place"),
         ("tamalou_round_scores", "round scores: each player's card total"),
     ):
-        impls = [i for i in rb._end_hooks[name].impls if i.plugin_name != _DEFAULTS]
+        impls = [i for i in rb._end_hooks[name] if i.plugin_name != _DEFAULTS]
         text = default
         if name == "tamalou_winners":
             bound = rb.variant.rules.end.win_max

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
+import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator, Sequence
@@ -895,6 +897,43 @@ def test_card_value_asks_the_variant_s_plugins(tmp_path: Path) -> None:
     assert tamalou.card_value(v, "KC") == 15
     assert tamalou.card_power(v, "KS") == "look_and_swap"  # the value hook leaves the power alone
     assert tamalou.card_value("french", "KS") == 15  # and French alone is unaffected
+
+
+# --- tracing and skipping plugins (as datasette's switches) ---------------------------------------------
+
+
+def test_tamalou_trace_plugins_names_the_plugin_that_answered_each_hook(tmp_path: Path) -> None:
+    """``TAMALOU_TRACE_PLUGINS=1``: each hook call on standard error, with the plugin that answered it (a house
+    rule's card values, the default plugin's threshold)."""
+    house(tmp_path, "card_values")
+    path = tmp_path / "house-card_values.toml"
+    code = f"import tamalou; tamalou.new_game(tamalou.load_variant({str(path)!r}), 2, seed=1)"
+    env = {**os.environ, "TAMALOU_TRACE_PLUGINS": "1", "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    lines = done.stderr.splitlines()
+    assert "tamalou: tamalou_call_threshold: tamalou.plugins.defaults answered 5" in lines
+    assert any(line.startswith(f"tamalou: tamalou_card_value: {PKG}.card_values answered") for line in lines)
+    quiet = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env={**env, "TAMALOU_TRACE_PLUGINS": ""}
+    )
+    assert quiet.returncode == 0 and "tamalou:" not in quiet.stderr
+
+
+def test_tamalou_no_plugins_leaves_the_entry_point_group_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``TAMALOU_NO_PLUGINS=1``: the discovery manager loads no installed package's plugins (the entry-point
+    group ``tamalou``), only the built-ins."""
+    loaded: list[str] = []
+    monkeypatch.setattr(
+        pluggy.PluginManager, "load_setuptools_entrypoints", lambda pm, group, name=None: loaded.append(group)
+    )
+    for off, expected in ((False, [ENTRY_POINT_GROUP]), (True, [])):
+        monkeypatch.setattr(tamalou.plugins, "NO_PLUGINS", off)
+        discovery_manager.cache_clear()
+        loaded.clear()
+        pm = discovery_manager()
+        assert loaded == expected
+        assert {name for name, _ in pm.list_name_plugin()} >= set(BUILTIN_PLUGINS)
+    discovery_manager.cache_clear()
 
 
 # --- a new mechanic (the docs' example) --------------------------------------------------------------

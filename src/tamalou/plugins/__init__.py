@@ -8,16 +8,25 @@ Two kinds of plugin manager, both built on pluggy:
 - a *rules* manager per variant (``rules_manager(variant)``): the built-in plugins, then the
   modules the variant names in ``plugins``. An installed package therefore changes only the
   games whose variant names it, never another ruleset's game by surprise.
+
+Two switches, read when tamalou is imported (as datasette's ``DATASETTE_TRACE_PLUGINS``):
+
+- ``TAMALOU_TRACE_PLUGINS=1``: every hook call is written to standard error with the plugin that answered
+  (``tamalou.rules.first_result`` for the *first result wins* hooks, pluggy's monitoring for the others);
+- ``TAMALOU_NO_PLUGINS=1``: the entry-point group ``tamalou`` is not loaded (only the built-in plugins and the
+  modules a ruleset names itself), to tell whether an installed package is behind a surprise.
 """
 
 from __future__ import annotations
 
 import difflib
 import importlib
+import os
 import pkgutil
+import sys
 from functools import lru_cache
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
@@ -28,6 +37,28 @@ if TYPE_CHECKING:
     from ..schema import Variant
 
 ENTRY_POINT_GROUP = "tamalou"
+#: ``TAMALOU_TRACE_PLUGINS``: write every hook call, and the plugin that answered, to standard error.
+TRACE = os.environ.get("TAMALOU_TRACE_PLUGINS", "") not in ("", "0")
+#: ``TAMALOU_NO_PLUGINS``: do not load the entry-point group (installed packages' plugins).
+NO_PLUGINS = os.environ.get("TAMALOU_NO_PLUGINS", "") not in ("", "0")
+
+
+def trace(hook: str, plugin: str, answer: object) -> None:
+    """One line on standard error: which plugin answered ``hook``, and what (``TRACE``)."""
+    text = repr(answer)
+    shown = text if len(text) <= 200 else text[:197] + "..."
+    print(f"tamalou: {hook}: {plugin or 'no plugin'} answered {shown}", file=sys.stderr)
+
+
+def _monitor(pm: pluggy.PluginManager) -> None:
+    """Trace the hooks pluggy calls (those tamalou does not call one plugin at a time)."""
+
+    def after(outcome: Any, hook_name: str, impls: Any, kwargs: Any) -> None:
+        names = ", ".join(impl.plugin_name for impl in impls)
+        trace(hook_name, f"[{names}]", outcome.get_result() if outcome.exception is None else outcome.exception)
+
+    pm.add_hookcall_monitoring(lambda hook_name, impls, kwargs: None, after)
+
 
 #: The plugins every game uses, loaded like third-party ones.
 BUILTIN_PLUGINS: tuple[str, ...] = (
@@ -42,14 +73,17 @@ def _new_manager() -> pluggy.PluginManager:
     pm.add_hookspecs(hookspecs)
     for name in BUILTIN_PLUGINS:
         pm.register(importlib.import_module(name), name=name)
+    if TRACE:
+        _monitor(pm)
     return pm
 
 
 @lru_cache(maxsize=1)
 def discovery_manager() -> pluggy.PluginManager:
-    """The process-wide manager: built-ins plus the entry-point group ``tamalou``."""
+    """The process-wide manager: built-ins plus the entry-point group ``tamalou`` (not with ``NO_PLUGINS``)."""
     pm = _new_manager()
-    pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
+    if not NO_PLUGINS:
+        pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
     return pm
 
 
