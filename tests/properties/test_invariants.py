@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 import tamalou
-from tamalou import Draw, Game, IllegalAction, MatchAction, Pass, PlayerView, Result, invariants
+from tamalou import Draw, Game, IllegalAction, MatchAction, Pass, PlayerView, Result
 from tamalou.invariants import (
     INVARIANTS,
     InvariantViolation,
@@ -48,6 +48,7 @@ from tamalou.invariants import (
     turn_bound,
     verify,
 )
+from tamalou.verify import checks_actions
 
 EVERY_PAIR = 10_000  # more pairs than a small deal has: check_no_leak then tries all of them
 
@@ -489,13 +490,13 @@ def test_checks_need_no_generator_and_sample_the_same_state_the_same_way(monkeyp
     assert game.to_json() == before
     # The default generator is seeded from the game: the same state draws the same samples.
     seen: list[Any] = []
-    real = invariants.random_action
+    real = checks_actions.random_action
 
     def spy(g: Game, rng: random.Random) -> Any:
         seen.append(real(g, rng))
         return seen[-1]
 
-    monkeypatch.setattr(invariants, "random_action", spy)
+    monkeypatch.setattr(checks_actions, "random_action", spy)  # where the refusal checks look it up
     check_refusals(game.copy(), actions=5)
     check_refusals(game.copy(), actions=5)
     assert len(seen) == 10 and seen[:5] == seen[5:]
@@ -647,14 +648,14 @@ class _EndlessGame(Game):
 
 
 def test_a_turn_that_never_ends_is_caught_at_the_turn_bound(monkeypatch: pytest.MonkeyPatch) -> None:
-    import tamalou.invariants
+    import tamalou.verify.playout
 
     def endless(variant: Any, players: int, seed: int | None = None, **kw: Any) -> Game:
         return _EndlessGame(tamalou.load_variant(variant) if isinstance(variant, str) else variant, players, seed=seed)
 
     game = tamalou.new_game("french", 2, seed=3)
     check_termination(game)  # the true core ends its turns
-    monkeypatch.setattr(tamalou.invariants, "new_game", endless)
+    monkeypatch.setattr(tamalou.verify.playout, "new_game", endless)  # where random_playout looks it up
     bound = turn_bound(game)
     with pytest.raises(
         InvariantViolation, match=rf"has not ended after {bound} actions \(the bound: turn_bound"

@@ -1,0 +1,51 @@
+"""How long a round may run: ``turn_bound`` (the actions one turn may take) and ``step_bound`` (the
+actions a round may take), both from the ruleset's rules, and why a round in play is not ending
+(``_stalled``): the ``termination`` invariant, random playouts, ``tamalou verify``'s games and the replay
+of a counterexample all stop a round at these bounds."""
+
+from __future__ import annotations
+
+from ..engine import Game
+
+
+def turn_bound(game: Game) -> int:
+    """How many actions one turn may take at most (the opening's peeks included in the first): a few
+    draws with their placement, power steps and call, every player's match attempts on each thrown
+    card, and one action per player; four times that for slack. ``tamalou verify`` reports a turn
+    that takes more as a round that does not end (long before ``step_bound``)."""
+    r = game.variant.rules
+    per_turn = r.draw.per_turn
+    matches = game.players * r.matching.max_cards * (per_turn + 1)
+    return 4 * (6 * per_turn + 4 + matches + game.players)
+
+
+def step_bound(game: Game) -> int:
+    """How many actions a round may take at most, from ``rules.end.max_turns``: per turn, a few
+    draws with their placement, power steps and call, plus every player's match attempts on each
+    thrown card; four times that for slack (a play-again power adds draws to a turn)."""
+    r = game.variant.rules
+    per_turn = r.draw.per_turn
+    matches = game.players * r.matching.max_cards * (per_turn + 1)
+    return 4 * ((r.end.max_turns + 1) * (6 * per_turn + 4 + matches) + game.players)
+
+
+def _stalled(game: Game, since: int, bound: int | None, per_turn: int | None) -> str | None:
+    """Why the round in play is not ending (``since``: actions of the turn in play), or ``None``."""
+    if bound is not None and len(game.actions) >= bound:
+        return _not_ended(game, bound)
+    max_turns = game.variant.rules.end.max_turns
+    if per_turn is not None and since >= per_turn:
+        return (
+            f"the turn in play (game.turn = {game.turn}) has not ended after {since} actions (the bound: "
+            f"turn_bound = {per_turn} actions in one turn, from rules.draw.per_turn and rules.matching)"
+        )
+    if game.turn > max_turns:
+        return f"{game.turn} turns are played and the round goes on, past rules.end.max_turns = {max_turns}"
+    return None
+
+
+def _not_ended(game: Game, bound: int) -> str:
+    return (
+        f"the round has not ended after {len(game.actions)} actions (the bound: step_bound = {bound} actions, "
+        f"from rules.end.max_turns = {game.variant.rules.end.max_turns})"
+    )

@@ -1,0 +1,306 @@
+"""The checks of actions: every listed action is complete and accepted (``check_legal_actions_accepted``),
+a refused action raises ``IllegalAction`` and leaves the game as it was (``check_illegal_leaves_state``,
+``check_refusals``), an action ``apply`` accepts is listed (``check_accepted_is_listed``,
+``check_listing_complete``), and nothing a client may ask crashes (``check_no_crash``); with
+``random_action``, the random, mostly illegal, actions the refusal and listing checks try."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from ..actions import ACTION_TYPES, Action, MatchAction, PeekAction, Tick, action_to_dict, parse_action
+from ..engine import Game
+from ..errors import IllegalAction
+from .violation import _describe, _fail, _json_diff, _rng, _State, _state_diff, _state_of
+
+
+def check_legal_actions_accepted(
+    game: Game, *, snapshot: str | None = None, limit: int | None = None, rng: random.Random | None = None
+) -> None:
+    """Every action that ``legal_actions(p)`` lists, for every player ``p``, is complete (its own
+    player, listed once, the same after a trip through its JSON form) and is accepted by ``apply``
+    (tried on copies). While the round is not over somebody has an action (or, in a timed
+    ruleset, a deadline is due: time will move the round on); once over, nobody.
+    ``snapshot``: ``game.to_json()`` if the caller has it already. ``limit``: at most so many of
+    each player's listed actions go through JSON and ``apply``, drawn with ``rng`` (default: seeded
+    from the game); ``None``: all of them (a ruleset may list hundreds of exchanges).
+
+    >>> check_legal_actions_accepted(new_game("french", players=3, seed=4))
+    """
+    before = _state_of(game) if snapshot is None else snapshot
+    anybody = False
+    for p in range(game.players):
+        listed = game.legal_actions(p)
+        anybody = anybody or bool(listed)
+        if game.is_over and listed:
+            raise _fail(game, f"the round is over but player {p} is offered {_describe(listed[0])}", "listed_accepted")
+        seen: set[Action] = set()
+        for a in listed:
+            if not isinstance(a, Tick) and a.player != p:
+                raise _fail(
+                    game, f"legal_actions({p}) lists an action of another player: {_describe(a)}", "listed_accepted"
+                )
+            if a in seen:
+                raise _fail(game, f"legal_actions({p}) lists {_describe(a)} twice", "listed_accepted")
+            seen.add(a)
+        tried = listed
+        if limit is not None and len(listed) > limit:
+            rng = rng if rng is not None else _rng(game, "listed_accepted")
+            tried = rng.sample(listed, limit)
+        for a in tried:
+            text = _describe(a)
+            if parse_action(action_to_dict(a)) != a:
+                raise _fail(
+                    game, f"legal_actions({p}) lists {text}, which changes through its JSON form", "listed_accepted"
+                )
+            trial = game.copy()
+            try:
+                trial.apply(a)
+            except IllegalAction as exc:
+                raise _fail(
+                    game, f"legal_actions({p}) lists {text} but apply refuses it: {exc}", "listed_accepted"
+                ) from None
+            except Exception as exc:
+                raise _fail(
+                    game, f"legal_actions({p}) lists {text} and apply crashes: {type(exc).__name__}: {exc}", "no_crash"
+                ) from exc
+    if not game.is_over and not anybody and game.deadline is None:
+        raise _fail(
+            game,
+            "the round is not over, nobody has a legal action and no deadline is due (deadlock)",
+            "listed_accepted",
+        )
+    if isinstance(before, str):
+        changed = None if game.to_json() == before else _json_diff(before, game.to_json())
+    else:
+        changed = _state_diff(before, _state_of(game))
+    if changed is not None:
+        raise _fail(game, f"trying actions on copies changed the game: {changed}", "listed_accepted")
+
+
+def _listing_keys(action: Action) -> list[str]:
+    """The listed one-card actions an accepted ``action`` stands for (JSON, without ``at``)."""
+    d = action_to_dict(action)
+    d.pop("at", None)
+    if isinstance(action, MatchAction):
+        if d.get("owner") == action.player:
+            d.pop("owner")
+        return [json.dumps({**d, "slots": [s]}, sort_keys=True) for s in action.slots]
+    if isinstance(action, PeekAction):
+        d["slots"] = sorted(d["slots"])  # the slots peeked at, in any order
+    return [json.dumps(d, sort_keys=True)]
+
+
+def check_illegal_leaves_state(
+    game: Game, action: Action | dict[str, Any] | object, *, snapshot: str | None = None
+) -> bool:
+    """Apply ``action`` (an action, a JSON dict, or any junk) to a copy of ``game``. If it is refused
+    with ``IllegalAction``, the copy must be byte-identical (``to_json``) to the game before; any
+    other exception is a violation (a bad action is an ``IllegalAction``, never a crash). Returns
+    whether the action was refused; ``game`` itself is never changed. ``snapshot``:
+    ``game.to_json()`` if the caller has it already.
+
+    >>> g = new_game("french", players=2, seed=5)
+    >>> check_illegal_leaves_state(g, {"type": "replace", "player": 0, "slot": 9})
+    True
+    """
+    return _refusal(game, action, snapshot, None)
+
+
+def _refusal(game: Game, action: object, snapshot: str | None, base: _State | None) -> bool:
+    trial = game.copy()
+    try:
+        trial.apply(action)  # type: ignore[call-overload]
+    except IllegalAction:
+        if snapshot is not None:
+            after = trial.to_json()
+            changed = None if after == snapshot else _json_diff(snapshot, after)
+        else:
+            changed = _state_diff(base if base is not None else _state_of(game), _state_of(trial))
+        if changed is not None:
+            raise _fail(
+                game, f"the refused action {_describe(action)} changed the game: {changed}", "refusals"
+            ) from None
+        return True
+    except Exception as exc:
+        raise _fail(
+            game,
+            f"the action {_describe(action)} raised {type(exc).__name__} instead of IllegalAction: {exc}",
+            "refusals",
+        ) from exc
+    return False
+
+
+def check_accepted_is_listed(game: Game, action: Action | dict[str, Any]) -> bool:
+    """If ``apply`` accepts ``action`` (tried on a copy), it was listed by ``legal_actions`` of its
+    player: the listing is complete, not a sample. A multi-card match stands for its one-card
+    matches, the order of peeked slots, ``at`` and a default ``owner`` are ignored; a late match
+    (somebody else already matched the card), a ``tick`` and an action whose ``at`` is past a
+    deadline (it is applied after the deadline fired) are not compared. Returns whether it was
+    accepted.
+
+    >>> check_accepted_is_listed(new_game("french", 2, seed=1), {"type": "pass", "player": 0})
+    False
+    """
+    try:
+        parsed = parse_action(action)
+    except IllegalAction:
+        return False
+    trial = game.copy()
+    try:
+        trial.apply(parsed)
+    except IllegalAction:
+        return False
+    if isinstance(parsed, Tick):
+        return True
+    due = game.deadline
+    if parsed.at is not None and due is not None and parsed.at >= due:
+        return True  # applied after a deadline fired: in another state than this one
+    window = game.state_of("matching")
+    if isinstance(parsed, MatchAction) and window is not None and window.win_by not in (-1, parsed.player):
+        return True  # a late match: accepted (shown and returned), no longer listed
+    listed = {k for a in game.legal_actions(parsed.player) for k in _listing_keys(a)}
+    missing = [k for k in _listing_keys(parsed) if k not in listed]
+    if missing:
+        raise _fail(
+            game,
+            f"apply accepts {_describe(parsed)} but legal_actions({parsed.player}) does not list {missing[0]}",
+            "listing_complete",
+        )
+    return True
+
+
+def _fuzz(game: Game, rng: random.Random, count: int, *, refusals: bool, listing: bool) -> None:
+    base = _state_of(game) if refusals else None
+    for _ in range(count):
+        action = random_action(game, rng)
+        refused = _refusal(game, action, None, base) if refusals else _refused(game, action)
+        if listing and not refused and isinstance(action, dict):
+            check_accepted_is_listed(game, action)
+
+
+def _refused(game: Game, action: object) -> bool:
+    try:
+        game.copy().apply(action)  # type: ignore[call-overload]
+    except IllegalAction:
+        return True
+    except Exception:
+        return False  # not this check's business (``refusals`` says it)
+    return False
+
+
+def check_refusals(game: Game, rng: random.Random | None = None, *, actions: int = 3) -> None:
+    """``actions`` random, mostly illegal, actions (``random_action``, drawn with ``rng``; default:
+    seeded from the game) are tried on copies: each one refused raises ``IllegalAction`` (never
+    another exception) and leaves the copy byte-identical (``check_illegal_leaves_state``).
+
+    >>> check_refusals(new_game("french", players=3, seed=1))
+    """
+    _fuzz(game, rng if rng is not None else _rng(game, "refusals"), actions, refusals=True, listing=False)
+
+
+def check_listing_complete(game: Game, rng: random.Random | None = None, *, actions: int = 3) -> None:
+    """``actions`` random actions (``random_action``, drawn with ``rng``; default: seeded from the
+    game) are tried on copies: each one ``apply`` accepts is listed (``check_accepted_is_listed``).
+
+    >>> check_listing_complete(new_game("french", players=3, seed=1))
+    """
+    _fuzz(game, rng if rng is not None else _rng(game, "listing_complete"), actions, refusals=False, listing=True)
+
+
+def check_no_crash(game: Game) -> None:
+    """Nothing a client may ask raises but ``IllegalAction``: every seat's ``legal_actions`` and
+    ``view``, every listed action applied (on copies: a refusal is ``listed_accepted``'s business),
+    and the result once the round is over. A plugin's hook that raises is turned by the engine into
+    ``PluginError``: here it is a violation that names the action.
+
+    >>> check_no_crash(new_game("french", players=3, seed=1))
+    """
+    for p in range(game.players):
+        try:
+            listed = game.legal_actions(p)
+            game.view(p)
+        except Exception as exc:
+            raise _fail(
+                game, f"legal_actions({p}) or view({p}) raised {type(exc).__name__}: {exc}", "no_crash"
+            ) from exc
+        for a in listed:
+            try:
+                game.copy().apply(a)
+            except IllegalAction:
+                continue
+            except Exception as exc:
+                raise _fail(
+                    game, f"the listed action {_describe(a)} crashed: {type(exc).__name__}: {exc}", "no_crash"
+                ) from exc
+    if game.is_over:
+        try:
+            game.result()
+        except Exception as exc:
+            raise _fail(game, f"result() raised {type(exc).__name__}: {exc}", "no_crash") from exc
+
+
+# ----------------------------------------------------------------------------- random actions
+
+
+def random_action(game: Game, rng: random.Random) -> dict[str, Any] | object:
+    """A random, probably illegal, action for robustness checks: a listed action with one field
+    changed, a well-typed action with random fields, or a malformed one (missing or extra fields,
+    wrong types, unknown type, not a dict at all).
+
+    >>> check_illegal_leaves_state(g, random_action(g, random.Random(3)))  # doctest: +SKIP
+    """
+    n = game.players
+    size = max((len(h) for h in game.hands), default=0)
+    junk: list[object] = [None, "x", "0", -1, 10**12, 1.5, [0], {"a": 1}, True]
+    kind = rng.random()
+    listed = [a for p in range(n) for a in game.legal_actions(p)]
+    if kind < 0.35 and listed:
+        d = action_to_dict(rng.choice(listed))
+        key = rng.choice([k for k in d if k != "type"] or ["type"])
+        if key == "player":
+            d[key] = rng.randrange(-1, n + 1)
+        elif key in ("slot", "target_slot"):
+            d[key] = rng.randrange(-1, size + 2)
+        elif key == "slots":
+            d[key] = [rng.randrange(-1, size + 2) for _ in range(rng.randrange(0, 5))]
+        elif key == "source":
+            d[key] = rng.choice(["stock", "discard", "hand"])
+        else:
+            d[key] = rng.choice(junk)
+        if rng.random() < 0.3:
+            d["type"] = rng.choice(list(ACTION_TYPES))
+        return d
+    if kind < 0.8:
+        t = rng.choice(list(ACTION_TYPES))
+        d = {"type": t, "player": rng.randrange(-1, n + 1)}
+        if t in ("replace", "swap", "give"):
+            d["slot"] = rng.randrange(-1, size + 2)
+        elif t == "draw":
+            d["source"] = rng.choice(["stock", "discard"])
+        elif t == "power":
+            for key in ("slot", "target", "target_slot"):
+                if rng.random() < 0.6:
+                    d[key] = rng.randrange(-1, max(size, n) + 2)
+        elif t in ("match", "peek"):
+            d["slots"] = [rng.randrange(-1, size + 2) for _ in range(rng.randrange(0, 4))]
+            if t == "match" and rng.random() < 0.3:
+                d["owner"] = rng.randrange(-1, n + 1)
+        elif t == "tick":
+            del d["player"]
+            d["at"] = rng.choice([0.0, 1.0, 45.0, -1.0])
+        if rng.random() < 0.2:
+            d["at"] = rng.choice([0.0, 3.5, -2.0])
+        return d
+    malformed: list[object] = [
+        {"type": rng.choice([*ACTION_TYPES, "jump", "", None])},
+        {"type": rng.choice(list(ACTION_TYPES)), "player": rng.choice(junk)},
+        {"type": "draw", "player": game.current_player, "source": rng.choice(junk)},
+        {"type": "replace", "player": game.current_player, "slot": rng.choice(junk)},
+        {"type": "pass", "player": game.current_player, "extra": 1},
+        {"player": game.current_player},
+        rng.choice(["draw", 3, None, ["draw"]]),
+    ]
+    return rng.choice(malformed)

@@ -1,0 +1,162 @@
+"""The checks of a round as a whole: ``check_snapshot_roundtrip`` (``from_json(to_json())`` is the same
+game and plays on identically), ``check_replay`` (``tamalou.replay`` of the seed and actions rebuilds it),
+``check_result`` (a finished round's result is consistent) and ``check_termination`` (the round ends
+within ``turn_bound`` and ``step_bound``)."""
+
+from __future__ import annotations
+
+import random
+
+from ..actions import action_to_dict
+from ..engine import Game, replay
+from ..errors import IllegalAction
+from ..schema import Variant
+from .bounds import _stalled, step_bound, turn_bound
+from .chooser import RandomChooser, choose_action
+from .violation import _describe, _diff, _fail, _json_diff, _rng, _state_diff, _state_of
+
+
+def check_snapshot_roundtrip(
+    game: Game,
+    rng: random.Random | None = None,
+    *,
+    steps: int = 3,
+    variant: Variant | None = None,
+    snapshot: str | None = None,
+) -> None:
+    """``Game.from_json(g.to_json())`` is the same game: the same JSON, and played on with the same
+    next ``steps`` random legal actions (chosen with ``rng``), the same events, views and JSON.
+    ``game`` itself is not changed (a copy plays on). ``variant`` is passed to ``from_json``
+    (``None``: loaded by the name the snapshot holds, as a fresh process does). ``snapshot``:
+    ``game.to_json()`` if the caller has it already.
+
+    >>> check_snapshot_roundtrip(new_game("french", players=3, seed=6), random.Random(0))
+    """
+    rng = rng if rng is not None else random.Random(0)
+    snapshot = game.to_json() if snapshot is None else snapshot
+    restored = Game.from_json(snapshot, variant)
+    again = restored.to_json()
+    if again != snapshot:
+        raise _fail(game, f"from_json(to_json()) is not the same game: {_json_diff(snapshot, again)}", "snapshot")
+    original = game.copy()
+    copied = original.to_json()
+    if copied != snapshot:
+        raise _fail(game, f"game.copy() is not the same game: {_json_diff(snapshot, copied)}", "snapshot")
+    chooser = RandomChooser(rng)
+    for step in range(steps):
+        if original.is_over:
+            break
+        action = choose_action(original, chooser)
+        e1 = [e.to_dict() for e in original.apply(action)]
+        try:
+            e2 = [e.to_dict() for e in restored.apply(action)]
+        except IllegalAction as exc:
+            raise _fail(
+                game, f"after from_json, step {step + 1}: {_describe(action)} is refused: {exc}", "snapshot"
+            ) from None
+        if e1 != e2:
+            raise _fail(
+                game,
+                f"after from_json, step {step + 1}: {_describe(action)} gives other events: {_diff(e1, e2)}",
+                "snapshot",
+            )
+    differ = _state_diff(_state_of(original), _state_of(restored))  # ``copy`` was checked above
+    if differ is not None:
+        raise _fail(game, f"from_json, then the same {steps} actions: the games differ: {differ}", "snapshot")
+    for p in range(game.players):
+        v1, v2 = original.view(p).model_dump(mode="json"), restored.view(p).model_dump(mode="json")
+        if v1 != v2:
+            raise _fail(game, f"after from_json, player {p}'s view differs: {_diff(v1, v2, 'view')}", "snapshot")
+
+
+def check_replay(game: Game, *, first_player: int | None = None) -> None:
+    """``tamalou.replay`` of the game's seed, deal and actions (in their JSON form, as a client
+    would send them) rebuilds exactly the same game. Pass the ``first_player`` the game was
+    created with, if one was given; for a stacked deal without it, both ways are tried (the game
+    does not record whether its first player was given or drawn).
+
+    >>> check_replay(random_playout("french", players=3, seed=8))
+    """
+    actions = [action_to_dict(a) for a in game.actions]
+    tries: list[int | None] = [first_player]
+    if first_player is None and game.deal_spec is not None:
+        tries.append(game.first_player)
+    before = game.to_json()
+    problems: list[str] = []
+    for fp in tries:
+        try:
+            rebuilt = replay(
+                game.variant, game.players, seed=game.seed, actions=actions, deal=game.deal_spec, first_player=fp
+            )
+        except IllegalAction as exc:
+            problems.append(f"first_player={fp}: an action is refused: {exc}")
+            continue
+        after = rebuilt.to_json()
+        if after == before:
+            return
+        problems.append(f"first_player={fp}: {_json_diff(before, after)}")
+    raise _fail(game, "replay of the same seed and actions differs: " + "; ".join(problems), "replay")
+
+
+def check_result(game: Game) -> None:
+    """A finished round's result is consistent: the totals and card counts are the layouts', the
+    ranking places every player exactly once, every winner is in the first place, the caller is
+    the game's, every view shows it, nobody may act, and the turn bound holds.
+
+    >>> check_result(random_playout("french", players=2, seed=9))
+    """
+    if not game.is_over:
+        raise _fail(game, "the round is not over", "result")
+    r = game.result()
+    players = list(range(game.players))
+    totals = [game.total(p) for p in players]
+    if r.totals != totals:
+        raise _fail(game, f"result totals {r.totals} but the layouts add up to {totals}", "result")
+    counts = [game.card_count(p) for p in players]
+    if r.card_counts != counts:
+        raise _fail(game, f"result card_counts {r.card_counts} but the layouts hold {counts}", "result")
+    ranked = sorted(p for place in r.ranking for p in place)
+    if ranked != players or any(not place for place in r.ranking):
+        raise _fail(game, f"ranking {r.ranking} does not place each of the {game.players} players once", "result")
+    if r.winners and not set(r.winners) <= set(r.ranking[0]):
+        raise _fail(game, f"winners {r.winners} are not all in the first place of ranking {r.ranking}", "result")
+    if r.caller != game.caller:
+        raise _fail(game, f"result caller {r.caller} but game.caller is {game.caller}", "result")
+    if not r.reason:
+        raise _fail(game, "the result gives no reason", "result")
+    if len(r.scores) != game.players:
+        raise _fail(game, f"{len(r.scores)} scores for {game.players} players", "result")
+    max_turns = game.variant.rules.end.max_turns
+    if game.turn > max_turns:
+        raise _fail(game, f"{game.turn} turns played, more than rules.end.max_turns = {max_turns}", "result")
+    dumped = r.model_dump(mode="json")
+    for p in players:
+        seen = game.view(p).result
+        if seen is None or seen.model_dump(mode="json") != dumped:
+            raise _fail(game, f"player {p}'s view does not show the result", "result")
+        if game.legal_actions(p):
+            raise _fail(game, f"the round is over but player {p} still has legal actions", "result")
+
+
+def check_termination(
+    game: Game, rng: random.Random | None = None, *, bound: int | None = None, turn_actions: int = 0
+) -> None:
+    """The round ends: played on (a copy) with random legal actions (``choose_action``, drawn with
+    ``rng``; default: seeded from the game), no turn takes ``turn_bound(game)`` actions, no turn is
+    played past ``rules.end.max_turns``, and the round is over before it has taken ``bound`` actions
+    in all (default ``step_bound(game)``). ``turn_actions``: how many actions the turn in play had
+    taken already, if the caller knows.
+
+    >>> check_termination(new_game("french", players=2, seed=3))
+    """
+    bound = step_bound(game) if bound is None else bound
+    per_turn = turn_bound(game)
+    g = game.copy()
+    chooser = RandomChooser(rng if rng is not None else _rng(game, "termination"))
+    turn, since = g.turn, turn_actions
+    while not g.is_over:
+        problem = _stalled(g, since, bound, per_turn)
+        if problem is not None:
+            raise _fail(g, problem, "termination")
+        g.apply(choose_action(g, chooser))
+        turn, since = g.turn, 0 if g.turn != turn else since + 1

@@ -1,0 +1,143 @@
+"""Random choices of a legal action: the ``Chooser`` protocol (where the choices come from),
+``RandomChooser`` (a ``random.Random``) and ``choose_action`` (a random legal action of a random player,
+time passing in a timed ruleset, or the move of a player who keeps their total low). Random playouts,
+the checks that play on (snapshot, termination) and ``tamalou.testing`` choose their actions so."""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from ..actions import Action, Call, MatchAction, Tick
+from ..engine import Game
+from .violation import _fail
+
+
+class Chooser(Protocol):
+    """Where random choices come from: ``random.Random`` (``RandomChooser``), or hypothesis's
+    ``draw`` in ``tamalou.testing`` (so that failing games shrink)."""
+
+    def below(self, n: int) -> int:
+        """A choice in ``range(n)`` (``n >= 1``); 0 should be the simplest."""
+        ...
+
+    def chance(self, p: float) -> bool:
+        """True with probability ``p``; False should be the simplest."""
+        ...
+
+
+class RandomChooser:
+    """A ``Chooser`` on a ``random.Random``."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def below(self, n: int) -> int:
+        return self.rng.randrange(n)
+
+    def chance(self, p: float) -> bool:
+        return self.rng.random() < p
+
+
+def choose_action(
+    game: Game,
+    chooser: Chooser,
+    *,
+    call_probability: float = 0.05,
+    out_of_turn: float = 0.3,
+    match_probability: float = 0.15,
+    tick_probability: float = 0.1,
+    right_call_probability: float = 0.5,
+    low_total_probability: float = 0.0,
+) -> Action:
+    """One random legal action of a random player: with probability ``out_of_turn`` any player
+    who has a legal action (an out-of-turn match, mostly), else the current player. A player who
+    could both match and play their turn matches with probability ``match_probability``; an offered
+    call (with other choices) is taken with probability ``call_probability``, or
+    ``right_call_probability`` if the caller's true total is at the threshold or under (the chooser
+    sees everything: it is a test harness, not a player), so that right calls get played too. With
+    probability ``low_total_probability`` a player plays to keep their true total low instead (tried
+    on copies: another player's match that lowers their total, else the current player's best move;
+    a call only at the threshold or under), so that hands get low as in real play and rules about
+    low totals (the call) come into play; 0 (the default) never asks the chooser.
+
+    Timed rulesets: with probability ``tick_probability`` time passes instead (a ``Tick`` to the
+    next deadline, halfway to it or past it; or a few seconds when none is due), and when nobody
+    may act the ``Tick`` goes to the next deadline. The round must not be over.
+
+    >>> g = new_game("french", players=3, seed=1)
+    >>> g.apply(choose_action(g, RandomChooser(random.Random(1))))  # doctest: +SKIP
+    """
+    if game.is_over:
+        raise ValueError("the round is over: no action to choose")
+    if game.mechanic("timing") is not None and chooser.chance(tick_probability):
+        return _tick(game, chooser)
+    if low_total_probability > 0 and chooser.chance(low_total_probability):
+        chosen = _low_total(game, chooser, right_call_probability)
+        if chosen is not None:
+            return chosen
+    actions: list[Action] = [] if chooser.chance(out_of_turn) else game.legal_actions(game.current_player)
+    if not actions:
+        able = [(p, acts) for p in range(game.players) if (acts := game.legal_actions(p))]
+        if not able:
+            due = game.deadline
+            if due is None:
+                raise _fail(
+                    game, "the round is not over, nobody has a legal action and no deadline is due", "listed_accepted"
+                )
+            return Tick(at=max(due, game.now))
+        actions = able[chooser.below(len(able))][1]
+    matches = [a for a in actions if isinstance(a, MatchAction)]
+    if matches and len(matches) < len(actions):
+        keep_matches = chooser.chance(match_probability)
+        actions = [a for a in actions if isinstance(a, MatchAction) == keep_matches]
+    calls = [a for a in actions if isinstance(a, Call)]
+    if calls and len(calls) < len(actions):
+        right = game.total(calls[0].player) <= game.rb.threshold
+        keep_calls = chooser.chance(max(call_probability, right_call_probability) if right else call_probability)
+        actions = [a for a in actions if isinstance(a, Call) == keep_calls]
+    return actions[chooser.below(len(actions))]
+
+
+def _low_total(game: Game, chooser: Chooser, right_call_probability: float) -> Action | None:
+    """The move of a player who keeps their total low (and sees everything): another player's match
+    that lowers their total, else the current player's action that leaves them the lowest total
+    (a call only at the threshold or under, with ``right_call_probability``). Ties at random;
+    ``None`` if the current player has nothing to do."""
+    p = game.current_player
+    listed = game.legal_actions(p)
+    calls = [a for a in listed if isinstance(a, Call)]
+    if calls and game.total(p) <= game.rb.threshold and chooser.chance(right_call_probability):
+        return calls[0]
+    candidates: list[tuple[int, Action]] = [(p, a) for a in listed if not isinstance(a, Call)]
+    for q in range(game.players):
+        if q != p:
+            candidates += [(q, a) for a in game.legal_actions(q) if isinstance(a, MatchAction)]
+    best: list[Action] = []
+    low = 0
+    for q, a in candidates:
+        trial = game.copy()
+        try:
+            trial.apply(a)
+        except Exception:
+            continue  # refused or crashing: found when it is played
+        delta = trial.total(q) - game.total(q)
+        if q != p and delta >= 0:
+            continue  # another player acts only to lower their total
+        if not best or delta < low:
+            best, low = [a], delta
+        elif delta == low:
+            best.append(a)
+    return best[chooser.below(len(best))] if best else None
+
+
+def _tick(game: Game, chooser: Chooser) -> Tick:
+    """Time passes: to the next deadline (it fires), halfway to it, or past it; a few seconds if
+    none is due (lockouts run out)."""
+    now = game.now
+    due = game.deadline
+    if due is not None and due >= now:
+        options = [due, now + (due - now) / 2, due + 1.0]
+    else:
+        options = [now + 1.0, now + 5.0, now + 30.0]
+    return Tick(at=options[chooser.below(len(options))])

@@ -1,0 +1,157 @@
+"""Counterexample files: a ``Counterexample`` (pydantic) is a game that breaks an invariant with all it
+takes to play it again anywhere, its ruleset carried whole inside (``EmbeddedVariant``: its stand-alone
+TOML text, its name and its plugin modules' names, with the folders of the modules found beside its
+file); ``write`` and ``read`` save and load it, ``check`` plays it again, ``counterexample_name`` is the
+default file name::
+
+    example = Counterexample.read("counterexample.json")
+    outcome = example.check()            # plays the actions again, checks the invariant that broke
+    print(outcome.violation or "fixed")  # what ``tamalou replay counterexample.json`` says
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..actions import action_to_dict
+from ..engine import Game
+from ..schema import Variant
+from .reproduction import Reproduction, StepCallback, reproduce
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class EmbeddedVariant(_Model):
+    """A ruleset carried whole inside a file: its stand-alone TOML text (``tamalou show --toml``), its
+    name, its plugin modules, and the folders of the modules its load found beside its file (imported
+    again from there; the others must be importable where it is loaded)."""
+
+    name: str
+    toml: str = Field(description="Every key as a stand-alone TOML file (no extends).")
+    plugins: list[str] = Field(default_factory=list, description="The plugin modules it names.")
+    plugin_dirs: dict[str, str] = Field(
+        default_factory=dict, description="Plugin modules found beside its file, and their folders."
+    )
+    loaded_as: str | list[str] | None = Field(None, description="What it was loaded by, for the record.")
+
+    @classmethod
+    def of(cls, variant: Variant) -> EmbeddedVariant:
+        from ..effective import variant_to_toml
+
+        spec = variant.spec
+        loaded_as = [str(s) for s in spec] if isinstance(spec, list | tuple) else None if spec is None else str(spec)
+        return cls(
+            name=variant.name,
+            toml=variant_to_toml(variant),
+            plugins=list(variant.plugins),
+            plugin_dirs=dict(variant._plugin_dirs),
+            loaded_as=loaded_as,
+        )
+
+    def load(self, *, allow_plugins: bool = True) -> Variant:
+        """The ruleset (``VariantError`` if it does not load here: a plugin module missing...).
+
+        ``allow_plugins=False`` is for a file you did not write: nothing it names is imported but tamalou's own
+        plugin modules (``tamalou.plugins.*``). The folders of ``plugin_dirs`` are not looked at, and a ruleset
+        that names any other module is refused as ``variant_from_dict(..., allow_plugins=False)`` refuses it (a
+        ``VariantError`` at the key ``plugins``). ``True`` (the default) imports the modules found beside the
+        ruleset's file again, from the folders the file names: for a file you wrote (``tamalou verify``'s)."""
+        from ..variant import _import_again, _parse_toml, variant_from_dict
+
+        file = f"{self.name} (embedded)"
+        data = _parse_toml(self.toml, file)  # a VariantError if it is not TOML
+        if allow_plugins:
+            _import_again(self.plugin_dirs)
+        v = variant_from_dict(data, file=file, allow_plugins=bool(allow_plugins))
+        # (the folders would be imported from where the variant is unpickled: kept only for a trusted file)
+        v._plugin_dirs = dict(self.plugin_dirs) if allow_plugins else {}
+        return v
+
+
+class Counterexample(_Model):
+    """A game that breaks an invariant, with all it takes to play it again anywhere: the ruleset
+    (embedded), the players, the seed (or stacked deal) and first player, the actions in their JSON
+    form, and the invariant that broke with its message. ``tamalou verify`` writes one for its first
+    failure, shrunk (``shrink``); ``tamalou replay FILE`` plays it step by step and says whether it
+    still fails::
+
+        example = Counterexample.read("tamalou-counterexample-french-41.json")
+        outcome = example.check()
+        assert outcome.violation is None, outcome.violation   # passes once the rule is fixed
+    """
+
+    kind: Literal["tamalou-counterexample"] = "tamalou-counterexample"
+    version: Literal[1] = 1
+    tamalou: str = Field("", description="The version of tamalou that found it.")
+    variant: EmbeddedVariant
+    players: int
+    seed: int | None
+    deal: dict[str, Any] | None = None
+    first_player: int | None = None
+    actions: list[dict[str, Any]]
+    invariant: str = Field(description="The name of the invariant that broke (tamalou.verify.INVARIANTS).")
+    message: str
+    description: str = Field("", description="What the invariant says.")
+    found: dict[str, Any] = Field(
+        default_factory=dict, description="The game verify found failing, before shrinking: seed, players, actions."
+    )
+
+    def load_variant(self, *, allow_plugins: bool = True) -> Variant:
+        """The embedded ruleset (``EmbeddedVariant.load``): ``allow_plugins=False`` for a file you did not
+        write, so that no module it names is imported but tamalou's own plugins (``tamalou replay`` without
+        ``--allow-plugins``)."""
+        return self.variant.load(allow_plugins=allow_plugins)
+
+    def check(
+        self, *, thorough: bool = True, on_step: StepCallback | None = None, allow_plugins: bool = True
+    ) -> Reproduction:
+        """Play the actions again and check the invariant that broke (see ``reproduce``); ``allow_plugins`` is
+        ``load_variant``'s."""
+        return reproduce(
+            self.load_variant(allow_plugins=allow_plugins),
+            self.players,
+            self.actions,
+            self.invariant or None,
+            seed=self.seed,
+            deal=self.deal,
+            first_player=self.first_player,
+            thorough=thorough,
+            on_step=on_step,
+        )
+
+    def write(self, path: str | Path) -> Path:
+        out = Path(path)
+        out.write_text(self.model_dump_json(indent=1) + "\n", encoding="utf-8")
+        return out
+
+    @classmethod
+    def read(cls, path: str | Path) -> Counterexample:
+        return cls.model_validate_json(Path(path).read_text(encoding="utf-8"))
+
+    @classmethod
+    def from_snapshot(cls, snapshot: str, *, allow_plugins: bool | Iterable[str] = True) -> Counterexample:
+        """A game snapshot (``game.to_json()``) as a counterexample of every invariant: replaying it
+        checks them all on the way and at the end."""
+        game = Game.from_json(snapshot, allow_plugins=allow_plugins)
+        return cls(
+            variant=EmbeddedVariant.of(game.variant),
+            players=game.players,
+            seed=game.seed,
+            deal=game.deal_spec,
+            first_player=game.first_player if game.first_given else None,
+            actions=[action_to_dict(a) for a in game.actions],
+            invariant="",
+            message="a game snapshot",
+        )
+
+
+def counterexample_name(variant: str, seed: int | None) -> str:
+    """The default file name of a counterexample: ``tamalou-counterexample-<variant>-<seed>.json``."""
+    safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in variant) or "variant"
+    return f"tamalou-counterexample-{safe}-{seed if seed is not None else 'deal'}.json"

@@ -1,0 +1,219 @@
+"""One game of ``tamalou verify``, checked against every invariant: ``check_game`` and its ``GameReport``
+(a ``Failure`` if it broke an invariant), and the playing styles of the random games (``style_of``).
+
+**How a game is checked** (``check_game``). The game of seed ``s`` is played as
+``random_playout(variant, players, s, **style)`` would (the style: one game in ten matches a lot,
+one in ten never calls, two in ten play for a low total, the others call at random), with
+conservation, ``knowledge_events`` and ``no_crash`` checked after every action and ``termination``
+over the whole game. Then it is played
+again from its seed, the actions in their JSON form (the ``replay`` check compares the two), and the
+``"sample"`` invariants are checked at ``samples`` states drawn at random (and at the start and the
+end): the cost of a game is linear in its actions, however long it runs. The ``"end"`` invariants
+check the finished round. A game stops at its first failure.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..actions import Action, action_to_dict
+from ..engine import Game
+from ..errors import IllegalAction
+from ..schema import Variant
+from .bounds import _stalled, step_bound, turn_bound
+from .checks_cards import check_conservation
+from .checks_knowledge import check_step_knowledge
+from .checks_round import check_snapshot_roundtrip, check_termination
+from .chooser import RandomChooser, choose_action
+from .playout import _as_variant
+from .registry import INVARIANTS
+from .violation import InvariantViolation
+
+#: States of each game at which the ``"sample"`` invariants are checked (besides the start and the end).
+SAMPLES = 12
+
+#: The playing styles of the random games: ``random_playout``'s keyword arguments.
+STYLES: dict[str, dict[str, Any]] = {
+    "random": {},
+    "matches": {"out_of_turn": 0.7, "match_probability": 0.6},  # many matches: penalties, an empty stock
+    "no_call": {"call_probability": 0.0},  # nobody calls: reshuffles, the turn limit
+    "low": {"low_total_probability": 0.8},  # players keep their total low: low hands, right calls
+}
+
+
+def style_of(seed: int) -> dict[str, Any]:
+    """The style of the game of ``seed``: one in ten matches a lot (seeds ending in 4), one in ten never
+    calls (seeds ending in 9), two in ten play for a low total (seeds ending in 2 or 7), the others
+    call at random. A game is known by its seed alone, so ``tamalou verify --seed S --games 1`` plays
+    game ``S`` of any run again."""
+    return dict(STYLES[{2: "low", 4: "matches", 7: "low", 9: "no_call"}.get(seed % 10, "random")])
+
+
+@dataclass
+class Failure:
+    """One failing game of ``verify``: game number ``index`` of the run, dealt with ``seed`` for
+    ``players``, played in ``style`` (``random_playout``'s keyword arguments); the ``invariant`` that
+    broke (a key of ``INVARIANTS``) and the ``message``; ``actions``: the game's actions (their JSON
+    form) up to the state that broke it, and for ``no_crash`` the action that crashed last."""
+
+    seed: int
+    players: int
+    invariant: str
+    message: str
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    style: dict[str, Any] = field(default_factory=dict)
+    index: int = 0
+
+
+@dataclass
+class GameReport:
+    """What checking one game found: its ``actions``, how the round ended (``reason``; ``None`` if it
+    failed first), the checks run by invariant name, and its ``failure`` if any."""
+
+    index: int
+    seed: int
+    players: int
+    actions: int = 0
+    reason: str | None = None
+    checks: dict[str, int] = field(default_factory=dict)
+    failure: Failure | None = None
+
+
+def _sample_positions(length: int, seed: int, samples: int, check_every: int | None) -> set[int]:
+    """The numbers of actions after which the ``"sample"`` invariants are checked."""
+    if check_every is not None:
+        return set(range(0, length + 1, check_every)) | {length}
+    rng = random.Random(f"samples/{seed}")
+    return set(rng.sample(range(length + 1), min(samples, length + 1))) | {0, length}
+
+
+def check_game(
+    variant: Variant | str | Sequence[str],
+    players: int,
+    seed: int,
+    *,
+    style: dict[str, Any] | None = None,
+    samples: int = SAMPLES,
+    check_every: int | None = None,
+    index: int = 0,
+) -> GameReport:
+    """Play the game of ``seed`` for ``players`` (in ``style``; default ``style_of(seed)``) and check
+    every invariant on it (see the module's documentation). Never raises for a broken rule: the
+    failure is in the report, with the actions that lead to it."""
+    v = _as_variant(variant)
+    style = style_of(seed) if style is None else dict(style)
+    report = GameReport(index, seed, players)
+    checks: Counter[str] = Counter()
+
+    def failed(invariant: str, message: str, actions: Iterable[Action | dict[str, Any]]) -> GameReport:
+        report.checks = dict(checks)
+        dicts = [a if isinstance(a, dict) else action_to_dict(a) for a in actions]
+        report.actions = len(dicts)
+        report.failure = Failure(seed, players, invariant, message, dicts, style, index)
+        return report
+
+    # Pass 1: play, checking every step.
+    try:
+        game = Game(v, players, seed=seed)
+        events = game.start()
+    except Exception as exc:
+        checks["no_crash"] += 1
+        return failed("no_crash", f"new_game raised {type(exc).__name__}: {exc}", [])
+    chooser = RandomChooser(random.Random(seed))
+    bound, per_turn = step_bound(game), turn_bound(game)
+    turn, since = game.turn, 0
+    before = [0] * len(game.knowers)
+    try:
+        while True:
+            checks["conservation"] += 1
+            check_conservation(game)
+            checks["knowledge_events"] += 1
+            check_step_knowledge(game, before, events)
+            if game.is_over:
+                break
+            if _stalled(game, since, bound, per_turn) is not None:
+                checks["termination"] += 1
+                check_termination(game, bound=bound, turn_actions=since)  # raises: the round does not end
+            checks["no_crash"] += 1
+            try:
+                action = choose_action(game, chooser, **style)
+            except InvariantViolation:
+                raise
+            except Exception as exc:
+                raise InvariantViolation(
+                    f"listing the legal actions raised {type(exc).__name__}: {exc}", invariant="no_crash"
+                ) from exc
+            before = list(game.knowers)
+            try:
+                events = game.apply(action)
+            except IllegalAction as exc:
+                checks["listed_accepted"] += 1
+                raise InvariantViolation(
+                    f"the listed action {json.dumps(action_to_dict(action))} was refused: {exc}",
+                    invariant="listed_accepted",
+                ) from None
+            except Exception as exc:
+                raise InvariantViolation(
+                    f"the listed action {json.dumps(action_to_dict(action))} crashed: {type(exc).__name__}: {exc}",
+                    invariant="no_crash",
+                    pending=action,
+                ) from exc
+            turn, since = game.turn, 0 if game.turn != turn else since + 1
+        checks["termination"] += 1
+    except InvariantViolation as exc:
+        pending = [exc.pending] if exc.pending is not None else []
+        return failed(exc.invariant or "no_crash", str(exc), [*game.actions, *pending])
+    report.actions = len(game.actions)
+    report.reason = game.reason
+
+    # Pass 2: play it again from its seed, the actions in their JSON form, checking sampled states.
+    positions = _sample_positions(len(game.actions), seed, samples, check_every)
+    sampled = [inv for inv in INVARIANTS.values() if inv.when == "sample"]
+    again = Game(v, players, seed=seed)
+    again.start()
+    played: list[Action | None] = [*game.actions, None]
+    for k, step in enumerate(played):
+        if k in positions:
+            for inv in sampled:
+                checks[inv.name] += 1
+                try:
+                    inv(again)
+                except InvariantViolation as exc:
+                    return failed(exc.invariant or inv.name, str(exc), again.actions)
+                except Exception as exc:
+                    return failed(inv.name, f"checking {inv.name} raised {type(exc).__name__}: {exc}", again.actions)
+        if step is not None:
+            try:
+                again.apply(action_to_dict(step))
+            except Exception as exc:
+                checks["replay"] += 1
+                message = f"replaying the game from its seed, action {k} ({action_to_dict(step)}) raised {exc!r}"
+                return failed("replay", message, game.actions)
+    checks["replay"] += 1
+    if again.to_json() != game.to_json():
+        return failed("replay", "the game played again from its seed and actions differs", game.actions)
+
+    # The finished round.
+    for inv in INVARIANTS.values():
+        if inv.when == "end" and inv.name != "replay":
+            checks[inv.name] += 1
+            try:
+                inv(game)
+            except InvariantViolation as exc:
+                return failed(exc.invariant or inv.name, str(exc), game.actions)
+            except Exception as exc:
+                return failed(inv.name, f"checking {inv.name} raised {type(exc).__name__}: {exc}", game.actions)
+    checks["snapshot"] += 1
+    try:
+        check_snapshot_roundtrip(game, random.Random(seed))  # the variant loaded again, as a fresh process does
+    except InvariantViolation as exc:
+        return failed(exc.invariant or "snapshot", str(exc), game.actions)
+    except Exception as exc:
+        return failed("snapshot", f"restoring the finished game raised {type(exc).__name__}: {exc}", game.actions)
+    report.checks = dict(checks)
+    return report

@@ -1,0 +1,155 @@
+"""Random playouts: ``play_out`` plays a game to its end with a ``Chooser``'s random choices (checking
+the invariants on the way if asked: ``check_every``), and ``random_playout`` deals a game of a ruleset
+and plays it so; ``tamalou verify`` plays its game of seed ``s`` as ``random_playout`` would."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from ..actions import Action
+from ..engine import Game, new_game
+from ..errors import IllegalAction
+from ..schema import Variant
+from ..variant import load_variant
+from .bounds import _not_ended, _stalled, step_bound, turn_bound
+from .checks_cards import check_conservation, check_slot_order
+from .checks_knowledge import check_step_knowledge
+from .checks_round import check_replay, check_result, check_snapshot_roundtrip
+from .chooser import Chooser, RandomChooser, choose_action
+from .registry import check_all
+from .violation import InvariantViolation, _describe, _fail
+
+
+def _as_variant(variant: Variant | str | Sequence[str]) -> Variant:
+    return variant if isinstance(variant, Variant) else load_variant(variant)
+
+
+def play_out(
+    game: Game,
+    chooser: Chooser,
+    *,
+    call_probability: float = 0.05,
+    out_of_turn: float = 0.3,
+    match_probability: float = 0.15,
+    tick_probability: float = 0.1,
+    low_total_probability: float = 0.0,
+    check_every: int = 0,
+    check_rng: random.Random | None = None,
+    max_steps: int | None = None,
+    on_step: Callable[[Game, Action], None] | None = None,
+) -> Game:
+    """Play ``game`` to its end with random choices (see ``choose_action``) and return it.
+
+    Conservation and ``knowledge_events`` are checked after every step when ``check_every > 0``,
+    and every check of ``check_all`` at the start, every ``check_every`` steps and at the end (with
+    ``check_rng``, which never changes the choices: the same chooser plays the same game whatever
+    is checked); the snapshot round trip through a fresh load of the variant at the start and the
+    end, and ``check_result``, ``check_slot_order`` and ``check_replay`` at the end. The round must
+    end within ``max_steps`` actions (default: ``step_bound(game)`` actions in all, no turn longer
+    than ``turn_bound(game)``, none past ``rules.end.max_turns``). A listed action that ``apply``
+    refuses is a ``listed_accepted`` violation; one that raises anything else (a plugin's hook) a
+    ``no_crash`` violation whose ``pending`` is that action.
+    """
+    bound = step_bound(game) if max_steps is None else max_steps
+    per_turn = turn_bound(game) if max_steps is None else None
+    check_rng = check_rng if check_rng is not None else random.Random(0)
+    steps = 0
+    turn, since = game.turn, 0
+    try:
+        if check_every > 0:
+            check_all(game, check_rng)
+            check_snapshot_roundtrip(game, check_rng)
+        while not game.is_over:
+            problem = _not_ended(game, bound) if steps >= bound else _stalled(game, since, None, per_turn)
+            if problem is not None:
+                raise _fail(game, problem, "termination")
+            try:
+                action = choose_action(
+                    game,
+                    chooser,
+                    call_probability=call_probability,
+                    out_of_turn=out_of_turn,
+                    match_probability=match_probability,
+                    tick_probability=tick_probability,
+                    low_total_probability=low_total_probability,
+                )
+            except InvariantViolation:
+                raise
+            except Exception as exc:
+                raise _fail(game, f"listing the legal actions raised {type(exc).__name__}: {exc}", "no_crash") from exc
+            before = list(game.knowers) if check_every > 0 else None
+            try:
+                events = game.apply(action)
+            except IllegalAction as exc:
+                raise _fail(
+                    game, f"the listed action {_describe(action)} was refused: {exc}", "listed_accepted"
+                ) from None
+            except Exception as exc:
+                crash = _fail(
+                    game, f"the listed action {_describe(action)} crashed: {type(exc).__name__}: {exc}", "no_crash"
+                )
+                crash.pending = action
+                raise crash from exc
+            steps += 1
+            turn, since = game.turn, 0 if game.turn != turn else since + 1
+            if on_step is not None:
+                on_step(game, action)
+            if before is not None:
+                check_conservation(game)
+                check_step_knowledge(game, before, events)
+                if steps % check_every == 0 or game.is_over:
+                    check_all(game, check_rng)
+        if check_every > 0:
+            check_result(game)
+            check_slot_order(game, check_rng)
+            check_replay(game)
+            check_snapshot_roundtrip(game, check_rng)
+    except InvariantViolation as exc:
+        exc.actions = list(game.actions)
+        raise
+    return game
+
+
+def random_playout(
+    variant: Variant | str | Sequence[str],
+    players: int,
+    seed: int,
+    *,
+    rng: random.Random | None = None,
+    call_probability: float = 0.05,
+    out_of_turn: float = 0.3,
+    match_probability: float = 0.15,
+    tick_probability: float = 0.1,
+    low_total_probability: float = 0.0,
+    check_every: int = 0,
+    max_steps: int | None = None,
+) -> Game:
+    """A random game of ``variant`` dealt with ``seed``, played to its end, returned finished.
+
+    Each step picks a random player (the current one, or with probability ``out_of_turn`` any
+    player who has a legal action) and a random legal action of theirs (see ``choose_action``),
+    drawn from ``rng`` (default ``random.Random(seed)``). With ``check_every = k > 0`` every
+    invariant is checked every k steps (conservation and ``knowledge_events`` at every step); the
+    checks never change the game played: ``tamalou verify`` plays its game of seed ``s`` as
+    ``random_playout(v, n, s, **style)``.
+    Raises ``InvariantViolation`` if the round does not end within ``step_bound``.
+
+    >>> g = random_playout("french", players=4, seed=1)
+    >>> g.is_over
+    True
+    """
+    game = new_game(_as_variant(variant), players, seed=seed)
+    chooser = RandomChooser(rng if rng is not None else random.Random(seed))
+    return play_out(
+        game,
+        chooser,
+        call_probability=call_probability,
+        out_of_turn=out_of_turn,
+        match_probability=match_probability,
+        tick_probability=tick_probability,
+        low_total_probability=low_total_probability,
+        check_every=check_every,
+        check_rng=random.Random(f"checks-{seed}"),
+        max_steps=max_steps,
+    )

@@ -1,0 +1,213 @@
+"""Every invariant by its stable name, and every state check at once.
+
+Every invariant has a stable name, a one-line description and a check taking just a game, in
+``INVARIANTS`` (``INVARIANTS["no_leak"](game)`` checks every seat); ``tamalou verify`` counts checks
+and failures by these names, and a counterexample names the one that broke:
+
+- ``conservation``: every card of the universe is in exactly one place (a slot, the stock, the
+  discard, or held);
+- ``knowledge``: the discard is public, the holder knows the held card, everything is revealed at
+  the end;
+- ``knowledge_events``: a seat learns a card only from an event that shows it to them, and knows
+  every card an event shows them (the knowledge marks follow what each seat was told);
+- ``no_leak``: exchanging two cards a player does not know changes neither their view nor their
+  legal actions (the call included: their own unknown cards given the lowest, then the highest,
+  faces they do not know are always tried, so a rule decided on their hidden total shows);
+- ``listed_accepted``: every listed action is complete and accepted; somebody may act until the end;
+- ``listing_complete``: an action ``apply`` accepts is listed (a multi-card match as its one-card
+  matches);
+- ``refusals``: a refused action raises ``IllegalAction``, nothing else, and leaves the game
+  byte-identical;
+- ``snapshot``: ``from_json(to_json())`` is the same game and plays on identically;
+- ``no_crash``: no listing, view, listed action or result raises (a plugin's hook included: the
+  engine turns its exception into ``PluginError``);
+- ``termination``: a round ends: no turn takes more than ``turn_bound`` actions, none is played past
+  ``rules.end.max_turns``, and the round takes fewer than ``step_bound`` actions;
+- ``replay``: ``tamalou.replay`` of the seed and actions rebuilds the same game;
+- ``result``: a finished round's result is consistent (totals, every player ranked once, winners
+  first, one score each);
+- ``slot_order``: the result does not change when a player's cards are put in other slots of their
+  layout (a ranking or scoring rule reads cards, not where they lie).
+
+``check_all`` runs every state check on one game (what ``play_out`` checks every ``check_every`` steps).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..engine import Game
+from .checks_actions import (
+    check_accepted_is_listed,
+    check_illegal_leaves_state,
+    check_legal_actions_accepted,
+    check_listing_complete,
+    check_no_crash,
+    check_refusals,
+    random_action,
+)
+from .checks_cards import check_conservation, check_slot_order
+from .checks_knowledge import check_knowledge, check_knowledge_events, check_no_leak
+from .checks_round import check_replay, check_result, check_snapshot_roundtrip, check_termination
+from .violation import _rng
+
+
+def check_all(game: Game, rng: random.Random | None = None, *, pairs: int = 8, fuzz: int = 3) -> None:
+    """Every state check at once: conservation, knowledge, no leak for every player (``pairs``
+    exchanges each), every listed action accepted (and none crashing), ``fuzz`` random actions
+    refused cleanly or listed, and the snapshot round trip. Samples are drawn with ``rng``
+    (default: seeded from the game, so the same state is checked the same way). ``game`` is not
+    changed.
+
+    >>> check_all(new_game("french", players=3, seed=1))
+    """
+    rng = rng if rng is not None else _rng(game, "all")
+    check_conservation(game)
+    check_knowledge(game)
+    for p in range(game.players):
+        check_no_leak(game, p, rng, pairs=pairs)
+    snapshot = game.to_json()
+    check_legal_actions_accepted(game, snapshot=snapshot)
+    for _ in range(fuzz):
+        action = random_action(game, rng)
+        if not check_illegal_leaves_state(game, action, snapshot=snapshot) and isinstance(action, dict):
+            check_accepted_is_listed(game, action)
+    check_snapshot_roundtrip(game, rng, steps=2, variant=game.variant, snapshot=snapshot)
+
+
+# ----------------------------------------------------------------------------- the invariants by name
+
+
+@dataclass(frozen=True)
+class Invariant:
+    """One invariant: its stable ``name`` (a key of ``INVARIANTS``, used by ``tamalou verify``'s table
+    and by counterexamples), a one-line ``description``, and ``when`` ``tamalou verify`` checks it:
+    ``"step"`` after every action, ``"sample"`` at sampled states of each game, ``"end"`` on each
+    finished round, ``"game"`` over the whole game (it counts actions).
+
+    Call it with a game (and optionally a ``random.Random``; default: seeded from the game, so the
+    same state is checked the same way): it raises ``InvariantViolation`` or returns ``None``.
+    ``thorough=True`` samples more (more pairs, more random actions, more steps, more orders),
+    always including what the plain check samples: ``tamalou verify`` uses it to shrink and replay a
+    counterexample. An ``"end"`` invariant needs a finished round.
+
+    >>> INVARIANTS["no_leak"](new_game("french", players=3, seed=1))
+    """
+
+    name: str
+    description: str
+    when: str
+    check: Callable[[Game, random.Random, bool], None] = field(repr=False, compare=False)
+
+    def __call__(self, game: Game, rng: random.Random | None = None, *, thorough: bool = False) -> None:
+        self.check(game, rng if rng is not None else _rng(game, self.name), thorough)
+
+
+def _each_player(
+    check: Callable[[Game, int, random.Random, bool], None],
+) -> Callable[[Game, random.Random, bool], None]:
+    """A check of one seat, for every seat, each with its own generator (so a thorough check samples
+    a superset of the plain one for every seat)."""
+
+    def run(game: Game, rng: random.Random, thorough: bool) -> None:
+        seeds = [rng.getrandbits(64) for _ in range(game.players)]
+        for p in range(game.players):
+            check(game, p, random.Random(seeds[p]), thorough)
+
+    return run
+
+
+class _Invariants(dict[str, Invariant]):
+    """Every invariant by its stable name (``Invariant``: a one-line description and a check taking a
+    game): the rows of ``tamalou verify``'s table, in order, and what a counterexample names."""
+
+
+INVARIANTS: dict[str, Invariant] = _Invariants(
+    (inv.name, inv)
+    for inv in (
+        Invariant(
+            "conservation",
+            "every card is in exactly one place: a slot, the stock, the discard or held",
+            "step",
+            lambda g, rng, thorough: check_conservation(g),
+        ),
+        Invariant(
+            "knowledge",
+            "the discard is known to all, a held card to its holder, every card at the end",
+            "sample",
+            lambda g, rng, thorough: check_knowledge(g),
+        ),
+        Invariant(
+            "knowledge_events",
+            "a seat learns a card only from an event shown to it, and knows every card shown to it",
+            "step",
+            lambda g, rng, thorough: check_knowledge_events(g),
+        ),
+        Invariant(
+            "no_leak",
+            "exchanging two cards a seat does not know changes neither its view nor its legal actions",
+            "sample",
+            _each_player(lambda g, p, rng, thorough: check_no_leak(g, p, rng, pairs=48 if thorough else 8)),
+        ),
+        Invariant(
+            "listed_accepted",
+            "every listed action is complete and accepted; somebody may act until the end",
+            "sample",
+            lambda g, rng, thorough: check_legal_actions_accepted(g, limit=None if thorough else 16, rng=rng),
+        ),
+        Invariant(
+            "listing_complete",
+            "an action apply accepts is listed",
+            "sample",
+            lambda g, rng, thorough: check_listing_complete(g, rng, actions=24 if thorough else 3),
+        ),
+        Invariant(
+            "refusals",
+            "a refused action raises IllegalAction and leaves the game unchanged",
+            "sample",
+            lambda g, rng, thorough: check_refusals(g, rng, actions=24 if thorough else 3),
+        ),
+        Invariant(
+            "snapshot",
+            "from_json(to_json()) is the same game and plays on identically",
+            "sample",
+            lambda g, rng, thorough: check_snapshot_roundtrip(g, rng, steps=6 if thorough else 2, variant=g.variant),
+        ),
+        Invariant(
+            "no_crash",
+            "no listing, view, listed action or result raises (a plugin's hook included)",
+            "step",
+            lambda g, rng, thorough: check_no_crash(g),
+        ),
+        Invariant(
+            "termination",
+            "the round ends: no turn longer than turn_bound actions, no more than max_turns turns, step_bound actions",
+            "game",
+            lambda g, rng, thorough: check_termination(g, rng),
+        ),
+        Invariant(
+            "replay",
+            "replaying the seed and the actions rebuilds the same game",
+            "end",
+            lambda g, rng, thorough: check_replay(g),
+        ),
+        Invariant(
+            "result",
+            "the result is consistent: totals, every player ranked once, winners first, one score each",
+            "end",
+            lambda g, rng, thorough: check_result(g),
+        ),
+        Invariant(
+            "slot_order",
+            "the result does not change when a player's cards are put in other slots of their layout",
+            "end",
+            _each_player(lambda g, p, rng, thorough: _one_slot_order(g, p, rng, thorough)),
+        ),
+    )
+)
+
+
+def _one_slot_order(game: Game, player: int, rng: random.Random, thorough: bool) -> None:
+    check_slot_order(game, rng, permutations=8 if thorough else 3, players=[player])

@@ -1,0 +1,120 @@
+"""``InvariantViolation``, and what every check shares to word one: where the game is (turn, phase,
+player to play), where a card lies, the first difference between two states (a snapshot without its
+action log, cheap to compare on a long game), how an action is shown, and the default generator of a
+sampling check (seeded from the game, so the same state is checked the same way every time)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from ..actions import ACTION_TYPES, Action, action_to_dict
+from ..engine import Game
+
+
+class InvariantViolation(AssertionError):
+    """An invariant of the game does not hold. The message says which one, where, and with what.
+
+    ``invariant`` is the name of the invariant that broke (a key of ``INVARIANTS``; empty if
+    unknown). ``actions`` holds the actions applied before the violation when a playout raised it
+    (with the game's seed and player count, ``tamalou.replay`` rebuilds the state that broke), and
+    ``pending`` the action whose ``apply`` crashed, if that was the violation.
+    """
+
+    def __init__(
+        self, message: str, *, actions: Sequence[Action] = (), invariant: str = "", pending: Action | None = None
+    ) -> None:
+        super().__init__(message)
+        self.actions: list[Action] = list(actions)
+        self.invariant = invariant
+        self.pending = pending
+
+
+# ----------------------------------------------------------------------------- small helpers
+
+
+def _where(game: Game) -> str:
+    phase = getattr(game.phase, "value", game.phase)
+    return (
+        f"[turn {game.turn}, phase {phase!r}, player {game.current_player} to play, after {len(game.actions)} actions]"
+    )
+
+
+def _fail(game: Game, message: str, invariant: str = "") -> InvariantViolation:
+    return InvariantViolation(f"{message} {_where(game)}", invariant=invariant)
+
+
+def _rng(game: Game, name: str) -> random.Random:
+    """The default generator of a sampling check: seeded from the game (its seed and how many actions
+    it has seen) and the check's name, so the same state is always checked the same way."""
+    return random.Random(f"{name}/{game.seed}/{len(game.actions)}")
+
+
+def _place(game: Game, card: int) -> str:
+    """Where card id ``card`` lies, for messages."""
+    for p, hand in enumerate(game.hands):
+        for s, c in enumerate(hand):
+            if c == card:
+                return f"player {p} slot {s}"
+    if card in game.stock:
+        return f"stock (position {len(game.stock) - 1 - game.stock.index(card)} from the top)"
+    if card in game.discard:
+        return f"discard (position {game.discard.index(card)} from the bottom)"
+    if card == game.held:
+        return "held"
+    return "nowhere"
+
+
+def _card(game: Game, card: int) -> str:
+    text = game.text[card] if 0 <= card < len(game.text) else "?"
+    return f"card {card} ({text}, {_place(game, card)})"
+
+
+def _diff(before: Any, after: Any, path: str = "") -> str:
+    """The first difference between two JSON-like values, as ``path: before -> after``."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        for key in list(before) + [k for k in after if k not in before]:
+            if key not in after or key not in before or before[key] != after[key]:
+                return _diff(before.get(key, "<missing>"), after.get(key, "<missing>"), f"{path}.{key}")
+    elif isinstance(before, list) and isinstance(after, list):
+        for i, (x, y) in enumerate(zip(before, after, strict=False)):
+            if x != y:
+                return _diff(x, y, f"{path}[{i}]")
+        if len(before) != len(after):
+            return f"{path or '<root>'}: length {len(before)} -> {len(after)}"
+    return f"{path or '<root>'}: {before!r} -> {after!r}"
+
+
+def _json_diff(before: str, after: str) -> str:
+    try:
+        return _diff(json.loads(before), json.loads(after))
+    except ValueError:
+        return f"{before[:80]!r} -> {after[:80]!r}"
+
+
+_State = tuple[str, list[Action]]
+
+
+def _state_of(game: Game) -> _State:
+    """The game's snapshot without its action log, and the log: what a refusal, or trying actions on
+    copies, must leave as it was (on a long game, much cheaper than a whole ``to_json``)."""
+    g = game.copy()
+    g.actions = []
+    return g.to_json(), list(game.actions)
+
+
+def _state_diff(before: _State, after: _State) -> str | None:
+    """How two ``_state_of`` differ, or ``None``."""
+    if before[0] != after[0]:
+        return _json_diff(before[0], after[0])
+    if before[1] != after[1]:
+        return f".actions: {len(before[1])} actions -> {len(after[1])}"
+    return None
+
+
+def _describe(action: object) -> str:
+    if isinstance(action, tuple(ACTION_TYPES.values())):
+        return json.dumps(action_to_dict(action))  # type: ignore[arg-type]
+    return repr(action)
