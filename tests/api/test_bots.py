@@ -24,7 +24,6 @@ import pytest
 
 import tamalou
 from tamalou import Action, Call, Discard, Draw, MatchAction, Pass, PluginError, Power, Replace, SeatView, Tick
-from tamalou import bots as bots_module
 from tamalou.bots import (
     BOT_ENTRY_POINT_GROUP,
     BUILTIN_BOTS,
@@ -36,6 +35,7 @@ from tamalou.bots import (
     bot_names,
     make_bot,
     play_game,
+    random_bot,
 )
 from tamalou.engine import Game
 from tamalou.invariants import exchange_faces
@@ -702,9 +702,9 @@ def test_the_random_bot_plays_its_policy_on_listings_of_every_shape(
     shapes, or past ``room`` classes and places held, or with listings too long to keep): the bot's
     picks are the plain policy's, draw for draw."""
     if most is not None:
-        monkeypatch.setattr(bots_module, "_SHAPES_MOST", most)
+        monkeypatch.setattr(random_bot, "_SHAPES_MOST", most)
     if room is not None:
-        monkeypatch.setattr(bots_module, "_SHAPES_ROOM", room)
+        monkeypatch.setattr(random_bot, "_SHAPES_ROOM", room)
     # (Each action a distinct object: which call, match or move is picked shows.)
     kinds: list[Action] = [Call(0), Call(1), _HouseCall(0), Tick(at=3.0), Tick(at=4.0), Pass(0), Draw(0, "stock")]
     kinds.append(_HouseMove(0))

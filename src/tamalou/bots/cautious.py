@@ -1,0 +1,226 @@
+"""``CautiousBot``: a simple, sensible player that uses only its view (keeps known low cards, matches only
+what it knows, calls when it expects to be lowest)."""
+
+from __future__ import annotations
+
+from ..actions import Action, Call, Discard, Draw, MatchAction, Pass, PeekAction, Power, Replace, Swap, Tick
+from ..schema import Variant
+from ..views import SeatView
+from .view_reader import _card_at, _target_card, _ViewReader
+
+
+class CautiousBot(_ViewReader):
+    """A simple, sensible player that uses only its view.
+
+    - keeps known low cards; puts a low drawn card in place of its highest known card (or of an
+      unknown one, valued at the average of the cards it has not seen);
+    - takes a low card from the discard; throws a drawn card of a rank it holds, then matches;
+    - uses a peek power on its own unknown cards, looks at opponents' cards, swaps its high cards for
+      known low ones (or blindly, when its card is clearly high);
+    - matches only cards it knows are of the top's rank (so it never misses);
+    - calls when its known cards plus the estimate for unknown ones is at most the threshold and
+      lower than what it expects of every opponent.
+
+    ``seed`` drives its few random choices (which unknown card to peek at), so a game between
+    seeded bots is reproducible. ``variant`` gives card values and powers; ``play_game``
+    passes it through ``setup``, and the French rules are assumed when neither is given.
+    """
+
+    #: A replacement must gain at least this many points (known or expected) to be made.
+    MIN_GAIN = 1.0
+    #: A blind swap is made when it gains at least this many points (expected).
+    SWAP_GAIN = 3.0
+
+    def __init__(self, seed: int = 0, variant: Variant | str | None = None) -> None:
+        self._look: tuple[int, int] | None = None
+        super().__init__(seed, variant)
+
+    # -- deciding ---------------------------------------------------------------------------------
+
+    def act(self, view: SeatView, legal_actions: list[Action]) -> Action | None:
+        if not legal_actions:
+            return None
+        me = view.player
+        match = self._good_match(view, legal_actions)
+        if match is not None:
+            return match
+        mine: list[Action] = [a for a in legal_actions if not isinstance(a, MatchAction | Tick)]
+        if not mine:
+            return None  # out of turn: no match worth trying
+        phase = view.phase
+        est = self.estimate(view)
+        if phase == "peek":
+            return min((a for a in mine if isinstance(a, PeekAction)), key=lambda a: a.slots, default=mine[0])
+        if phase == "give":
+            return self._give(view, mine, est)
+        if view.current_player != me:
+            return mine[0]
+        if phase == "draw":
+            return self._draw(view, mine, est)
+        if phase == "hold":
+            return self._hold(view, mine, est)
+        if phase == "power":
+            return self._power(view, mine, est)
+        if phase == "swap":
+            return self._swap(view, mine, est)
+        if phase == "call":
+            call = next((a for a in mine if isinstance(a, Call)), None)
+            if call is not None and self.should_call(view, est):
+                return call
+            return next((a for a in mine if isinstance(a, Pass)), mine[0])
+        return next((a for a in mine if not isinstance(a, Call)), mine[0])
+
+    def should_call(self, view: SeatView, est: float) -> bool:
+        """Known cards plus the estimate for the unknown ones at most the threshold, and below
+        what every opponent is expected to hold."""
+        me = view.player
+        mine = self.expected_total(view, me, est)
+        if mine > self.rb.threshold:
+            return False
+        others = [self.expected_total(view, q, est) for q in range(view.players) if q != me]
+        return all(mine < t for t in others)
+
+    def _good_match(self, view: SeatView, legal: list[Action]) -> Action | None:
+        top = view.discard_top
+        if top is None:
+            return None
+        me = view.player
+        best: tuple[float, int, Action] | None = None
+        for a in legal:
+            if not isinstance(a, MatchAction) or len(a.slots) != 1:
+                continue
+            owner = me if a.owner is None else a.owner
+            card = _card_at(view, owner, a.slots[0])
+            if card is None or not self._same_kind(card, top):
+                continue
+            # Own cards first (the highest first); an opponent's card costs us a card to give.
+            score = float(self.value(card)) if owner == me else -100.0
+            if best is None or score > best[0]:
+                best = (score, -a.slots[0], a)
+        return None if best is None else best[2]
+
+    def _own_worst(self, view: SeatView, est: float) -> tuple[float, int] | None:
+        """The own slot worth the most points (known value, or the estimate if unknown)."""
+        best: tuple[float, int, int] | None = None
+        for s in view.hands[view.player]:
+            w = self._worth(s.card, est)
+            known = 0 if s.card is None else 1
+            key = (w, known, -s.slot)
+            if best is None or key > best:
+                best = key
+        return None if best is None else (best[0], -best[2])
+
+    def _draw(self, view: SeatView, mine: list[Action], est: float) -> Action:
+        calls = [a for a in mine if isinstance(a, Call)]
+        draws = [a for a in mine if isinstance(a, Draw)]
+        if calls and (not draws or self.should_call(view, est)):
+            return calls[0]
+        stock = next((a for a in draws if a.source == "stock"), None)
+        discard = next((a for a in draws if a.source == "discard"), None)
+        top = view.discard_top
+        if discard is not None and top is not None:
+            worst = self._own_worst(view, est)
+            v = self.value(top)
+            if worst is not None and worst[0] - v >= 4 and v <= est - 1:
+                return discard
+        if stock is not None:
+            return stock
+        if discard is not None:
+            return discard
+        return next((a for a in mine if isinstance(a, Pass)), mine[0])
+
+    def _hold(self, view: SeatView, mine: list[Action], est: float) -> Action:
+        held = view.held
+        replaces = {a.slot: a for a in mine if isinstance(a, Replace)}
+        discard = next((a for a in mine if isinstance(a, Discard)), None)
+        if held is None:
+            return discard or mine[0]
+        v = self.value(held)
+        me = view.player
+        if discard is not None and any(s.card is not None and self._same_kind(s.card, held) for s in view.hands[me]):
+            return discard  # throw it, then match the one we hold
+        best: tuple[float, int, int] | None = None
+        for s in view.hands[me]:
+            if s.slot not in replaces:
+                continue
+            key = (self._worth(s.card, est), 0 if s.card is None else 1, -s.slot)
+            if best is None or key > best:
+                best = key
+        if best is None:
+            return discard or mine[0]
+        gain = best[0] - v
+        if discard is None or gain >= self.MIN_GAIN:
+            return replaces[-best[2]]
+        return discard
+
+    def _power(self, view: SeatView, mine: list[Action], est: float) -> Action:
+        me = view.player
+        powers = [a for a in mine if isinstance(a, Power)]
+        passing = next((a for a in mine if isinstance(a, Pass)), None)
+        if not powers:
+            return passing or mine[0]
+        name = view.power
+        if name == "peek_own":
+            unknown = [a for a in powers if a.slot is not None and _card_at(view, me, a.slot) is None]
+            return self.rng.choice(unknown) if unknown else passing or powers[0]
+        if name == "peek_opponent":
+            unknown = [a for a in powers if _target_card(view, a) is None]
+            if unknown:
+                # Look at a card of the opponent who looks closest to calling.
+                lowest = min(self.expected_total(view, a.target or 0, est) for a in unknown)
+                return self.rng.choice([a for a in unknown if self.expected_total(view, a.target or 0, est) == lowest])
+            return passing or powers[0]
+        if name == "blind_swap":
+            best: tuple[float, Power] | None = None
+            for a in powers:
+                if a.slot is None:
+                    continue
+                gain = self._worth(_card_at(view, me, a.slot), est) - self._worth(_target_card(view, a), est)
+                # A swap with a known card is sure; a blind one only expected.
+                if _card_at(view, me, a.slot) is None and _target_card(view, a) is None:
+                    continue
+                if best is None or gain > best[0]:
+                    best = (gain, a)
+            if best is not None and (best[0] >= self.SWAP_GAIN or passing is None):
+                return best[1]
+            return passing or powers[0]
+        if name == "look_and_swap":
+            worst = self._own_worst(view, est)
+            known_low = [a for a in powers if _target_card(view, a) is not None]
+            if worst is not None and known_low:
+                a = min(
+                    known_low,
+                    key=lambda a: (self.value(_target_card(view, a) or ""), a.target, a.target_slot),
+                )
+                if worst[0] - self.value(_target_card(view, a) or "") >= 2:
+                    self._look = (a.target or 0, a.target_slot or 0)
+                    return a
+            unknown = [a for a in powers if _target_card(view, a) is None]
+            pick = self.rng.choice(unknown) if unknown else powers[0]
+            self._look = (pick.target or 0, pick.target_slot or 0)
+            return pick
+        if name == "play_again":
+            return powers[0]
+        return passing or powers[0]
+
+    def _swap(self, view: SeatView, mine: list[Action], est: float) -> Action:
+        passing = next((a for a in mine if isinstance(a, Pass)), None)
+        swaps = {a.slot: a for a in mine if isinstance(a, Swap)}
+        look, self._look = self._look, None
+        if not swaps or look is None:
+            return passing or mine[0]
+        seen = _card_at(view, look[0], look[1])
+        if seen is None:
+            return passing or mine[0]
+        best: tuple[float, int, int] | None = None
+        for s in view.hands[view.player]:
+            if s.slot in swaps:
+                key = (self._worth(s.card, est), 0 if s.card is None else 1, -s.slot)
+                if best is None or key > best:
+                    best = key
+        if best is not None and best[0] - self.value(seen) >= 2:
+            return swaps[-best[2]]
+        return passing or mine[0]
+
+    def __repr__(self) -> str:
+        return "CautiousBot()"

@@ -1,0 +1,469 @@
+"""``GreedyBot``: a memory-based greedy player, each decision taking the most points it can count on now;
+and its tables of what it does in each phase (``_PHASES``) and with each built-in power (``_POWERS``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ..actions import Action, Call, Discard, Draw, Give, MatchAction, Pass, PeekAction, Power, Replace, Swap, Tick
+from ..schema import Variant
+from ..views import SeatView, Slot
+from .view_reader import _card_at, _ViewReader
+
+_Decision = Callable[["GreedyBot", SeatView, list[Action]], Action | None]
+_PowerUse = Callable[["GreedyBot", SeatView, list[Power], Action | None], Action | None]
+
+
+class GreedyBot(_ViewReader):
+    """A memory-based greedy player: each decision takes the most points it can count on now.
+
+    It decides from its view and the ruleset's public facts alone (card values and the call threshold,
+    read in ``setup``). Its view is its memory: it shows every card this seat has seen, wherever the card
+    has moved since (the referee follows each card), and the whole discard pile. A card it has not seen
+    is worth the mean of the cards it has not seen (the deck less the discard, the cards it knows and the
+    card it holds).
+
+    - **Draw**: from the discard when the top card, in place of its worst card, gains more than a card
+      of the stock is expected to; else from the stock. Its worst card: its highest known card, or an
+      unknown one (worth the mean of the unseen cards) when that is higher.
+    - **Keep or throw**: it puts the drawn card in place of its worst card when the drawn card is lower
+      (counting a card of the same kind it could then match), else throws it; it throws a drawn card of
+      the kind of a card it knows in its layout when matching that card gains more.
+    - **Powers**, to learn first: it looks at its own unknown cards, then at the unknown cards of the
+      opponent who looks lowest; it swaps a known high card of its own for an opponent's known lower
+      card (a swap with one unknown card needs an expected gain of ``BLIND_GAIN``); it takes a look and
+      swap's look where it may find a low card, and swaps when the card seen is lower than its worst; it
+      gives a card (``give_stock_card``) to the opponent who looks lowest and plays again when it may.
+    - **Matching**: only cards it knows are of the discard top's kind, never blind, the highest first,
+      never a card worth less than nothing; an opponent's known card (opponent matching) when the card
+      it gives for it is worth more.
+    - **Calling**: when its known cards plus the mean of the unseen cards for each unknown one come to
+      at most the ruleset's call threshold.
+
+    Whatever it does not know (a power or a phase a plugin adds, or a move that is all a phase offers)
+    it plays at random among the listed actions, with its seeded generator: it plays every ruleset,
+    never an action that is not listed, and a game between seeded bots is reproducible. Moves it does
+    not know are left aside when a move it knows is listed with them.
+    """
+
+    #: The expected gain (points) a swap with one unknown card needs: expected gains are uncertain.
+    BLIND_GAIN = 3.0
+
+    def __init__(self, seed: int = 0, variant: Variant | str | None = None) -> None:
+        #: The first step of a two-step power it used (its name and the action), for the second step.
+        self._pending: tuple[str, Power] | None = None
+        #: How many out-of-turn chances to let go without looking (see ``may_match``).
+        self._skips = 0
+        super().__init__(seed, variant)
+
+    def setup(self, variant: Variant | str, player: int | None = None) -> None:
+        """Learn the ruleset (card values, what matching compares, the call threshold); ``play_game`` calls it."""
+        super().setup(variant, player)
+        self._pending = None
+        self._skips = 0
+
+    def may_match(self) -> bool:
+        """Out of turn, before its matches are listed: ``False`` while no card can have been thrown since it
+        last let offered matches go, ``True`` otherwise. It spares building views that would change nothing: a
+        right match is of the kind of the card it falls on, and in the built-in rules only a move in the phase
+        ``hold`` throws a card, so after it let matches go in the phase ``draw`` the next question comes before
+        any throw, and after it did in ``power``, ``swap`` (another player's) or ``call`` the next two do."""
+        if self._skips:
+            self._skips -= 1
+            return False
+        return True
+
+    # -- deciding ---------------------------------------------------------------------------------
+
+    def act(self, view: SeatView, legal_actions: list[Action]) -> Action | None:
+        if not legal_actions:
+            return None
+        match = self._match(view, legal_actions)
+        if match is not None:
+            self._skips = 0
+            return match
+        phase = view.phase
+        mine: list[Action] = []
+        offered = False  # matches
+        for a in legal_actions:
+            if isinstance(a, MatchAction):
+                offered = True
+            elif not isinstance(a, Tick):
+                mine.append(a)
+        # Offered matches it does not take now, it will not take before a card is thrown (see ``may_match``),
+        # unless its own move shows it a card (a power of its own).
+        self._skips = _NO_THROW.get(phase, 0) if offered and not (mine and phase in _SHOWS) else 0
+        if not mine:  # out of turn: no match it is sure of
+            return None
+        if phase != "swap":
+            self._pending = None
+        decide = _PHASES.get(phase)
+        action = None if decide is None else decide(self, view, mine)
+        if action is None:  # something it does not know: any listed action, from its seeded generator
+            action = self.rng.choice(mine)
+        return action
+
+    def should_call(self, view: SeatView, est: float) -> bool:
+        """Its known cards plus ``est`` for each unknown card come to at most the call threshold."""
+        return self.expected_total(view, view.player, est) <= self.facts.threshold
+
+    # -- matching ---------------------------------------------------------------------------------
+
+    def _match(self, view: SeatView, legal: list[Action]) -> Action | None:
+        """The listed match that gains the most among the cards it knows are of the top's kind."""
+        top = view.discard_top
+        if top is None:
+            return None
+        me = view.player
+        facts = self.facts
+        values = facts.values
+        same = facts.same_kind
+        if not facts.opponents:  # the usual case, made quick: its own highest known card of the top's kind
+            slot, best_v = -1, -1
+            for s in view.hands[me]:
+                card = s.card
+                if card is not None and (v := values[card]) > best_v and same(card, top):
+                    slot, best_v = s.slot, v
+            if slot < 0:
+                return None
+            for a in legal:
+                if isinstance(a, MatchAction) and a.slots == (slot,) and (a.owner is None or a.owner == me):
+                    return a
+        hands: dict[int, dict[int, str | None]] = {}
+        given: float | None = None  # what an opponent's card costs: the card it gives for it
+        best: Action | None = None
+        best_score = 0.0
+        for a in legal:
+            if not isinstance(a, MatchAction) or len(a.slots) != 1:
+                continue
+            owner = me if a.owner is None else a.owner
+            cards = hands.get(owner)
+            if cards is None:
+                cards = hands[owner] = {s.slot: s.card for s in view.hands[owner]}
+            card = cards.get(a.slots[0])
+            if card is None or not same(card, top):
+                continue
+            if owner == me:
+                v = values[card]
+                if v < 0:
+                    continue
+                score = v + 0.5  # a card of no value is still a card less; own cards before an opponent's
+            else:
+                if given is None:
+                    worst = self._worst(view, self.estimate(view))
+                    given = 0.0 if worst is None else worst[0]
+                score = given
+            if score > best_score:
+                best, best_score = a, score
+        return best
+
+    def _match_gain(self, own: Sequence[Slot], card: str, skip: int | None) -> float:
+        """What matching a known own card of ``card``'s kind (other than slot ``skip``) would gain."""
+        if not self.facts.can_match:
+            return 0.0
+        values = self.facts.values
+        same = self.facts.same_kind
+        gain = 0.0
+        for s in own:
+            other = s.card
+            if other is not None and s.slot != skip and values[other] > gain and same(other, card):
+                gain = float(values[other])
+        return gain
+
+    # -- the turn -----------------------------------------------------------------------------------
+
+    def _worst(self, view: SeatView, est: float, among: dict[int, Action] | None = None) -> tuple[float, int] | None:
+        """Its card worth the most (known value, or ``est`` when unknown) and its slot, among the slots of
+        ``among`` if given; the first such slot on ties."""
+        values = self.facts.values
+        best: tuple[float, int] | None = None
+        for s in view.hands[view.player]:
+            if among is not None and s.slot not in among:
+                continue
+            w = est if s.card is None else values[s.card]
+            if best is None or w > best[0]:
+                best = (w, s.slot)
+        return best
+
+    def _stock_gain(self, view: SeatView, worst: float) -> float:
+        """The expected gain of a card from the stock put in place of a card worth ``worst`` (or thrown when
+        it is no lower): the mean of ``max(0, worst - value)`` over the unseen cards."""
+        facts = self.facts
+        values = facts.values
+        counts = dict(facts.value_counts)
+        seen = [*view.discard, *(s.card for hand in view.hands for s in hand if s.card is not None)]
+        if view.held is not None:
+            seen.append(view.held)
+        for card in seen:
+            v = values[card]
+            counts[v] = counts.get(v, 0) - 1
+        n = sum(k for k in counts.values() if k > 0)
+        if n == 0:
+            return 0.0
+        return sum((worst - v) * k for v, k in counts.items() if k > 0 and v < worst) / n
+
+    def _peek(self, view: SeatView, mine: list[Action]) -> Action | None:
+        return min((a for a in mine if isinstance(a, PeekAction)), key=lambda a: a.slots, default=None)
+
+    def _give_card(self, view: SeatView, mine: list[Action]) -> Action | None:
+        if not any(isinstance(a, Give) for a in mine):
+            return None
+        return self._give(view, mine, self.estimate(view))
+
+    def _draw(self, view: SeatView, mine: list[Action]) -> Action | None:
+        call = stock = discard = passing = None
+        for a in mine:
+            if isinstance(a, Draw):
+                if a.source == "stock":
+                    stock = a
+                else:
+                    discard = a
+            elif isinstance(a, Call):
+                call = a
+            elif isinstance(a, Pass):
+                passing = a
+        est = self.estimate(view)
+        nothing_else = stock is None and discard is None and passing is None
+        if call is not None and (nothing_else or self.should_call(view, est)):
+            return call
+        if stock is None and discard is None:
+            return passing
+        worst = self._worst(view, est)
+        if worst is None:  # an empty layout: any card will do
+            return stock or discard
+        from_stock = None if stock is None else self._stock_gain(view, worst[0])
+        top = view.discard_top
+        from_discard = None if discard is None or top is None else worst[0] - self.facts.values[top]
+        if passing is not None and max(g for g in (from_stock, from_discard, 0.0) if g is not None) <= 0:
+            return passing  # a second draw would gain nothing
+        if from_discard is not None and (from_stock is None or from_discard > from_stock):
+            return discard
+        return stock or discard
+
+    def _hold(self, view: SeatView, mine: list[Action]) -> Action | None:
+        held = view.held
+        replaces: dict[int, Action] = {}
+        discard = None
+        for a in mine:
+            if isinstance(a, Replace):
+                replaces[a.slot] = a
+            elif isinstance(a, Discard):
+                discard = a
+        if not replaces or held is None:
+            return discard
+        est = self.estimate(view)
+        values = self.facts.values
+        h = values[held]
+        own = view.hands[view.player]
+        best: tuple[float, int] | None = None
+        for s in own:
+            slot, card = s.slot, s.card
+            if slot not in replaces:
+                continue
+            # The card replaced goes to the discard: a known card of its kind may follow it.
+            gain = est - h if card is None else values[card] - h + self._match_gain(own, card, slot)
+            if best is None or gain > best[0]:
+                best = (gain, slot)
+        if best is None:
+            return discard
+        if discard is None or (best[0] > 0 and best[0] >= self._match_gain(own, held, None)):
+            return replaces[best[1]]
+        return discard  # no better than what it holds, or it throws it to match a card of its kind
+
+    def _call(self, view: SeatView, mine: list[Action]) -> Action | None:
+        call = next((a for a in mine if isinstance(a, Call)), None)
+        passing = next((a for a in mine if isinstance(a, Pass)), None)
+        if call is not None and (passing is None or self.should_call(view, self.estimate(view))):
+            return call
+        return passing
+
+    def _pass(self, view: SeatView, mine: list[Action]) -> Action | None:
+        return next((a for a in mine if isinstance(a, Pass)), None)
+
+    # -- powers ---------------------------------------------------------------------------------------
+
+    def _power(self, view: SeatView, mine: list[Action]) -> Action | None:
+        use = _POWERS.get(view.power or "")
+        if use is None:
+            return None  # a power it does not know
+        powers = [a for a in mine if isinstance(a, Power)]
+        passing = next((a for a in mine if isinstance(a, Pass)), None)
+        if not powers:
+            return passing
+        return use(self, view, powers, passing)
+
+    def _card(self, view: SeatView, owner: int | None, slot: int | None) -> str | None:
+        if owner is None or slot is None:
+            return None
+        return _card_at(view, owner, slot)
+
+    def _lowest_opponent(self, view: SeatView, candidates: list[Power]) -> Power:
+        """The first of ``candidates`` aimed at the opponent whose layout looks lowest."""
+        est = self.estimate(view)
+        totals: dict[int, float] = {}
+        for a in candidates:
+            q = a.target if a.target is not None else -1
+            if q not in totals:
+                totals[q] = self.expected_total(view, q, est) if q >= 0 else float("inf")
+        return min(candidates, key=lambda a: totals[a.target if a.target is not None else -1])
+
+    def _peek_own(self, view: SeatView, powers: list[Power], passing: Action | None) -> Action | None:
+        own = {s.slot: s.card for s in view.hands[view.player]}
+        for a in powers:
+            if a.slot is not None and a.target is None and a.slot in own and own[a.slot] is None:
+                return a
+        return passing or powers[0]
+
+    def _peek_opponent(self, view: SeatView, powers: list[Power], passing: Action | None) -> Action | None:
+        unknown = [a for a in powers if a.target is not None and self._card(view, a.target, a.target_slot) is None]
+        if unknown:
+            return self._lowest_opponent(view, unknown)
+        return passing or powers[0]
+
+    def _pair(self, view: SeatView, a: Power) -> tuple[int, int, int] | None:
+        """Own slot, and the opponent and slot of the other card, of a power on two cards; ``None`` when
+        neither card is its own."""
+        me = view.player
+        owner = me if a.owner is None else a.owner
+        if owner == me and a.slot is not None and a.target is not None and a.target_slot is not None:
+            return a.slot, a.target, a.target_slot
+        if a.target == me and a.target_slot is not None and a.slot is not None:
+            return a.target_slot, owner, a.slot
+        return None
+
+    def _swap_blind(self, view: SeatView, powers: list[Power], passing: Action | None) -> Action | None:
+        """A swap nobody looks at (``blind_swap``, ``swap_any_blind``, ``swap_then_look``): its card for a
+        lower one, known on at least one side."""
+        est = self.estimate(view)
+        values = self.facts.values
+
+        def gain(mine: str | None, theirs: str | None) -> float | None:
+            if mine is None and theirs is None:
+                return None
+            g = (est if mine is None else values[mine]) - (est if theirs is None else values[theirs])
+            return g if g >= (1 if mine is not None and theirs is not None else self.BLIND_GAIN) else None
+
+        best = self._best_pair(view, powers, gain)
+        return best if best is not None else passing or powers[0]
+
+    def _best_pair(
+        self, view: SeatView, powers: list[Power], score: Callable[[str | None, str | None], float | None]
+    ) -> Power | None:
+        """The use of a two-card power whose pair (its own card, an opponent's, as the seat sees them)
+        scores highest (the first of equals); ``score`` returns ``None`` to leave a pair out."""
+        best: tuple[float, Power] | None = None
+        for a in powers:
+            pair = self._pair(view, a)
+            if pair is None:
+                continue
+            value = score(self._card(view, view.player, pair[0]), self._card(view, pair[1], pair[2]))
+            if value is not None and (best is None or value > best[0]):
+                best = (value, a)
+        return None if best is None else best[1]
+
+    def _look_and_swap(self, view: SeatView, powers: list[Power], passing: Action | None) -> Action | None:
+        """Look at an opponent's card (a known low one to take, else an unknown one), to swap it after."""
+        est = self.estimate(view)
+        values = self.facts.values
+        worst = self._worst(view, est)
+        known = [(values[c], a) for a in powers if (c := self._card(view, a.target, a.target_slot)) is not None]
+        pick: Power | None = None
+        if worst is not None and known:
+            low, a = min(known, key=lambda k: k[0])
+            if worst[0] - low >= 1:
+                pick = a
+        if pick is None:
+            unknown = [a for a in powers if self._card(view, a.target, a.target_slot) is None]
+            if not unknown:
+                return passing or powers[0]
+            pick = self._lowest_opponent(view, unknown)
+        self._pending = ("look_and_swap", pick)
+        return pick
+
+    def _look_two(self, view: SeatView, powers: list[Power], passing: Action | None) -> Action | None:
+        """Look at one of its cards and an opponent's (``look_both_and_swap``, ``look_any_two_and_swap``),
+        to swap them after: its worst card and the opponent's lowest, an unknown card counting a point more
+        for what it teaches."""
+        est = self.estimate(view)
+        values = self.facts.values
+        best = self._best_pair(
+            view,
+            powers,
+            lambda mine, theirs: (
+                (est + 0.5 if mine is None else values[mine]) - (est - 0.5 if theirs is None else values[theirs])
+            ),
+        )
+        if best is None:
+            return passing or powers[0]
+        self._pending = (view.power or "", best)
+        return best
+
+    def _give_stock_card(self, view: SeatView, powers: list[Power], passing: Action | None) -> Action | None:
+        return self._lowest_opponent(view, powers)
+
+    def _play_again(self, view: SeatView, powers: list[Power], passing: Action | None) -> Action | None:
+        return powers[0]
+
+    def _swap(self, view: SeatView, mine: list[Action]) -> Action | None:
+        """The second step of a two-step power it used: swap when the card it looked at is lower."""
+        pending, self._pending = self._pending, None
+        if pending is None:
+            return None
+        name, first = pending
+        passing = next((a for a in mine if isinstance(a, Pass)), None)
+        values = self.facts.values
+        if name == "look_and_swap":
+            swaps: dict[int, Action] = {a.slot: a for a in mine if isinstance(a, Swap)}
+            seen = self._card(view, first.target, first.target_slot)
+            worst = self._worst(view, self.estimate(view), swaps)
+            if seen is not None and worst is not None and worst[0] - values[seen] >= 1:
+                return swaps[worst[1]]
+            return passing
+        pair = self._pair(view, first)
+        if pair is None:
+            return passing
+        mine_card, theirs = self._card(view, view.player, pair[0]), self._card(view, pair[1], pair[2])
+        if mine_card is not None and theirs is not None and values[theirs] < values[mine_card]:
+            if name == "look_both_and_swap":
+                return next((a for a in mine if isinstance(a, Swap) and a.slot == pair[0]), passing)
+            if name == "look_any_two_and_swap":
+                return next((a for a in mine if a == first), passing)
+        return passing
+
+    def __repr__(self) -> str:
+        return "GreedyBot()"
+
+
+#: After the greedy bot decided not to match in one of these phases, how many of the next out-of-turn
+#: questions come before the player to move can have thrown a card (in the built-in rules only a move in
+#: ``hold`` throws one; after ``power``, ``swap`` or ``call`` comes a phase that throws none either).
+_NO_THROW = {"draw": 1, "power": 2, "swap": 2, "call": 2}
+#: The phases where its own move may show it a card (so that a match it let go may become one it knows).
+_SHOWS = frozenset(("power", "swap"))
+
+#: What the greedy bot does in each phase it knows.
+_PHASES: dict[str, _Decision] = {
+    "peek": GreedyBot._peek,
+    "give": GreedyBot._give_card,
+    "draw": GreedyBot._draw,
+    "hold": GreedyBot._hold,
+    "power": GreedyBot._power,
+    "swap": GreedyBot._swap,
+    "call": GreedyBot._call,
+    "closing": GreedyBot._pass,
+    "window": GreedyBot._pass,
+}
+
+#: How the greedy bot uses each power it knows (the built-in ones).
+_POWERS: dict[str, _PowerUse] = {
+    "peek_own": GreedyBot._peek_own,
+    "peek_opponent": GreedyBot._peek_opponent,
+    "blind_swap": GreedyBot._swap_blind,
+    "swap_any_blind": GreedyBot._swap_blind,
+    "swap_then_look": GreedyBot._swap_blind,
+    "look_and_swap": GreedyBot._look_and_swap,
+    "look_both_and_swap": GreedyBot._look_two,
+    "look_any_two_and_swap": GreedyBot._look_two,
+    "give_stock_card": GreedyBot._give_stock_card,
+    "play_again": GreedyBot._play_again,
+}

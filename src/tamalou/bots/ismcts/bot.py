@@ -1,0 +1,242 @@
+"""``ISMCTSBot``: information-set Monte Carlo tree search from a seat's view (the method is described in
+``tamalou.bots.ismcts``), and ``SEARCHED``, the phases where it searches."""
+
+from __future__ import annotations
+
+import copy
+import math
+import random
+from typing import TYPE_CHECKING
+
+from ...actions import Action, MatchAction, Power, Tick
+from ...engine.game import Game
+from ...engine.state import CALL, DRAW, HOLD, OVER, POWER
+from ...errors import TamalouError
+from ...rules import Rulebook, rulebook
+from ...schema import Variant
+from ...views import SeatView
+from ..greedy import GreedyBot
+from .determinizer import Determinizer, Unbuildable
+from .rollout import RolloutPolicy
+from .tree import _Edge, _info_key, _Node
+
+if TYPE_CHECKING:
+    from typing import Self
+
+#: The phases where the bot searches: the turn's whole state is in the view there.
+SEARCHED = frozenset((DRAW, HOLD, POWER, CALL))
+
+
+class ISMCTSBot:
+    """Information-set MCTS from the seat's view (see ``tamalou.bots.ismcts`` for the method).
+
+    ``iterations``: samples per searched decision (the budget; the time grows linearly with it: about
+    0.15 s a decision at two-player French with the default 400). ``exploration``: UCB1's constant
+    (rewards are in [0, 1]). ``expand_after``: how often an information set below the root is reached
+    playing the policy's move before its moves are searched too. ``margin``: the part of the reward that
+    is the seat's lead in points rather than the win (see ``RolloutPolicy.rewards``). ``rollout_limit``:
+    moves a rollout plays at most before the round is judged on the true totals. ``seed`` drives every
+    random choice (samples, rollouts, ties): a game between seeded bots is reproducible. After each decision,
+    ``last_search`` holds the root's statistics (action -> (visits, mean reward)) when it searched, and
+    the counters ``searched``, ``fallbacks`` and ``failures`` (samples whose play raised: a template
+    the rules did not accept) say how the decisions went.
+    """
+
+    def __init__(
+        self,
+        seed: int = 0,
+        variant: Variant | str | None = None,
+        *,
+        iterations: int = 400,
+        exploration: float = 0.7,
+        expand_after: int = 30,
+        margin: float = 0.3,
+        rollout_limit: int = 400,
+    ) -> None:
+        if iterations < 1:
+            raise ValueError(f"iterations must be at least 1, got {iterations}")
+        self.seed = seed
+        self.iterations = iterations
+        self.exploration = exploration
+        self.rollout_limit = rollout_limit
+        self.expand_after = expand_after
+        self.margin = margin
+        self.rng = random.Random(seed)
+        self.fallback = GreedyBot(seed + 1)
+        self.player: int | None = None
+        self.variant: Variant | None = None
+        self._rb: Rulebook | None = None
+        self.last_search: dict[Action, tuple[int, float]] = {}
+        self.searched = 0
+        self.fallbacks = 0
+        self.failures = 0
+        if variant is not None:
+            self.setup(variant)
+
+    def setup(self, variant: Variant | str, player: int | None = None) -> None:
+        """Learn the ruleset; ``play_game`` calls it."""
+        from ...variant import load_variant
+
+        v = variant if isinstance(variant, Variant) else load_variant(variant)
+        self.variant = v
+        self._rb = rulebook(v)
+        self.player = player
+        self.fallback.setup(v, player)
+
+    def act(self, view: SeatView, legal_actions: list[Action]) -> Action | None:
+        if not legal_actions:
+            return None
+        if self.variant is None or self._rb is None:
+            self.setup("french", view.player)
+        assert self.variant is not None
+        self.last_search = {}
+        mine = [a for a in legal_actions if not isinstance(a, MatchAction | Tick)]
+        # A match of a card it knows is of the top's kind, or an out-of-turn chance: the greedy rule.
+        matches: list[Action] = [a for a in legal_actions if isinstance(a, MatchAction)]
+        if matches:
+            sure = self.fallback.act(view, matches)
+            if sure is not None or not mine:
+                return sure
+        if (
+            len(mine) > 1
+            and view.phase in SEARCHED
+            and view.current_player == view.player
+            and self.variant.rules.timing.turn_seconds == 0
+        ):
+            try:
+                det = Determinizer(view, legal_actions, self.variant, self.rng)
+            except Unbuildable:
+                det = None
+            if det is not None:
+                chosen = self.search(det, mine)
+                if chosen is not None:
+                    self.searched += 1
+                    self._remember(view, chosen)
+                    return chosen
+        self.fallbacks += 1
+        action = self.fallback.act(view, legal_actions)
+        if action is None and mine:
+            action = mine[0]
+        return action
+
+    def _remember(self, view: SeatView, chosen: Action) -> None:
+        """The fallback plays a power's second step: tell it which first step was taken."""
+        if isinstance(chosen, Power) and view.power is not None:
+            self.fallback._pending = (view.power, chosen)
+        else:
+            self.fallback._pending = None
+
+    # -- the search ---------------------------------------------------------------------------------
+
+    def search(self, det: Determinizer, candidates: list[Action]) -> Action | None:
+        """The most visited of ``candidates`` after ``iterations`` samples of ``det`` (``None`` if no
+        sample could be played).
+
+        Each iteration: a sample; from the root, the seat's own decisions are chosen in the tree (UCB1 with
+        availability counts among the actions legal in the sample; below the root, the policy's move until
+        the node was reached ``expand_after`` times) and the other players play the rollout policy
+        (matches included) until the seat decides again; the seat's information set then (``_info_key``)
+        names the next node. The first new node ends the descent (its first action: the policy's, then the
+        others at random) and the rollout policy plays the round out."""
+        assert self._rb is not None
+        me = det.player
+        policy = RolloutPolicy(self._rb, self.rng)
+        root = _Node()
+        allowed = set(candidates)
+        c = self.exploration
+        rng = self.rng
+        played = 0
+        for _ in range(self.iterations):
+            g = det.sample(rng)
+            path: list[_Edge] = []
+            node = root
+            try:
+                legal = [a for a in g.legal_actions(me) if a in allowed]
+                while legal:
+                    edges = node.edges
+                    node.visits += 1
+                    if node is not root and node.visits <= self.expand_after:
+                        # A new information set plays the policy's move until it has been reached often.
+                        action = policy.choose(g, me, legal)
+                        edge = edges.get(action) or edges.setdefault(action, _Edge())
+                        for a in legal:
+                            if a in edges:
+                                edges[a].avail += 1
+                        expanded = node.visits == 1
+                    elif fresh := [a for a in legal if a not in edges]:
+                        pick = policy.choose(g, me, legal)
+                        action = pick if pick in fresh else rng.choice(fresh)
+                        edge = edges[action] = _Edge()
+                        edge.avail = 1
+                        for a in legal:
+                            if a is not action and a in edges:
+                                edges[a].avail += 1
+                        expanded = True
+                    else:
+                        best: tuple[float, Action] | None = None
+                        for a in legal:
+                            e = edges[a]
+                            e.avail += 1
+                            if e.visits == 0:  # its only sample failed: as good as new
+                                score = math.inf
+                            else:
+                                score = e.total / e.visits + c * math.sqrt(math.log(e.avail) / e.visits)
+                            if best is None or score > best[0]:
+                                best = (score, a)
+                        assert best is not None
+                        action = best[1]
+                        edge = edges[action]
+                        expanded = False
+                    g.apply(action)
+                    path.append(edge)
+                    if expanded or not self._until_mine(g, me, policy):
+                        break
+                    key = _info_key(g, me)
+                    nxt = edge.after.get(key)
+                    if nxt is None:
+                        nxt = edge.after[key] = _Node()
+                    node = nxt
+                    legal = [a for a in g.legal_actions(me) if type(a) is not MatchAction and type(a) is not Tick]
+                if not path:
+                    continue
+                policy.play_out(g, self.rollout_limit)
+                rewards = policy.rewards(g, self.margin)
+            except (TamalouError, AssertionError, LookupError, TypeError, ValueError):
+                self.failures += 1
+                continue
+            played += 1
+            r = rewards[me]
+            for e in path:
+                e.visits += 1
+                e.total += r
+        if not played or not root.edges:
+            return None
+        self.last_search = {a: (e.visits, e.mean()) for a, e in root.edges.items()}
+        return max(root.edges.items(), key=lambda item: (item[1].visits, item[1].total))[0]
+
+    def _until_mine(self, g: Game, me: int, policy: RolloutPolicy) -> bool:
+        """Play the others (and every player's matches) by the policy until seat ``me`` has a move of its own
+        to make; ``False`` if the round ended first."""
+        for _ in range(self.rollout_limit):
+            policy.matches(g)
+            if g.phase == OVER:
+                return False
+            p = policy.actor(g)
+            if p == me:
+                return True
+            g.apply(policy.choose(g, p, g.legal_actions(p)))
+            if g.phase == OVER:
+                return False
+        return False
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Self:
+        """A copy that decides as this one would (same generator states); the ruleset is shared."""
+        other = copy.copy(self)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.fallback = copy.deepcopy(self.fallback, memo)
+        other.last_search = dict(self.last_search)
+        return other
+
+    def __repr__(self) -> str:
+        return f"ISMCTSBot(iterations={self.iterations})"

@@ -1,0 +1,287 @@
+"""``RolloutPolicy``: the cheap player of ``ISMCTSBot``'s rollouts, the other players of its search and
+how a round's result is turned into rewards."""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from ...actions import Action, Call, Discard, Draw, Give, MatchAction, Pass, Power, Replace, Tick
+from ...engine.game import Game
+from ...engine.state import CALL, DRAW, GIVE, HOLD, NO_CARD, OVER, PEEK, POWER, SWAP
+from ...rules import Rulebook
+
+
+class RolloutPolicy:
+    """A cheap player for rollouts, reading the game itself but deciding, for each player, only on what
+    that player knows (``game.knowers``): a card it has not seen is worth the deck's mean.
+
+    Draw from the discard a card at least 3 points under one's worst; keep a drawn card that beats
+    one's worst card, else throw it; peek at unknown cards, blind-swap one's worst card for an
+    opponent's when it is worth 3 points more than expected, take the better of a power's second
+    steps (tried on the game with ``push``/``pop``); call at the threshold or under when lowest
+    by one's own count; give one's worst card; match a known card of the top's kind (never one worth
+    less than nothing).
+    """
+
+    def __init__(self, rb: Rulebook, rng: random.Random) -> None:
+        self.rb = rb
+        self.rng = rng
+        tables = rb.deck_tables()
+        values = tables[3]
+        self.mean = sum(values) / max(1, len(values))
+        self.threshold = rb.threshold
+        m = rb.variant.rules.matching
+        self.matching = m.enabled
+        # What matching compares, per card id (``None``: a plugin decides, asked of the rulebook).
+        self.kind: list[Any] | None = None
+        if rb.same_kind_hook is None:
+            self.kind = list(values) if m.by == "value" else list(tables[2])
+
+    # -- what a player believes -------------------------------------------------------------------
+
+    def belief(self, g: Game, p: int, c: int) -> float:
+        return g.value[c] if g.knowers[c] >> p & 1 else self.mean
+
+    def total(self, g: Game, p: int, q: int) -> float:
+        """``q``'s layout as ``p`` counts it."""
+        value, knowers, mean = g.value, g.knowers, self.mean
+        return sum(value[c] if knowers[c] >> p & 1 else mean for c in g.hands[q] if c != NO_CARD)
+
+    def worst(self, g: Game, p: int) -> tuple[float, int] | None:
+        """``p``'s card worth the most to ``p`` (a known high card before an unknown one) and its slot."""
+        best: tuple[float, int] | None = None
+        value, knowers, mean = g.value, g.knowers, self.mean
+        for s, c in enumerate(g.hands[p]):
+            if c == NO_CARD:
+                continue
+            w = value[c] if knowers[c] >> p & 1 else mean
+            if best is None or w > best[0]:
+                best = (w, s)
+        return best
+
+    def same(self, g: Game, a: int, b: int) -> bool:
+        kind = self.kind
+        if kind is not None:
+            return bool(kind[a] == kind[b])
+        return self.rb.same_kind(g.cards[a], g.cards[b])
+
+    def worth(self, g: Game, p: int) -> float:
+        """How good the table looks to ``p``: the opponents' totals less its own, as ``p`` counts them,
+        with a little for each card it knows."""
+        others = [q for q in range(g.players) if q != p and not g.left >> q & 1]
+        theirs = sum(self.total(g, p, q) for q in others) / max(1, len(others))
+        known = sum(1 for hand in g.hands for c in hand if c != NO_CARD and g.knowers[c] >> p & 1)
+        return theirs - self.total(g, p, p) + 0.3 * known
+
+    # -- matching -----------------------------------------------------------------------------------
+
+    def match(self, g: Game, p: int) -> Action | None:
+        """A match ``p`` makes now: its known card of the top's kind worth the most, if listed."""
+        if not self.matching or not g.discard:
+            return None
+        top = g.discard[-1]
+        value, knowers = g.value, g.knowers
+        slot, best = -1, -1
+        for s, c in enumerate(g.hands[p]):
+            if c != NO_CARD and knowers[c] >> p & 1 and value[c] > best and self.same(g, c, top):
+                slot, best = s, value[c]
+        if slot < 0:
+            return None
+        for a in g.legal_actions(p):
+            if type(a) is MatchAction and a.slots == (slot,) and (a.owner is None or a.owner == p):
+                return a
+        return None
+
+    def matches(self, g: Game) -> None:
+        """Every player, from the one after the player to move round to them, matches if it will."""
+        n = g.players
+        cur = g.current_player
+        for i in range(1, n + 1):
+            if g.phase == OVER:
+                return
+            q = (cur + i) % n
+            a = self.match(g, q)
+            if a is not None:
+                g.apply(a)
+
+    # -- a player's own move ------------------------------------------------------------------------
+
+    def choose(self, g: Game, p: int, legal: list[Action]) -> Action:
+        mine = [a for a in legal if type(a) is not MatchAction and type(a) is not Tick]
+        if not mine:
+            return legal[0]
+        if len(mine) == 1:
+            return mine[0]
+        phase = g.phase
+        if phase == DRAW:
+            return self._draw(g, p, mine)
+        if phase == HOLD:
+            return self._hold(g, p, mine)
+        if phase == POWER:
+            return self._power(g, p, mine)
+        if phase == CALL:
+            return self._call(g, p, mine)
+        if phase == SWAP:
+            return self._best_by_lookahead(g, p, mine)
+        if phase == GIVE:
+            gives = [a for a in mine if type(a) is Give]
+            if gives:
+                return max(gives, key=lambda a: self.belief(g, p, g.hands[p][a.slot]))
+        if phase == PEEK:
+            return mine[0]
+        passing = next((a for a in mine if type(a) is Pass), None)
+        if passing is not None and phase in ("closing", "window"):
+            return passing
+        return self.rng.choice(mine)
+
+    def _draw(self, g: Game, p: int, mine: list[Action]) -> Action:
+        call = stock = discard = passing = None
+        for a in mine:
+            t = type(a)
+            if t is Draw:
+                if a.source == "stock":  # type: ignore[attr-defined]
+                    stock = a
+                else:
+                    discard = a
+            elif t is Call:
+                call = a
+            elif t is Pass:
+                passing = a
+        if call is not None and ((stock is None and discard is None) or self._should_call(g, p)):
+            return call
+        if discard is not None and g.discard:
+            worst = self.worst(g, p)
+            if worst is not None and worst[0] - g.value[g.discard[-1]] >= 3:
+                return discard
+        return stock or discard or passing or mine[0]
+
+    def _hold(self, g: Game, p: int, mine: list[Action]) -> Action:
+        replaces: dict[int, Action] = {}
+        discard = None
+        for a in mine:
+            if isinstance(a, Replace):
+                replaces[a.slot] = a
+            elif type(a) is Discard:
+                discard = a
+        held = g.held
+        if held == NO_CARD or not replaces:
+            return discard or mine[0]
+        h = g.value[held]
+        worst: tuple[float, int] | None = None
+        value, knowers, mean = g.value, g.knowers, self.mean
+        for s in replaces:
+            c = g.hands[p][s]
+            w = value[c] if knowers[c] >> p & 1 else mean
+            if worst is None or w > worst[0]:
+                worst = (w, s)
+        assert worst is not None
+        if discard is None:
+            return replaces[worst[1]]
+        if self.matching and h >= 0:  # throw it, then match a known card of its kind
+            for c in g.hands[p]:
+                if c != NO_CARD and knowers[c] >> p & 1 and self.same(g, c, held):
+                    return discard
+        return replaces[worst[1]] if worst[0] - h > 0.5 else discard
+
+    def _power(self, g: Game, p: int, mine: list[Action]) -> Action:
+        powers = [a for a in mine if isinstance(a, Power)]
+        passing = next((a for a in mine if type(a) is Pass), None)
+        if not powers:
+            return passing or mine[0]
+        first = powers[0]
+        knowers = g.knowers
+        if first.slot is not None and first.target is None:  # a look at one of one's own cards
+            unknown = [a for a in powers if a.slot is not None and not knowers[g.hands[p][a.slot]] >> p & 1]
+            return self.rng.choice(unknown) if unknown else passing or first
+        if first.slot is None and first.target is not None and first.target_slot is not None:  # at another's card
+            unknown = [
+                a
+                for a in powers
+                if a.target is not None
+                and a.target_slot is not None
+                and not knowers[g.hands[a.target][a.target_slot]] >> p & 1
+            ]
+            return self.rng.choice(unknown) if unknown else passing or first
+        if first.slot is not None and first.target is not None and first.target_slot is not None:  # a swap
+            best: tuple[float, Action] | None = None
+            for a in powers:
+                owner = p if a.owner is None else a.owner
+                if owner != p or a.target is None or a.target_slot is None or a.slot is None:
+                    continue
+                gain = self.belief(g, p, g.hands[p][a.slot]) - self.belief(g, p, g.hands[a.target][a.target_slot])
+                if best is None or gain > best[0]:
+                    best = (gain, a)
+            if best is not None and (best[0] >= 3 or passing is None):
+                return best[1]
+            return passing or self.rng.choice(powers)
+        return self.rng.choice(powers)  # play again, give a card...: use it
+
+    def _call(self, g: Game, p: int, mine: list[Action]) -> Action:
+        call = next((a for a in mine if type(a) is Call), None)
+        if call is not None and self._should_call(g, p):
+            return call
+        return next((a for a in mine if type(a) is Pass), None) or mine[0]
+
+    def _should_call(self, g: Game, p: int) -> bool:
+        own = self.total(g, p, p)
+        if own > self.threshold:
+            return False
+        others = [self.total(g, p, q) for q in range(g.players) if q != p and not g.left >> q & 1]
+        return all(own < t for t in others)
+
+    def _best_by_lookahead(self, g: Game, p: int, mine: list[Action]) -> Action:
+        """The move after which the table looks best to ``p`` (each tried with ``push`` and ``pop``)."""
+        best: tuple[float, Action] | None = None
+        for a in mine:
+            g.push(a)
+            try:
+                w = self.worth(g, p)
+            finally:
+                g.pop()
+            if best is None or w > best[0]:
+                best = (w, a)
+        assert best is not None
+        return best[1]
+
+    # -- playing out ----------------------------------------------------------------------------------
+
+    def actor(self, g: Game) -> int:
+        """Whom the round waits for (the first of them)."""
+        to_act = g.to_act
+        return to_act[0] if to_act else g.current_player
+
+    def play_out(self, g: Game, limit: int) -> None:
+        """Play ``g`` on with this policy for at most ``limit`` moves, matches included."""
+        for _ in range(limit):
+            self.matches(g)
+            if g.phase == OVER:
+                return
+            p = self.actor(g)
+            g.apply(self.choose(g, p, g.legal_actions(p)))
+            if g.phase == OVER:
+                return
+
+    def rewards(self, g: Game, margin: float = 0.0) -> list[float]:
+        """Each player's share of the win: 1 for a sole winner, 1/k for k tied winners (a round the
+        rollout did not finish goes to the lowest true total); with ``margin`` > 0, that much of the
+        reward is instead how far the player's total is under the others' mean (0.5 when equal, towards
+        1 ten points under), a less noisy signal of a good position."""
+        if g.phase == OVER:
+            winners = g.final_result().winners
+        else:
+            totals = [g.total(p) if not g.left >> p & 1 else math.inf for p in range(g.players)]
+            low = min(totals)
+            winners = [p for p, t in enumerate(totals) if t == low]
+        out = [0.0] * g.players
+        for w in winners:
+            out[w] = 1.0 / len(winners)
+        if margin > 0:
+            totals = [float(g.total(p)) for p in range(g.players)]
+            n = g.players
+            for p in range(n):
+                others = (sum(totals) - totals[p]) / max(1, n - 1)
+                shaped = 0.5 + 0.5 * math.tanh((others - totals[p]) / 10.0)
+                out[p] = (1.0 - margin) * out[p] + margin * shaped
+        return out

@@ -1,0 +1,47 @@
+"""``ISMCTSBot``'s search tree: its nodes (``_Node``, the searching seat's information sets, named by
+``_info_key``) and edges (``_Edge``, the seat's actions with their statistics)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...actions import Action
+from ...engine.game import Game
+from ...engine.state import NO_CARD
+
+
+class _Edge:
+    """An action of the searching seat from one information set: its statistics (``avail``: how many
+    times it was legal when its node was visited) and the information sets it led to."""
+
+    __slots__ = ("after", "avail", "total", "visits")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0
+        self.after: dict[Any, _Node] = {}
+
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
+
+
+class _Node:
+    """An information set of the searching seat (its view when it next has to decide)."""
+
+    __slots__ = ("edges", "visits")
+
+    def __init__(self) -> None:
+        self.edges: dict[Action, _Edge] = {}
+        self.visits = 0
+
+
+def _info_key(g: Game, me: int) -> Any:
+    """What seat ``me`` knows when it has to decide: the phase, its held card, every card it knows where it
+    is, the discard and who called (its information set, as far as this search tells them apart)."""
+    text, knowers = g.text, g.knowers
+    held = text[g.held] if g.held != NO_CARD and knowers[g.held] >> me & 1 else None
+    hands = tuple(
+        tuple(NO_CARD if c == NO_CARD else (text[c] if knowers[c] >> me & 1 else "?") for c in hand) for hand in g.hands
+    )
+    return (str(g.phase), g.current_player, held, hands, len(g.discard), g.discard[-1] if g.discard else -1, g.caller)

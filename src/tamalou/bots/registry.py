@@ -1,0 +1,108 @@
+"""Bots by name: the built-in bots (``BUILTIN_BOTS``), those installed packages add through the entry-point
+group ``tamalou.bots`` (``BOT_ENTRY_POINT_GROUP``), ``bot_names``, ``bot_factory`` and ``make_bot``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ..errors import PluginError
+from ..play import BotLike
+from .cautious import CautiousBot
+from .greedy import GreedyBot
+from .ismcts import ISMCTSBot
+from .random_bot import RandomBot
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
+
+#: The entry-point group through which an installed package adds bots: each entry point is named after
+#: its bot and loads a factory ``(seed: int) -> Bot`` (a bot class whose first argument is the seed will do).
+BOT_ENTRY_POINT_GROUP = "tamalou.bots"
+
+#: The built-in bots: a name -> a factory ``(seed) -> Bot``.
+BUILTIN_BOTS: dict[str, Callable[[int], BotLike]] = {
+    "random": RandomBot,
+    "cautious": CautiousBot,
+    "greedy": GreedyBot,
+    "ismcts": ISMCTSBot,
+}
+
+
+def _entry_points() -> dict[str, list[EntryPoint]]:
+    """The entry points of group ``tamalou.bots`` of the installed packages, by bot name (lower case), not
+    loaded; a name of a built-in bot is left out (the built-in bot keeps it)."""
+    from importlib.metadata import entry_points
+
+    found: dict[str, list[EntryPoint]] = {}
+    for ep in entry_points(group=BOT_ENTRY_POINT_GROUP):
+        name = ep.name.strip().lower()
+        if name not in BUILTIN_BOTS and all(ep.value != other.value for other in found.get(name, [])):
+            found.setdefault(name, []).append(ep)
+    return found
+
+
+def _installed_bots() -> dict[str, Callable[[int], BotLike]]:
+    """The factory of every bot of the installed packages, by name (each entry point loaded)."""
+    return {name: bot_factory(name) for name in _entry_points()}
+
+
+def _package(ep: EntryPoint) -> str:
+    dist = getattr(ep, "dist", None)
+    name = getattr(dist, "name", None)
+    return f"package {name!r}" if name else "an installed package"
+
+
+def bot_names() -> list[str]:
+    """The names ``make_bot`` knows: the built-in bots, then those of installed packages (entry-point
+    group ``tamalou.bots``), sorted. Nothing is imported to list them."""
+    return [*BUILTIN_BOTS, *sorted(_entry_points())]
+
+
+def bot_factory(name: str) -> Callable[[int], BotLike]:
+    """What makes the bot called ``name`` (case-insensitive; see ``bot_names``): a factory ``(seed) -> bot``.
+    A built-in bot's class, or what the entry point of that name (group ``tamalou.bots``) of an installed
+    package loads: only that entry point is loaded. Find it once to make many bots (a simulation)."""
+    key = name.strip().lower()
+    factory = BUILTIN_BOTS.get(key)
+    if factory is not None:
+        return factory
+    found = _entry_points().get(key)
+    if not found:
+        raise ValueError(
+            f"unknown bot {name!r}: the bots are {', '.join(bot_names())} (an installed package adds one "
+            f"through the entry-point group {BOT_ENTRY_POINT_GROUP!r})"
+        )
+    if len(found) > 1:
+        raise ValueError(
+            f"two installed bots are called {key!r}: "
+            + " and ".join(f"{ep.value!r} of {_package(ep)}" for ep in found)
+            + "; uninstall one of them"
+        )
+    ep = found[0]
+    where = f"bot {key!r} ({ep.value!r} of {_package(ep)}, entry-point group {BOT_ENTRY_POINT_GROUP!r})"
+    try:
+        loaded = ep.load()
+    except Exception as exc:
+        raise PluginError(f"{where} cannot be loaded: {type(exc).__name__}: {exc}") from exc
+    if not callable(loaded):
+        raise PluginError(f"{where} is {loaded!r}, not a factory (seed) -> bot")
+
+    def make(seed: int) -> BotLike:
+        bot: BotLike = loaded(seed)
+        if not callable(getattr(bot, "act", None)) and not callable(bot):
+            raise PluginError(f"{where} made {bot!r}, which has no act(view, legal_actions) method")
+        return bot
+
+    return make
+
+
+def make_bot(name: str, seed: int = 0) -> BotLike:
+    """A new bot called ``name`` (case-insensitive; see ``bot_names``), seeded with ``seed``:
+    ``bot_factory(name)(seed)``.
+
+    Simulations send bots to worker processes by name and seed, so a bot must be rebuilt the same from
+    both: the built-in bots are (their random choices come from ``seed`` alone), and a package's bot
+    should be too."""
+    return bot_factory(name)(seed)

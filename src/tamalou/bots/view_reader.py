@@ -1,0 +1,112 @@
+"""What the cautious and the greedy bot share: ``_ViewReader`` (the ruleset's public facts, read in
+``setup``, and what a seat's view tells of the cards) and the cards a view shows at a slot (``_card_at``,
+``_target_card``)."""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import TYPE_CHECKING
+
+from ..actions import Action, Give, Power
+from ..rules import Rulebook, rulebook
+from ..schema import Variant
+from ..views import SeatView
+from .facts import _Facts, _facts
+
+if TYPE_CHECKING:
+    from typing import Self
+
+
+class _ViewReader:
+    """What the cautious and the greedy bot share: the ruleset's public facts (read in ``setup``, the
+    French rules when it was never called) and what a view tells of the cards."""
+
+    def __init__(self, seed: int = 0, variant: Variant | str | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.player: int | None = None
+        self._facts: _Facts | None = None
+        if variant is not None:
+            self.setup(variant)
+
+    def setup(self, variant: Variant | str, player: int | None = None) -> None:
+        """Learn the ruleset (card values, powers, threshold); ``play_game`` calls it."""
+        from ..variant import load_variant
+
+        v = variant if isinstance(variant, Variant) else load_variant(variant)
+        self._facts = _facts(rulebook(v))
+        self.player = player
+
+    @property
+    def facts(self) -> _Facts:
+        if self._facts is None:
+            self.setup("french")
+        assert self._facts is not None
+        return self._facts
+
+    @property
+    def rb(self) -> Rulebook:
+        return self.facts.rb
+
+    def value(self, card: str) -> int:
+        """The points of ``card`` (its text, as views show it) in this ruleset."""
+        return self.facts.values[card]
+
+    def estimate(self, view: SeatView) -> float:
+        """The expected value of a card this player has not seen: the mean of the unseen cards (the deck
+        less the discard, the cards the view shows and the card held)."""
+        facts = self.facts
+        values = facts.values
+        discard = view.discard
+        total = facts.deck_total - sum(map(values.__getitem__, discard))
+        n = facts.deck_size - len(discard)
+        for hand in view.hands:
+            for s in hand:
+                if s.card is not None:
+                    total -= values[s.card]
+                    n -= 1
+        if view.held is not None:
+            total -= values[view.held]
+            n -= 1
+        if n <= 0:
+            return facts.deck_total / max(1, facts.deck_size)
+        return total / n
+
+    def _worth(self, card: str | None, est: float) -> float:
+        return est if card is None else float(self.facts.values[card])
+
+    def _same_kind(self, a: str, b: str) -> bool:
+        return self.facts.same_kind(a, b)
+
+    def expected_total(self, view: SeatView, player: int, est: float) -> float:
+        """What ``player``'s layout is worth to this seat: known cards at their value, unknown ones at ``est``."""
+        values = self.facts.values
+        return sum(est if s.card is None else values[s.card] for s in view.hands[player])
+
+    def _give(self, view: SeatView, mine: list[Action], est: float) -> Action:
+        """A card to give (opponent matching): the own card worth the most."""
+        gives = [a for a in mine if isinstance(a, Give)]
+        if not gives:
+            return mine[0]
+        return max(gives, key=lambda a: (self._worth(_card_at(view, view.player, a.slot), est), -a.slot))
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Self:
+        """A copy that decides as this one would (same random state, same memory); the ruleset's
+        tables are shared, not copied."""
+        other = copy.copy(self)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        return other
+
+
+def _card_at(view: SeatView, player: int, slot: int) -> str | None:
+    for s in view.hands[player]:
+        if s.slot == slot:
+            return s.card
+    return None
+
+
+def _target_card(view: SeatView, a: Power) -> str | None:
+    if a.target is None or a.target_slot is None:
+        return None
+    return _card_at(view, a.target, a.target_slot)
