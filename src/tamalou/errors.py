@@ -4,7 +4,10 @@ modules that raise them import them from here; each is importable from ``tamalou
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .actions import Action
 
 
 class TamalouError(Exception):
@@ -134,3 +137,27 @@ class ActionEncodingError(TamalouError, ValueError):
 class SimulationError(TamalouError):
     """A game of a simulation failed (a plugin's hook, a bot, a ruleset that does not load in a worker).
     The message names the game (its index in the run and its seed) and the error."""
+
+
+class InvariantViolation(TamalouError, AssertionError):
+    """An invariant of the game does not hold (``tamalou.verify``, the testing extra): an ``AssertionError``, so
+    that a test framework reports it as a failed check. The message says which one, where, and with what.
+
+    ``invariant`` is the name of the invariant that broke (a key of ``INVARIANTS``; empty if
+    unknown). ``actions`` holds the actions applied before the violation when a playout raised it
+    (with the game's seed and player count, ``tamalou.replay`` rebuilds the state that broke), and
+    ``pending`` the action whose ``apply`` crashed, if that was the violation.
+    """
+
+    def __init__(
+        self, message: str, *, actions: Sequence[Action] = (), invariant: str = "", pending: Action | None = None
+    ) -> None:
+        super().__init__(message)
+        self.actions: list[Action] = list(actions)
+        self.invariant = invariant
+        self.pending = pending
+
+
+class Unbuildable(TamalouError):
+    """A seat's view that does not fit a game the ISMCTS determinizer can rebuild (its cards, its phase):
+    ``tamalou.bots.ismcts.Determinizer`` raises it, and the bot then plays its fallback."""

@@ -1,35 +1,19 @@
-"""``InvariantViolation``, and what every check shares to word one: where the game is (turn, phase,
-player to play), where a card lies, the first difference between two states (a snapshot without its
-action log, cheap to compare on a long game), how an action is shown, and the default generator of a
+"""What every check shares to word a violation (``InvariantViolation`` itself is in ``tamalou.errors``): where the
+game is (turn, phase, player to play), where a card lies, the first difference between two states (a snapshot
+without its action log, cheap to compare on a long game), how an action is shown, and the default generator of a
 sampling check (seeded from the game, so the same state is checked the same way every time)."""
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
 from typing import Any
 
 from ..actions import ACTION_TYPES, Action, action_to_dict
 from ..engine import Game
+from ..errors import InvariantViolation
 
-
-class InvariantViolation(AssertionError):
-    """An invariant of the game does not hold. The message says which one, where, and with what.
-
-    ``invariant`` is the name of the invariant that broke (a key of ``INVARIANTS``; empty if
-    unknown). ``actions`` holds the actions applied before the violation when a playout raised it
-    (with the game's seed and player count, ``tamalou.replay`` rebuilds the state that broke), and
-    ``pending`` the action whose ``apply`` crashed, if that was the violation.
-    """
-
-    def __init__(
-        self, message: str, *, actions: Sequence[Action] = (), invariant: str = "", pending: Action | None = None
-    ) -> None:
-        super().__init__(message)
-        self.actions: list[Action] = list(actions)
-        self.invariant = invariant
-        self.pending = pending
+__all__ = ["InvariantViolation"]
 
 
 # ----------------------------------------------------------------------------- small helpers

@@ -12,17 +12,15 @@ from ...actions import Action, Discard, MatchAction, Pass
 from ...engine.deal import set_universe
 from ...engine.game import Game
 from ...engine.state import DRAW, HOLD, NO_CARD, PEEK, POWER, SWAP, Phase
-from ...errors import SnapshotError
+from ...errors import SnapshotError, Unbuildable
 from ...rng import Rng
 from ...rules import rulebook
 from ...schema import Variant
 from ...views import SeatView
 
+__all__ = ["Determinizer", "Unbuildable"]
+
 _BUILTIN_PHASES = frozenset(p.value for p in Phase)
-
-
-class Unbuildable(Exception):
-    """The view does not fit a game this module can rebuild (its cards, its phase)."""
 
 
 class Determinizer:

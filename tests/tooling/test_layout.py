@@ -1,0 +1,85 @@
+"""The package's layout (issue 27): every module one subject, under 600 lines; every public error declared in
+``tamalou.errors``; the old import paths of the modules that moved keep working for this release."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import tamalou
+
+SRC = Path(tamalou.__file__).resolve().parent
+#: The most lines of a module.
+MOST_LINES = 600
+
+
+def test_no_module_is_over_600_lines() -> None:
+    sizes = {str(p.relative_to(SRC)): len(p.read_text(encoding="utf-8").splitlines()) for p in SRC.rglob("*.py")}
+    assert len(sizes) > 80
+    long = {name: n for name, n in sizes.items() if n > MOST_LINES}
+    assert not long, f"modules over {MOST_LINES} lines: {long}"
+
+
+def _modules() -> Iterator[ModuleType]:
+    """Every module of the package that imports here (a module of an extra that is not installed is left out)."""
+    for info in pkgutil.walk_packages(tamalou.__path__, "tamalou."):
+        try:
+            yield importlib.import_module(info.name)
+        except ImportError:
+            continue
+
+
+def test_every_public_error_is_declared_in_errors() -> None:
+    """An exception a user may catch is declared in ``tamalou.errors`` (and importable from ``tamalou``); a module
+    that raises it imports it from there. Private ones (``_Beyond``) may stay where they are used."""
+    elsewhere = {
+        f"{module.__name__}.{name}"
+        for module in _modules()
+        for name, obj in vars(module).items()
+        if inspect.isclass(obj)
+        and issubclass(obj, BaseException)
+        and obj.__module__.startswith("tamalou.")
+        and obj.__module__ != "tamalou.errors"
+        and not obj.__name__.startswith("_")
+    }
+    assert not elsewhere, f"public errors declared outside tamalou.errors: {sorted(elsewhere)}"
+    errors = importlib.import_module("tamalou.errors")
+    declared = [n for n, obj in vars(errors).items() if inspect.isclass(obj) and issubclass(obj, BaseException)]
+    assert len(declared) >= 12
+    assert all(getattr(tamalou, n) is getattr(errors, n) for n in declared if not n.startswith("_"))
+
+
+#: Old import path -> new home, for names that moved (the old modules re-export them this release).
+MOVED = [
+    ("tamalou.variant", "load_variant", "tamalou.rulesets.loader"),
+    ("tamalou.variant", "variant_names", "tamalou.rulesets.registry"),
+    ("tamalou.effective", "effective_rules", "tamalou.rulesets.effective"),
+    ("tamalou.authoring", "scaffold", "tamalou.rulesets.authoring"),
+    ("tamalou.invariants", "check_conservation", "tamalou.verify.checks_cards"),
+    ("tamalou.invariants", "random_playout", "tamalou.verify.playout"),
+    ("tamalou.invariants", "INVARIANTS", "tamalou.verify.registry"),
+    ("tamalou.verification", "verify", "tamalou.verify.runner"),
+    ("tamalou.verification", "Counterexample", "tamalou.verify.counterexample"),
+    ("tamalou.ismcts", "ISMCTSBot", "tamalou.bots.ismcts.bot"),
+    ("tamalou.ismcts", "Determinizer", "tamalou.bots.ismcts.determinizer"),
+    ("tamalou.bots", "GreedyBot", "tamalou.bots.greedy"),
+    ("tamalou.simulation", "simulate", "tamalou.simulation.run"),
+    ("tamalou.testing", "RoundMachine", "tamalou.testing.machine"),
+    ("tamalou.cli.commands", "app", "tamalou.cli.application"),
+    ("tamalou.pytest_plugin", "EventStream", "_tamalou_pytest_plugin"),
+]
+
+
+@pytest.mark.parametrize(("old", "name", "home"), MOVED)
+def test_the_old_import_paths_keep_working(old: str, name: str, home: str) -> None:
+    if old.startswith("tamalou.cli"):
+        pytest.importorskip("typer")
+    if old == "tamalou.testing":
+        pytest.importorskip("hypothesis")
+    assert getattr(importlib.import_module(old), name) is getattr(importlib.import_module(home), name)
