@@ -30,12 +30,12 @@ from tamalou.bots import (
     CautiousBot,
     GreedyBot,
     RandomBot,
+    _listing,
     as_bot,
     bot_factory,
     bot_names,
     make_bot,
     play_game,
-    random_bot,
 )
 from tamalou.engine import Game
 from tamalou.invariants import exchange_faces
@@ -660,8 +660,8 @@ def test_every_built_in_bot_is_made_by_name() -> None:
 
 
 def test_the_random_bot_picks_as_random_choice_does() -> None:
-    """``RandomBot`` writes ``rng.choice`` out for speed: the same draws, so a seeded simulation plays the
-    same games as with ``choice`` (and as before it was written out)."""
+    """``RandomBot`` draws with ``rng.choice``: a seeded simulation plays the same games as before (when it
+    wrote ``choice`` out for speed, with the same draws)."""
     for n in (1, 2, 3, 5, 8, 13, 64):
         others: list[Action] = [Replace(0, s) for s in range(n)]
         bot = RandomBot(n, call_probability=0.0, match_probability=0.0)
@@ -698,13 +698,13 @@ def test_the_random_bot_plays_its_policy_on_listings_of_every_shape(
     monkeypatch: pytest.MonkeyPatch, most: int | None, room: int | None
 ) -> None:
     """Calls, matches, ticks and the other actions in any order or in blocks (as listers append them),
-    long listings, a class it never met, and a table of shapes that keeps starting over (past ``most``
-    shapes, or past ``room`` classes and places held, or with listings too long to keep): the bot's
-    picks are the plain policy's, draw for draw."""
+    long listings, a class it never met, and a table of shapes (``bots._listing``, its speed helper) that keeps
+    starting over (past ``most`` shapes, or past ``room`` classes and places held, or with listings too long to
+    keep): the bot's picks are the plain policy's, draw for draw."""
     if most is not None:
-        monkeypatch.setattr(random_bot, "_SHAPES_MOST", most)
+        monkeypatch.setattr(_listing, "_SHAPES_MOST", most)
     if room is not None:
-        monkeypatch.setattr(random_bot, "_SHAPES_ROOM", room)
+        monkeypatch.setattr(_listing, "_SHAPES_ROOM", room)
     # (Each action a distinct object: which call, match or move is picked shows.)
     kinds: list[Action] = [Call(0), Call(1), _HouseCall(0), Tick(at=3.0), Tick(at=4.0), Pass(0), Draw(0, "stock")]
     kinds.append(_HouseMove(0))

@@ -29,95 +29,15 @@ which ``swap`` cannot say when neither card is yours).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ..actions import Action, Power, Swap, made, untimed
-from ..engine.state import NO_CARD
+from ..actions import Action, Power, Swap, untimed
 from ..events import Event
 from ..hookspecs import hookimpl
 from ..powers import TURN_TAKEN, CardPower
 
 if TYPE_CHECKING:
     from ..engine.game import Game
-
-#: The ``Power`` actions of the powers that pair two places (a blind swap...), as grids: for (power class,
-#: seat, owner of the first place, owner of the second), ``grid[m][s]`` is the use on slot ``m`` of the first
-#: and slot ``s`` of the second. Listing a blind swap of n cards against three layouts of n cards takes
-#: 3n² actions: read from a grid row by row at C speed rather than looked up one by one. A grid grows in
-#: each direction apart (doubling), so that one long layout does not make a square of its length.
-_GRIDS: dict[tuple[Any, ...], list[list[Action]]] = {}
-#: The same for the powers that aim at one place: for (power class, seat, owner), ``row[s]`` is the use on
-#: slot ``s`` of ``owner``'s layout (owner ``None``: the seat's own, the action naming ``slot`` alone).
-_ROWS: dict[tuple[Any, ...], list[Action]] = {}
-
-
-def _maker(power: CardPower) -> Callable[[int, int | None, int | None, int | None, int | None], Action]:
-    """How a grid or a row makes ``power``'s actions from (player, slot, target, target_slot, owner):
-    ``power.action`` if its class replaces it, else a ``Power`` made by ``actions.made``: unchecked (the
-    values are seats and slot numbers the grid counts itself) and not kept in ``action``'s table, for the
-    grids of long layouts hold thousands of them."""
-    if type(power).action is not CardPower.action:
-        return power.action
-    return partial(made, Power)
-
-
-def _grown(have: int, need: int) -> int:
-    """A grid dimension of ``have`` that must hold ``need``: as it is, or doubled (8 at least)."""
-    return have if need <= have else max(need, 8, 2 * have)
-
-
-def _grid(power: CardPower, p: int, first: int | None, second: int, rows: int, cols: int) -> list[list[Action]]:
-    """The grid of ``power``'s uses by ``p`` pairing a slot of ``first``'s layout (``None``: ``p``'s own,
-    no ``owner`` field) with one of ``second``'s, at least ``rows`` × ``cols`` (made once, grown when a
-    layout outgrows it)."""
-    key = (type(power), p, first, second)
-    grid = _GRIDS.get(key)
-    if grid is None or len(grid) < rows or len(grid[0]) < cols:
-        r = _grown(len(grid) if grid else 0, rows)
-        c = _grown(len(grid[0]) if grid else 0, cols)
-        make = _maker(power)
-        grid = [[make(p, m, second, s, first) for s in range(c)] for m in range(r)]
-        _GRIDS[key] = grid
-    return grid
-
-
-def _row(power: CardPower, p: int, owner: int | None, size: int) -> list[Action]:
-    """``power``'s uses by ``p`` on each slot of ``owner``'s layout (``None``: ``p``'s own), at least
-    ``size`` of them (made once, grown when the layout outgrows it)."""
-    key = (type(power), p, owner)
-    row = _ROWS.get(key)
-    if row is None or len(row) < size:
-        n = _grown(len(row) if row else 0, size)
-        make = _maker(power)
-        row = [make(p, s, None, None, None) if owner is None else make(p, None, owner, s, None) for s in range(n)]
-        _ROWS[key] = row
-    return row
-
-
-def _on_layout(power: CardPower, g: Game, p: int, owner: int | None, out: list[Action]) -> None:
-    """Append ``power``'s uses by ``p`` on every occupied slot of ``owner``'s layout (``None``: ``p``'s own)."""
-    hand = g.hands[p if owner is None else owner]
-    row = _row(power, p, owner, len(hand))
-    if NO_CARD in hand:
-        out.extend([row[s] for s, c in enumerate(hand) if c != NO_CARD])
-    else:
-        out.extend(row[: len(hand)])
-
-
-def _paired(
-    power: CardPower, p: int, first: int | None, slots: list[int], second: int, others: list[int]
-) -> list[Action]:
-    """``power``'s uses by ``p`` on each slot of ``slots`` (of ``first``) with each of ``others`` (of ``second``),
-    in that order."""
-    if not slots or not others:
-        return []
-    grid = _grid(power, p, first, second, slots[-1] + 1, others[-1] + 1)
-    out: list[Action] = []
-    for m in slots:
-        out.extend(map(grid[m].__getitem__, others))
-    return out
 
 
 class PeekOwn(CardPower):
@@ -126,9 +46,7 @@ class PeekOwn(CardPower):
     name = "peek_own"
 
     def uses(self, g: Game, p: int) -> list[Action]:
-        out: list[Action] = []
-        _on_layout(self, g, p, None, out)
-        return out
+        return [self.action(p, s) for s in g.occupied(p)]
 
     def usable(self, g: Game, p: int) -> bool:
         return not g.empty(p)
@@ -149,10 +67,7 @@ class PeekOpponent(CardPower):
     name = "peek_opponent"
 
     def uses(self, g: Game, p: int) -> list[Action]:
-        out: list[Action] = []
-        for q in g.targets(p, self.exchanges):
-            _on_layout(self, g, p, q, out)
-        return out
+        return [self.action(p, target=q, target_slot=s) for q in g.targets(p, self.exchanges) for s in g.occupied(q)]
 
     def usable(self, g: Game, p: int) -> bool:
         return bool(g.targets(p))
@@ -174,26 +89,8 @@ class BlindSwap(CardPower):
     exchanges = True
 
     def uses(self, g: Game, p: int) -> list[Action]:
-        mine = g.occupied(p)
-        if not mine:
-            return []
-        last = mine[-1]
-        grids = []
-        for q in g.targets(p, True):
-            hand = g.hands[q]
-            if NO_CARD in hand:
-                theirs = g.occupied(q)
-                grids.append((_grid(self, p, None, q, last + 1, theirs[-1] + 1), theirs, 0))
-            else:  # every slot: a slice of the grid's row (``targets`` has only layouts with a card)
-                grids.append((_grid(self, p, None, q, last + 1, len(hand)), [], len(hand)))
-        out: list[Action] = []
-        for m in mine:  # each own slot, then each target's slots in turn
-            for grid, theirs, every in grids:
-                if every:
-                    out.extend(grid[m][:every])
-                else:
-                    out.extend(map(grid[m].__getitem__, theirs))
-        return out
+        theirs = [(q, g.occupied(q)) for q in g.targets(p, True)]
+        return [self.action(p, m, q, s) for m in g.occupied(p) for q, slots in theirs for s in slots]
 
     def usable(self, g: Game, p: int) -> bool:
         return not g.empty(p) and bool(g.targets(p, True))
@@ -338,11 +235,13 @@ class SwapAnyBlind(CardPower):
 
     def uses(self, g: Game, p: int) -> list[Action]:
         places = [(q, g.occupied(q)) for q in table_layouts(g, p)]
-        out: list[Action] = []
-        for i, (o1, slots1) in enumerate(places):
-            for o2, slots2 in places[i + 1 :]:
-                out.extend(_paired(self, p, o1, slots1, o2, slots2))
-        return out
+        return [
+            self.action(p, s1, o2, s2, o1)
+            for i, (o1, slots1) in enumerate(places)
+            for o2, slots2 in places[i + 1 :]
+            for s1 in slots1
+            for s2 in slots2
+        ]
 
     def usable(self, g: Game, p: int) -> bool:
         return len(table_layouts(g, p)) >= 2
