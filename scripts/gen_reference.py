@@ -10,7 +10,7 @@
   The explanations are written by hand below (``EVENTS``); the types, the fields and the modules that emit
   them are read from the source, and a type or a field missing from ``EVENTS`` stops the script.
 - ``docs/reference/api.md``: the names of ``tamalou.__all__`` with their one-line docstrings, then the
-  modules users look for: ``tamalou.bots``, ``tamalou.testing``, ``tamalou.invariants``.
+  modules users look for: ``tamalou.bots``, ``tamalou.testing``, ``tamalou.verify``.
 
 Usage (from the repository root)::
 
@@ -977,24 +977,22 @@ MODULES = (
         "a `RoundMachine` (a hypothesis state machine) to subclass with your variant, settings profiles with "
         "no deadline (`tamalou`, `tamalou-ci`, `tamalou-thorough`) and `check_property` (one property of the "
         "standard suite, as `pytest --tamalou-variant` runs it); it re-exports the checks of "
-        "`tamalou.invariants` (below), so one import gives both.",
+        "`tamalou.verify` (below), so one import gives both.",
     ),
     (
-        "tamalou.invariants",
+        "tamalou.verify",
         "Invariant checks that need no test framework (a server can run them on live games), random "
-        "playouts and `verify`; `INVARIANTS` holds every check by the name `tamalou verify` shows.",
+        "playouts, and what `tamalou verify` and `tamalou replay` run: games on every core, the table of "
+        "invariants (`INVARIANTS` holds every check by the name `tamalou verify` shows), the shrinking of a "
+        "failing game and the `Counterexample` file (the variant embedded) that replays it anywhere. "
+        "`tamalou.invariants` and `tamalou.verification`, where these lived before, re-export them for this "
+        "release.",
     ),
     (
         "tamalou.simulation",
         "What `tamalou simulate` runs: many seeded games between bots, inline, on every core or on a Ray "
         "cluster, with the same statistics whatever the backend; the balance report of two rulesets "
         "(`compare`) and plots of the totals.",
-    ),
-    (
-        "tamalou.verification",
-        "What `tamalou verify` and `tamalou replay` run: games on every core, the table of invariants, "
-        "the shrinking of a failing game and the `Counterexample` file (the variant embedded) that "
-        "replays it anywhere.",
     ),
     (
         "tamalou.ai.encoding",
@@ -1024,7 +1022,7 @@ MODULES = (
         "snapshots, `resample_from_infostate` for OpenSpiel's ISMCTS.",
     ),
     (
-        "tamalou.ismcts",
+        "tamalou.bots.ismcts",
         "`ISMCTSBot` (the built-in bot `ismcts`): information-set Monte Carlo tree search from the seat's "
         "view alone, with the determinizations it samples (`Determinizer`) and its rollout policy.",
     ),

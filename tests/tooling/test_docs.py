@@ -145,7 +145,7 @@ def test_every_public_name_is_in_the_api_page(pages: dict[str, str]) -> None:
     missing = [n for n in tamalou.__all__ if n not in rows]
     assert not missing, f"not in docs/reference/api.md: {missing}"
     assert set(bots.__all__) <= rows
-    for heading in ("### `tamalou.bots`", "### `tamalou.testing`", "### `tamalou.invariants`"):
+    for heading in ("### `tamalou.bots`", "### `tamalou.testing`", "### `tamalou.verify`"):
         assert heading in page
 
 
