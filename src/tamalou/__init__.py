@@ -34,6 +34,7 @@ from .actions import (
 from .cards import Card, parse_card
 from .engine.game import Game, new_game, replay
 from .engine.mechanic import Mechanic, PhaseSpec
+from .engine.rulebook import card_power, card_value, ranking_rule
 from .engine.state import Phase, Reason
 from .engine.view import view_json_schema
 from .errors import (
@@ -55,13 +56,11 @@ from .hookspecs import MatchTally, Tally, TieBreak, hookimpl, hookspec
 from .match import Match, MatchResult, new_match, replay_match
 from .plugins.defaults import rank_by_total
 from .powers import CardPower
-from .rules import card_power, card_value, ranking_rule
 from .schema import Variant
 from .simulation import SimulationReport, simulate
 from .variant import load_variant, variant_from_dict, variant_from_toml, variant_json_schema, variant_names
-from .views import PlayerView, Result, SeatView, Slot, SlotView
-
-__version__ = "0.1.0"
+from .version import __version__
+from .views import PlayerView, Result, SeatInfo, SeatView, Slot, SlotView
 
 __all__ = [
     "Action",
@@ -93,6 +92,7 @@ __all__ = [
     "Replace",
     "Result",
     "RulesetNameError",
+    "SeatInfo",
     "SeatView",
     "SetupError",
     "SimulationError",

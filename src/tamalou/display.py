@@ -1,4 +1,5 @@
-"""The table drawn as text: ``repr(game)``, ``repr(view)``, ``repr(result)`` and their ``__rich__`` forms.
+"""The table drawn as text: ``repr(game)``, ``repr(view)``, ``repr(result)`` and their ``__rich__`` forms (each
+object's ``__repr__`` draws its own lines here: ``game_lines``, ``view_lines``, ``result_lines``; ``panel`` for rich).
 
 A ``PlayerView`` is drawn as its seat sees it (``??`` for a card that seat does not know); a ``Game`` as
 the referee sees it (every card, each marked ``*`` where its owner does not know it); a ``Result`` as
@@ -10,8 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
-
-from .engine.state import NO_CARD
 
 if TYPE_CHECKING:
     from .engine.game import Game
@@ -62,7 +61,8 @@ def game_lines(game: Game) -> list[str]:
     view = game.view(game.current_player)
     lines = [f"{_head(game.variant.name, view)} · {game.players} players"]
     for seat in range(game.players):
-        cards = [game.text[c] + ("" if game.knowers[c] >> seat & 1 else "*") for c in game.hands[seat] if c != NO_CARD]
+        held = [game.card_at(seat, s) for s in game.occupied(seat)]
+        cards = [game.text[c] + ("" if game.knowers[c] >> seat & 1 else "*") for c in held]
         marks = []
         if view.holding == seat and view.holding is not None:
             marks.append(f"holding {game.text[game.held]}")
@@ -89,26 +89,11 @@ def result_lines(result: Result) -> list[str]:
     return lines
 
 
-def text(obj: Game | PlayerView | Result) -> str:
-    """The drawing of a game, a view or a result, as plain text."""
-    from .views import PlayerView, Result
-
-    if isinstance(obj, PlayerView):
-        return "\n".join(view_lines(obj))
-    if isinstance(obj, Result):
-        return "\n".join(result_lines(obj))
-    return "\n".join(game_lines(obj))
-
-
-def rich(obj: Game | PlayerView | Result) -> Any:
-    """The drawing of a game, a view or a result as a ``rich`` panel (needs ``rich``: the ``cli`` extra)."""
+def panel(lines: list[str]) -> Any:
+    """Lines drawn by ``view_lines``, ``result_lines`` or ``game_lines`` as a ``rich`` panel, the first line its
+    title (needs ``rich``: the ``cli`` extra)."""
     from rich.panel import Panel
     from rich.text import Text
 
-    from .views import PlayerView, Result
-
-    lines = view_lines(obj) if isinstance(obj, PlayerView) else result_lines(obj) if isinstance(obj, Result) else None
-    if lines is None:
-        lines = game_lines(obj)  # type: ignore[arg-type]
     title, body = lines[0], lines[1:]
     return Panel(Text("\n".join(line.removeprefix("  ") for line in body)), title=title, expand=False)

@@ -68,8 +68,6 @@ class Event:
         if self.type == "turn" and isinstance(d.get("turn"), int):
             d["turn"] += 1  # the JSON counts turns played before this one; players count from 1
         if isinstance(d.get("power"), str):
-            from .powers import power_title
-
             title = power_title(d["power"])
             d["power"] = f"{d['power'].replace('_', ' ')} ({title[:1].lower()}{title[1:]})"
         template = _TEXT.get(self.type)
@@ -93,6 +91,18 @@ class Event:
 
     def __repr__(self) -> str:
         return f"Event({self.to_dict()!r})"
+
+
+#: The words for each card power's name, as its class gives them (``CardPower.title``; the name in words when it
+#: gives none): the one vocabulary of ``describe``, the command line's log and the reference pages. Filled as
+#: power classes are defined.
+POWER_TITLES: dict[str, str] = {}
+
+
+def power_title(name: str) -> str:
+    """The words for a power's name (``power_title("blind_swap")``: "Swap one of your cards with one of an
+    opponent's, nobody looking"), for any power class defined so far; the name in words for an unknown one."""
+    return POWER_TITLES.get(name, name.replace("_", " "))
 
 
 _TEXT = {

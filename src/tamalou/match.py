@@ -23,11 +23,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .actions import Action, short
 from .engine.game import Game, new_game
+from .engine.rulebook import first_result, rulebook
 from .errors import GameStateError, IllegalAction, PluginError, SetupError, SnapshotError, TamalouError
 from .events import Event
 from .hookspecs import MatchTally
+from .resolver import resolve
 from .rng import Rng
-from .rules import first_result, rulebook
 from .schema import Variant
 from .snapshots import MatchShape
 
@@ -482,9 +483,7 @@ def _log_json(actions: Sequence[Action]) -> str:
 
 def new_match(variant: Variant | str | Sequence[str], players: int, *, seed: int | None = None) -> Match:
     """Start a match of rounds (``rules.rounds`` says its form; a single round by default)."""
-    from .variant import load_variant
-
-    v = variant if isinstance(variant, Variant) else load_variant(variant)
+    v = resolve(variant)
     if not v.rules.players.min <= players <= v.rules.players.max:
         raise SetupError(
             f"{v.name} is played by {v.rules.players.min} to {v.rules.players.max} players, got {players!r}"

@@ -33,28 +33,22 @@ and in the variant: ``plugins = ["my_rules"]`` and ``[rules.powers.ranks] "5" = 
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .actions import Action, Power, untimed
+from .events import POWER_TITLES, power_title
 
 if TYPE_CHECKING:
     from .engine.game import Game
     from .events import Event
+    from .views import SeatView
+
+__all__ = ["TURN_TAKEN", "CardPower", "hinted_use", "power_title"]
 
 #: What ``resolve`` returns when the power moved the turn on itself (e.g. ``g.again``).
 TURN_TAKEN = "turn-taken"
 
 _ACTIONS: dict[tuple[int, int | None, int | None, int | None, int | None], Power] = {}
-
-
-_TITLES: dict[str, str] = {}
-
-
-def power_title(name: str) -> str:
-    """The words for a power's name (``power_title("blind_swap")``: "Swap one of your cards with one of an
-    opponent's, nobody looking"), for any power class defined so far; the name itself for an unknown one."""
-    return _TITLES.get(name, name.replace("_", " "))
 
 
 class CardPower:
@@ -68,20 +62,18 @@ class CardPower:
     """
 
     name: ClassVar[str] = ""
-    #: What the power does, in words for a player (logs, ``tamalou show``). Default: the first sentence of
-    #: the class docstring.
+    #: What the power does, in words for a player (``Event.describe``, logs, ``tamalou show``: the vocabulary of
+    #: ``tamalou.events.POWER_TITLES``). Default: the name in words (``"peek any"``).
     title: ClassVar[str] = ""
     exchanges: ClassVar[bool] = False
     passable: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
-        if "title" not in cls.__dict__:
-            doc = " ".join((cls.__doc__ or "").split())
-            first = doc.split(". ")[0].rstrip(".")
-            cls.title = re.sub(r"\s*\([^)]*\)$", "", first) if first else cls.name.replace("_", " ")
+        if "title" not in cls.__dict__:  # not a parent's words: they say what another power does
+            cls.title = cls.name.replace("_", " ")
         if cls.name:
-            _TITLES[cls.name] = cls.title
+            POWER_TITLES[cls.name] = cls.title
 
     @staticmethod
     def action(
@@ -122,6 +114,20 @@ class CardPower:
         power moved the turn on itself."""
         raise NotImplementedError
 
+    # ---------------------------------------------------------------- a hint for bots
+
+    def hint(self, view: SeatView, action: Power) -> float | None:
+        """How good using ``action`` (one of ``uses``) is for the seat whose ``view`` this is (the bots contract):
+        above 0, better than passing (the higher the better); 0 or below, not worth it; ``None``, no opinion.
+        ``GreedyBot`` and the ISMCTS bot's rollouts play the best use above 0 of a power that gives hints (else
+        they pass), before their own ways with the built-in powers. Read only what ``view`` shows."""
+        return None
+
+    @property
+    def hints(self) -> bool:
+        """Whether this power gives hints (its class defines ``hint``)."""
+        return type(self).hint is not CardPower.hint
+
     # ---------------------------------------------------------------- an optional second step
 
     def next_uses(self, g: Game, p: int, memo: Any) -> list[Action]:
@@ -153,3 +159,13 @@ class CardPower:
         if not g.slot_ok(q, s):
             return f"slot {s} of player {q} holds no card"
         return None
+
+
+def hinted_use(power: CardPower, view: SeatView, uses: list[Power], passing: Action | None) -> Action | None:
+    """What a bot plays by ``power``'s hints: its best use (the first of the best) if its hint is above 0 or there
+    is no ``pass``; else the ``pass``; ``None`` when the power has no opinion on any use."""
+    scored = [(h, i) for i, a in enumerate(uses) if (h := power.hint(view, a)) is not None]
+    if not scored:
+        return None
+    best, i = max(scored, key=lambda x: (x[0], -x[1]))
+    return uses[i] if best > 0 or passing is None else passing

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from .display import panel, result_lines, view_lines
 
 
 class _Model(BaseModel):
@@ -30,16 +33,12 @@ class Result(_Model):
     scores: list[int] = Field(description="What each player scores for the round in a match of rounds.")
 
     def __repr__(self) -> str:
-        from .display import text
-
-        return text(self)
+        return "\n".join(result_lines(self))
 
     __str__ = __repr__
 
     def __rich__(self) -> object:
-        from .display import rich
-
-        return rich(self)
+        return panel(result_lines(self))
 
 
 class PlayerView(_Model):
@@ -76,16 +75,12 @@ class PlayerView(_Model):
     )
 
     def __repr__(self) -> str:
-        from .display import text
-
-        return text(self)
+        return "\n".join(view_lines(self))
 
     __str__ = __repr__
 
     def __rich__(self) -> object:
-        from .display import rich
-
-        return rich(self)
+        return panel(view_lines(self))
 
 
 # ----------------------------------------------------------------------------- the fast view
@@ -177,3 +172,21 @@ class SeatView:
 
     def __rich__(self) -> object:
         return self.to_model().__rich__()
+
+
+class SeatInfo:
+    """What one seat knows at a decision, for a search that rebuilds whole games from it (the search contract,
+    ``Mechanic.resample``; ISMCTS's determinization): its ``view``, the actions it may take (``legal``), and the
+    seats the round waits for (``waiting``, a bit mask of ``view.to_act``)."""
+
+    __slots__ = ("legal", "view", "waiting")
+
+    def __init__(self, view: SeatView, legal: Sequence[Any]) -> None:
+        self.view = view
+        self.legal = list(legal)
+        self.waiting = sum(1 << p for p in view.to_act)
+
+    @property
+    def turn_actions(self) -> list[Any]:
+        """The seat's legal actions if it is the player to move, else none (what its turn offers it)."""
+        return self.legal if self.view.current_player == self.view.player else []

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 import tamalou
+from scenario import FULL_DECK
 from tamalou import Action, Call, Discard, Draw, MatchAction, Pass, PluginError, Power, Replace, SeatView, Tick
 from tamalou.bots import (
     BOT_ENTRY_POINT_GROUP,
@@ -37,6 +38,7 @@ from tamalou.bots import (
     make_bot,
     play_game,
 )
+from tamalou.bots.ismcts import ISMCTSBot
 from tamalou.engine import Game
 from tamalou.invariants import exchange_faces
 
@@ -720,3 +722,64 @@ def test_the_random_bot_plays_its_policy_on_listings_of_every_shape(
         reference = random.Random(n)
         for _ in range(5):
             assert bot.act(None, legal) is _policy(reference, legal, 0.3, 0.4)
+
+
+# --- the bots contract: a power's hints -------------------------------------------------------------
+
+
+class PeekTheLastSlot(tamalou.CardPower):
+    """A house power, defined here: look at one of your own cards, and its hint says the last slot is the one
+    worth looking at (a house rule's players keep their best guess there)."""
+
+    name = "peek_the_last_slot"
+    title = "Look at one of your own cards"
+
+    def uses(self, g: Game, p: int) -> list[Action]:
+        return [self.action(p, s) for s in g.occupied(p)]
+
+    def resolve(self, g: Game, a: Power, events: list[tamalou.Event]) -> None:
+        assert a.slot is not None
+        g.look(a.player, a.player, a.slot, events)
+
+    def hint(self, view: SeatView, action: Power) -> float | None:
+        last = view.hands[view.player][-1].slot
+        return 1.0 if action.slot == last else -1.0
+
+
+@tamalou.hookimpl
+def tamalou_powers() -> list[type[tamalou.CardPower]]:
+    return [PeekTheLastSlot]
+
+
+def _hinted_game() -> tuple[tamalou.Variant, Game]:
+    """French with this file's power on the 5s; player 0 has drawn a 5 and thrown it: the power is on offer."""
+    powers = '[rules.powers.ranks]\n"5" = "peek_the_last_slot"\n'
+    toml = f'name = "hinted"\nextends = "french"\nplugins = ["{__name__}"]\n{powers}'
+    v = tamalou.variant_from_toml(toml)
+    hands = [["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]]
+    stock = ["5C", *sorted(c for c in FULL_DECK if c not in {*hands[0], *hands[1], "5C", "KD"})]
+    deal = {"hands": hands, "stock": stock, "discard": ["KD"]}
+    g = tamalou.new_game(v, players=2, deal=deal, first_player=0)
+    g.apply(Draw(0, "stock"))
+    g.apply(Discard(0))
+    assert g.phase == "power" and g.view(0).power == "peek_the_last_slot"
+    return v, g
+
+
+def test_a_third_party_power_s_hints_are_played_by_greedy_and_the_ismcts_rollouts() -> None:
+    """The bots contract: a power gives hints (``CardPower.hint``), and ``GreedyBot`` and the ISMCTS bot's
+    rollouts play its best use (here: the last slot), where before they had no way to use a power they did not
+    know (GreedyBot passed on it, the rollouts picked at random)."""
+    from tamalou.bots.ismcts import RolloutPolicy
+    from tamalou.rules import rulebook
+
+    v, g = _hinted_game()
+    bot = GreedyBot(1)
+    bot.setup(v, 0)
+    assert bot.act(g.seat_view(0), g.legal_actions(0)) == Power(0, slot=3)
+    policy = RolloutPolicy(rulebook(v), random.Random(2))
+    for _ in range(5):
+        assert policy.choose(g, 0, g.legal_actions(0)) == Power(0, slot=3)
+    ismcts = ISMCTSBot(seed=4, iterations=30)
+    ismcts.setup(v, 0)
+    assert ismcts.act(g.seat_view(0), g.legal_actions(0)) in g.legal_actions(0)

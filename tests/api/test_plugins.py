@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import os
+import random
 import subprocess
 import sys
 import textwrap
@@ -25,6 +26,8 @@ import pluggy
 import pytest
 
 import tamalou
+import tamalou.plugin_managers
+from scenario import FULL_DECK
 from tamalou import (
     Call,
     Discard,
@@ -39,7 +42,7 @@ from tamalou import (
     hookspecs,
 )
 from tamalou.invariants import random_playout
-from tamalou.plugins import BUILTIN_PLUGINS, ENTRY_POINT_GROUP, discovery_manager, rules_manager
+from tamalou.plugin_managers import BUILTIN_PLUGINS, ENTRY_POINT_GROUP, discovery_manager, rules_manager
 from tamalou.plugins.defaults import builtin_variants_dir
 from tamalou.variant import refresh_registry
 
@@ -927,7 +930,7 @@ def test_tamalou_no_plugins_leaves_the_entry_point_group_out(monkeypatch: pytest
         pluggy.PluginManager, "load_setuptools_entrypoints", lambda pm, group, name=None: loaded.append(group)
     )
     for off, expected in ((False, [ENTRY_POINT_GROUP]), (True, [])):
-        monkeypatch.setattr(tamalou.plugins, "NO_PLUGINS", off)
+        monkeypatch.setattr(tamalou.plugin_managers, "NO_PLUGINS", off)
         discovery_manager.cache_clear()
         loaded.clear()
         pm = discovery_manager()
@@ -1009,6 +1012,30 @@ def test_a_third_party_mechanic_shows_a_seat_its_own_fields_typed_and_in_the_jso
     assert set(extra["properties"]["seat_one_never_matches"]["properties"]) == {"mine", "right"}
     assert tamalou.view_json_schema(tamalou.load_variant("french"))["properties"]["extra"]["properties"] == {}
     assert tamalou.new_game("french", 2, seed=1).view(0).extra == {}
+
+
+def test_ismcts_rebuilds_a_third_party_mechanics_state_through_the_search_contract(tmp_path: Path) -> None:
+    """The search contract: ISMCTS's determinization rebuilds every mechanic's state from the seat's information
+    by ``Mechanic.resample``, a plugin's as the built-ins' (here from what the mechanic showed the seat), and the
+    bot plays on such a game."""
+    from tamalou.bots.ismcts import Determinizer, ISMCTSBot
+
+    v = house(tmp_path, "match_contract")
+    hands = [["AS", "2S", "3S", "4S"], ["4H", "5H", "6H", "7H"]]
+    rest = [c for c in FULL_DECK if c not in {*hands[0], *hands[1], "4C", "KD"}]
+    g = game(v, *hands, stock=["4C", *rest])  # the whole deck: the determinization deals what the seat cannot see
+    g.apply(Draw(0, "stock"))
+    g.apply(Discard(0))
+    g.apply(MatchAction(0, (1,)))  # a miss
+    g.apply(MatchAction(0, (3,)))  # right
+    for seat, throws in ((0, [[0, 0], [0, 1]]), (1, [])):
+        view = g.seat_view(seat)
+        template = Determinizer(view, g.legal_actions(seat), v, random.Random(1)).template
+        assert template.state_of("seat_one_never_matches").throws == throws
+    g.apply(Pass(0))  # no call: player 1's turn, searched on games rebuilt the same way
+    bot = ISMCTSBot(seed=3, iterations=20)
+    bot.setup(v, 1)
+    assert bot.act(g.seat_view(1), g.legal_actions(1)) in g.legal_actions(1)
 
 
 def test_two_mechanics_handling_one_action_in_one_phase_are_an_error_at_load(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 """A third party's mechanic in the matching contract (docs/write-a-mechanic.md): seat 1 may never match
 (``MatchBlocker``), and every throw on the card on offer is heard (``MatchListener``), in a state object; and in
-the views contract: each seat is shown how many of its throws were heard (``view_model``, ``view_extra``)."""
+the views contract: each seat is shown how many of its throws were heard (``view_model``, ``view_extra``); and in
+the search contract: a game rebuilt from one seat's information gets that seat's throws back (``resample``)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,12 @@ class SeatOneNeverMatches(tamalou.Mechanic):
 
     def match_result(self, g: Game, p: int, right: bool) -> None:
         g.state_of(self.name).throws.append([p, int(right)])
+
+    def resample(self, g: Game, info: tamalou.SeatInfo) -> None:
+        me = info.view.player
+        shown = info.view.extra[self.name]  # what this mechanic showed the seat: its own throws, no one else's
+        misses = shown["mine"] - shown["right"]
+        g.state_of(self.name).throws = [[me, 0]] * misses + [[me, 1]] * shown["right"]
 
     def view_extra(self, g: Game, p: int) -> dict[str, Any]:
         mine = [right for player, right in g.state_of(self.name).throws if player == p]

@@ -73,6 +73,9 @@ MOVED = [
     ("tamalou.testing", "RoundMachine", "tamalou.testing.machine"),
     ("tamalou.cli.commands", "app", "tamalou.cli.application"),
     ("tamalou.pytest_plugin", "EventStream", "_tamalou_pytest_plugin"),
+    ("tamalou.rules", "rulebook", "tamalou.engine.rulebook"),
+    ("tamalou.plugins", "rules_manager", "tamalou.plugin_managers"),
+    ("tamalou.powers", "power_title", "tamalou.events"),
 ]
 
 
@@ -83,3 +86,36 @@ def test_the_old_import_paths_keep_working(old: str, name: str, home: str) -> No
     if old == "tamalou.testing":
         pytest.importorskip("hypothesis")
     assert getattr(importlib.import_module(old), name) is getattr(importlib.import_module(home), name)
+
+
+def test_the_engine_reaches_the_ruleset_loader_through_the_resolver() -> None:
+    """The engine takes a ``Variant``; a name goes to the loader registered with ``tamalou.resolver`` (the ruleset
+    loader, when tamalou is imported), and a program may put its own in its place: here one that knows a name
+    of its own, and asks the usual loader for the rest."""
+    from tamalou import resolver
+
+    usual = resolver.resolver()
+    french = tamalou.load_variant("french")
+
+    class Ours:
+        def load(self, spec: object, allow_plugins: object = True) -> tamalou.Variant:
+            return french if spec == "our-house-game" else usual.load(spec, allow_plugins)  # type: ignore[arg-type]
+
+        def from_dict(self, data: dict[str, object], allow_plugins: object = True) -> tamalou.Variant:
+            return usual.from_dict(data, allow_plugins)
+
+        def is_registered(self, name: str) -> bool:
+            return name == "our-house-game" or usual.is_registered(name)
+
+        def import_again(self, dirs: object) -> None:
+            usual.import_again(dirs)
+
+    resolver.set_resolver(Ours())
+    try:
+        game = tamalou.new_game("our-house-game", 2, seed=1)
+        assert game.variant is french
+        assert tamalou.card_value("our-house-game", "KS") == 15
+        assert tamalou.new_match("our-house-game", 2, seed=1).variant is french
+    finally:
+        resolver.set_resolver(usual)
+    assert resolver.resolver() is usual

@@ -8,21 +8,33 @@
 - ``tamalou.ai.openspiel``: the OpenSpiel game ``python_tamalou`` (registered on import).
 - ``tamalou.ai.turns``: the reaction turns both share, for a framework where one agent moves at a time.
 
-``import tamalou`` imports none of this (nor numpy): the game's thin methods ``game.action_id(a)``,
-``game.action_from_id(i, player)`` and ``game.legal_mask(p)`` import it when first called.
+``import tamalou`` imports none of this (nor numpy). A game's ids: ``action_id(game, a)``,
+``action_from_id(game, i, player)`` and ``legal_mask(game, p)`` (they were methods of ``Game``, which made the
+engine import this extra: the engine now imports nothing above it).
 """
 
 from __future__ import annotations
 
-from .encoding import ActionEncodingError, ActionSpace, default_max_group, default_max_slots
+from .encoding import (
+    ActionEncodingError,
+    ActionSpace,
+    action_from_id,
+    action_id,
+    default_max_group,
+    default_max_slots,
+    legal_mask,
+)
 from .observation import Observer, observation, observation_size, observation_string
 
 __all__ = [
     "ActionEncodingError",
     "ActionSpace",
     "Observer",
+    "action_from_id",
+    "action_id",
     "default_max_group",
     "default_max_slots",
+    "legal_mask",
     "observation",
     "observation_size",
     "observation_string",

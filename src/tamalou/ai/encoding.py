@@ -30,6 +30,7 @@ The same variant, player count and bounds give the same ids in every process (no
 hashing or on the order plugins were imported in). ``space.size`` is the number of ids;
 ``space.describe(i)`` and ``space.names`` say what each is; ``space.summary()`` is the table of blocks.
 
+>>> import tamalou
 >>> space = ActionSpace.of("french", 2)
 >>> space.describe(space.id(tamalou.Draw(0, "discard")))
 'draw source=discard'
@@ -49,17 +50,24 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-import tamalou
-
 from ..actions import Action, Tick, untimed
+from ..engine.rulebook import rulebook
 from ..errors import ActionEncodingError
-from ..rules import rulebook
+from ..resolver import resolve
 from ..schema import Variant
 
 if TYPE_CHECKING:
     from ..engine.game import Game
 
-__all__ = ["ActionEncodingError", "ActionSpace", "default_max_group", "default_max_slots"]
+__all__ = [
+    "ActionEncodingError",
+    "ActionSpace",
+    "action_from_id",
+    "action_id",
+    "default_max_group",
+    "default_max_slots",
+    "legal_mask",
+]
 
 #: Field names read as a seat (besides names ending in "player").
 SEAT_NAMES = frozenset({"target", "owner", "giver", "opponent", "seat", "victim"})
@@ -239,7 +247,7 @@ class ActionSpace:
     ) -> ActionSpace:
         """The action space of ``variant`` (a ``Variant``, a name or a composition) for ``players``
         players, made once per process and bounds (``max_slots``, ``max_group``: see the module)."""
-        v = variant if isinstance(variant, Variant) else tamalou.load_variant(variant)
+        v = resolve(variant)
         slots = default_max_slots(v) if max_slots is None else max_slots
         group = default_max_group(v) if max_group is None else max_group
         key = (id(v), players, slots, group)
@@ -443,3 +451,23 @@ def _beyond(a: Action, name: str, v: int, max_slots: int) -> _Beyond:
         f"{a.type} action: {name} names slot {v}, beyond the action space's max_slots={max_slots} "
         "(a layout grown by penalty cards; ActionSpace.of(..., max_slots=...) makes room)"
     )
+
+
+# ----------------------------------------------------------------------------- a game's ids
+
+
+def action_id(game: Game, action: Action) -> int:
+    """The integer id of ``action`` in ``game``'s action space (``ActionSpace.of(game.variant, game.players)``).
+    Raises ``ActionEncodingError`` if it has none. (It was ``game.action_id(action)``, which made the engine
+    import this extra.)"""
+    return ActionSpace.of(game.variant, game.players).id(action)
+
+
+def action_from_id(game: Game, i: int, player: int) -> Action:
+    """The action with id ``i`` taken by seat ``player`` in ``game``'s action space (``action_id``'s inverse)."""
+    return ActionSpace.of(game.variant, game.players).action(i, player)
+
+
+def legal_mask(game: Game, player: int) -> npt.NDArray[np.bool_]:
+    """A numpy bool array over ``game``'s action space: ``True`` at the id of each of ``legal_actions(player)``."""
+    return ActionSpace.of(game.variant, game.players).mask(game, player)

@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..rules import rulebook
+from ..engine.rulebook import rulebook
 from ..schema import Variant
 from ..variant import load_variant
 from ..views import PlayerView, SeatView

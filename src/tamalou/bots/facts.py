@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Generic, TypeVar
 
 from ..cards import parse_card
-from ..rules import Rulebook
+from ..engine.rulebook import Rulebook
 
 T = TypeVar("T")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..actions import Action, Call, Discard, Draw, Give, MatchAction, Pass, PeekAction, Power, Replace, Swap, Tick
+from ..powers import hinted_use
 from ..schema import Variant
 from ..views import SeatView, Slot
 from .view_reader import _card_at, _ViewReader
@@ -283,11 +284,16 @@ class GreedyBot(_ViewReader):
     # -- powers ---------------------------------------------------------------------------------------
 
     def _power(self, view: SeatView, mine: list[Action]) -> Action | None:
-        use = _POWERS.get(view.power or "")
-        if use is None:
-            return None  # a power it does not know
         powers = [a for a in mine if isinstance(a, Power)]
         passing = next((a for a in mine if isinstance(a, Pass)), None)
+        power = self.facts.rb.powers.get(view.power or "")
+        if power is not None and power.hints and powers:  # the power's own hints (the bots contract) first
+            hinted = hinted_use(power, view, powers, passing)
+            if hinted is not None:
+                return hinted
+        use = _POWERS.get(view.power or "")
+        if use is None:
+            return None  # a power it does not know, without hints
         if not powers:
             return passing
         return use(self, view, powers, passing)

@@ -9,7 +9,7 @@ import random
 from typing import TYPE_CHECKING
 
 from ..actions import Action, Give, Power
-from ..rules import Rulebook, rulebook
+from ..engine.rulebook import Rulebook, rulebook
 from ..schema import Variant
 from ..views import SeatView
 from .facts import _Facts, _facts

@@ -23,11 +23,11 @@ from rich.console import Console
 from rich.text import Text
 from typer.core import TyperCommand, TyperGroup
 
-from .. import __version__
 from ..bots import BUILTIN_BOTS, BotLike
 from ..errors import VariantError
 from ..schema import Variant
 from ..variant import is_registered, load_variant
+from ..version import __version__
 from .printable import printable
 
 #: The exit statuses, said in ``tamalou --help``.

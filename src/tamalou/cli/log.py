@@ -12,8 +12,8 @@ from typing import Any
 
 from ..effective import power_title
 from ..engine.game import Game
+from ..engine.rulebook import rulebook
 from ..events import Event
-from ..rules import rulebook
 
 
 def seat(p: Any) -> str:

@@ -18,8 +18,8 @@ from rich.tree import Tree
 
 from ..authoring import check_name, module_name, scaffold, write_files
 from ..effective import EffectiveRules, effective_rules, variant_to_toml
+from ..engine.rulebook import rulebook
 from ..errors import RulesetNameError, VariantError
-from ..rules import rulebook
 from ..schema import Variant
 from ..variant import is_registered, load_variant, variant_json_schema, variant_names
 from .application import (

@@ -328,7 +328,7 @@ def _read_replayable(text: str, file: Path, allow_plugins: bool) -> Counterexamp
 
 def _foreign(plugins: object) -> list[str]:
     """The module names of a ``plugins`` list read from a file that are not tamalou's own plugins."""
-    from ..plugins import is_builtin_plugin
+    from ..plugin_managers import is_builtin_plugin
 
     if not isinstance(plugins, list | tuple):
         return []

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, cast, overload
+from typing import Any, cast, overload
 
 from ..actions import Action, Tick, parse_action
+from ..display import game_lines, panel
 from ..errors import GameStateError, IllegalAction, PluginError, SetupError, SnapshotError, TamalouError
 from ..events import Event
 from ..hookspecs import Tally
-from ..rules import rulebook
+from ..resolver import resolve
 from ..schema import Variant
 from ..views import PlayerView, Result, SeatView
 from . import snapshot
@@ -24,13 +25,10 @@ from .deal import deal_round, opening
 from .flow import Flow
 from .mechanic import Mechanic
 from .phases import phase_table
+from .rulebook import rulebook
 from .seats import seat_actions
 from .state import DRAW, HOLD, NO_CARD, OVER, Judged, mypyc_attr
 from .view import player_view, seat_view
-
-if TYPE_CHECKING:
-    import numpy
-    from numpy.typing import NDArray
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -350,40 +348,15 @@ class Game(Flow):
         build (bots, simulations); ``.to_model()`` or ``.model_dump()`` at the boundary."""
         return seat_view(self, player)
 
-    # ----------------------------------------------------------------------------- action ids (the ``ai`` extra)
-
-    def action_id(self, action: Action) -> int:
-        """The integer id of ``action`` in this game's fixed action space (``tamalou.ai.ActionSpace``,
-        the ``ai`` extra: numpy is imported on first use). Raises ``ActionEncodingError`` if it has none."""
-        from ..ai.encoding import ActionSpace
-
-        return ActionSpace.of(self.variant, self.players).id(action)
-
-    def action_from_id(self, i: int, player: int) -> Action:
-        """The action with id ``i`` taken by seat ``player`` (``action_id``'s inverse)."""
-        from ..ai.encoding import ActionSpace
-
-        return ActionSpace.of(self.variant, self.players).action(i, player)
-
-    def legal_mask(self, player: int) -> NDArray[numpy.bool_]:
-        """A numpy bool array over the action space: ``True`` at the id of each of ``legal_actions(player)``."""
-        from ..ai.encoding import ActionSpace
-
-        return ActionSpace.of(self.variant, self.players).mask(self, player)
-
     def __repr__(self) -> str:
         """The table as the referee sees it (``tamalou.display``): every card, ``*`` after a card its owner
         does not know. Never show it to a player: ``repr(game.view(p))`` is what seat ``p`` sees."""
         if not hasattr(self, "variant"):
             return "<Game (blank)>"
-        from ..display import text
-
-        return text(self)
+        return "\n".join(game_lines(self))
 
     def __rich__(self) -> object:
-        from ..display import rich
-
-        return rich(self)
+        return panel(game_lines(self))
 
     def events_so_far(self, player: object = None) -> list[Event]:
         """Every event of the round so far, from the deal on, as ``player`` may see it (all of it with
@@ -487,12 +460,7 @@ def new_game(
     """Start a round: shuffled with ``seed`` (a fresh one, kept in ``game.seed``, if ``None``), or
     a stacked ``deal`` (``hands``, ``stock`` top first, ``discard`` bottom first). The events of the
     deal and the opening are in ``game.events_so_far(p)``."""
-    if isinstance(variant, Variant):
-        v = variant
-    else:
-        from ..variant import load_variant
-
-        v = load_variant(variant)
+    v = resolve(variant)  # a name: the ruleset loader, registered with tamalou.resolver, finds it
     game = Game(v, players, seed=seed, deal=deal, first_player=first_player)
     game.start()
     return game

@@ -26,9 +26,10 @@ if TYPE_CHECKING:
 
     from ..actions import Action
     from ..events import Event
-    from ..rules import Rulebook
     from ..schema import Variant
+    from ..views import SeatInfo
     from .game import Game
+    from .rulebook import Rulebook
 
 # The game is passed as ``Any`` here: the core calls these with itself, mechanics annotate it ``Game``.
 Lister = Callable[[Any, int, list["Action"]], None]
@@ -97,8 +98,8 @@ class PhaseEntry:
 
 # Mechanics are subclasses in Python (plugins' too), also when the core is compiled by mypyc.
 #: The version of the mechanic contract: the methods and class attributes of ``Mechanic`` (the moments, the state,
-#: the phases, the views: ``view``, ``view_model``, ``view_extra``) and what the core does with them. A change that
-#: would break a mechanic written against them raises it (docs/write-a-mechanic.md).
+#: the phases, the views: ``view``, ``view_model``, ``view_extra``; the search: ``resample``) and what the core
+#: does with them. A change that would break a mechanic written against them raises it (docs/write-a-mechanic.md).
 MECHANIC_CONTRACT = 1
 
 
@@ -166,6 +167,13 @@ class Mechanic:
     def view(self, g: Game, p: int) -> dict[str, Any]:
         """Fields of ``PlayerView`` this mechanic fills for viewer ``p`` (only what ``p`` may see)."""
         return {}
+
+    def resample(self, g: Game, info: SeatInfo) -> None:
+        """``g`` is a game rebuilt from one seat's information (``info``: its view and legal actions; ISMCTS's
+        determinization, as OpenSpiel's ``resample_from_infostate``), with this mechanic's fresh state
+        (``new_state``) in ``g.ms[self.index]``: set that state to what the seat's information says, the rest as
+        a new turn would have it (the search contract, docs/write-a-mechanic.md). ``g`` is then checked as a
+        snapshot. Called only if overridden."""
 
     def view_extra(self, g: Game, p: int) -> dict[str, Any]:
         """What this mechanic shows viewer ``p`` besides ``PlayerView``'s fields (only what ``p`` may see): the

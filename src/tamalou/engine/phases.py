@@ -14,7 +14,7 @@ from .mechanic import Guard, Handler, Lister, PhaseEntry, PhaseSpec
 from .state import DRAW, HOLD, OVER
 
 if TYPE_CHECKING:
-    from ..rules import Rulebook
+    from .rulebook import Rulebook
 
 
 class PhaseTable:

@@ -9,6 +9,7 @@ resolved variant, so a game on a ruleset loaded from a file restores from any di
 from __future__ import annotations
 
 import json
+import sys
 import weakref
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +18,7 @@ from pydantic import BaseModel, ValidationError
 from ..actions import ACTION_TYPES, MAX_TIME, Action, field_names, short
 from ..cards import parse_card
 from ..errors import SetupError, SnapshotError, TamalouError
+from ..resolver import resolver
 from ..rng import Rng
 from ..snapshots import SnapshotShape
 from .deal import set_universe, stacked_universe
@@ -89,8 +91,7 @@ def variant_ref(variant: Variant) -> Any:
     found = _REFS.get(key)
     if found is not None and found[0]() is variant:
         return found[1]
-    from ..variant import is_registered
-
+    is_registered = resolver().is_registered
     spec = variant.spec
     parts = [spec] if isinstance(spec, str) else spec
     if isinstance(parts, list) and parts and all(isinstance(s, str) and is_registered(s) for s in parts):
@@ -110,24 +111,19 @@ def variant_ref(variant: Variant) -> Any:
 def resolve_variant(ref: Any, allow_plugins: Any = None) -> Variant:
     """The variant a snapshot names. Plugins: only modules already imported in this process, plus
     ``allow_plugins`` (a restore never imports a module its caller did not load or allow)."""
-    import sys
-
-    from ..variant import load_variant, variant_from_dict
-
     allowed = {name for name in sys.modules if not name.startswith("_")}
     if allow_plugins is True:
         allow: Any = True
     else:
         allow = allowed | set(allow_plugins or ())
-    from ..variant import is_registered
-
+    loader = resolver()
     names = [ref] if isinstance(ref, str) else ref
-    if not isinstance(ref, dict) and not all(isinstance(n, str) and is_registered(n) for n in names):
+    if not isinstance(ref, dict) and not all(isinstance(n, str) and loader.is_registered(n) for n in names):
         raise SnapshotError("the snapshot's variant: registered ruleset names, or the whole variant (never a path)")
     try:
         if isinstance(ref, dict):
-            return variant_from_dict(ref, allow_plugins=allow)
-        return load_variant(ref, allow_plugins=allow)
+            return loader.from_dict(ref, allow_plugins=allow)
+        return loader.load(ref, allow_plugins=allow)
     except TamalouError as exc:
         raise SnapshotError(f"the snapshot's variant cannot be loaded: {short(str(exc), 300)}") from None
 

@@ -20,10 +20,10 @@ if TYPE_CHECKING:
     from _typeshed import IdentityFunction
 
     from ..actions import Action
-    from ..rules import Rulebook
     from ..schema import Variant
     from ..views import Result
     from .phases import PhaseTable
+    from .rulebook import Rulebook
 
 try:
     from mypy_extensions import mypyc_attr as mypyc_attr

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalAction
-from ..rules import rulebook
 from ..views import PlayerView, SeatView, Slot
+from .rulebook import rulebook
 from .state import NO_CARD, OVER
 
 if TYPE_CHECKING:

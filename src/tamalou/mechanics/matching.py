@@ -34,16 +34,18 @@ from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, MatchAction, Pass
 from ..engine.mechanic import Handler, Lister, Mechanic, PhaseSpec
-from ..engine.seats import GROWTH, SEATS
+from ..engine.seats import SEATS
 from ..engine.state import CLOSING, DRAW, GIVE, HOLD, NO_CARD, OVER, POWER, SWAP, Reason, mypyc_attr
 from ..errors import IllegalAction
 from ..events import Event
+from ._match_actions import _OWN, own_matches
 from .match_contract import MatchBlocker, MatchListener
 
 if TYPE_CHECKING:
     from ..engine.game import Game
-    from ..rules import Rulebook
+    from ..engine.rulebook import Rulebook
     from ..schema import Variant
+    from ..views import SeatInfo
 
 #: The phase of a window that opens after the card's power (``window = "after_power"``): a mechanic's
 #: phase, named by its string.
@@ -51,47 +53,6 @@ WINDOW = "window"
 #: The phases where matches come in although they are not open to out-of-turn actions: each waits for
 #: the players who may still match or pass.
 _WINDOWS = frozenset((CLOSING, WINDOW))
-
-_OWN: list[list[MatchAction]] = []  # per seat, per slot: the one-card match of one's own card
-_OTHERS: dict[tuple[int, int, int], MatchAction] = {}
-_THEIRS: dict[tuple[int, int], list[MatchAction]] = {}  # per (seat, opponent), per slot
-
-
-def own_matches(p: int, slots: int) -> list[MatchAction]:
-    """The one-card matches of seat ``p`` on its slots ``0..slots-1``, made once per process (and, for
-    the seats before ``p``, the list that will hold theirs). Grows under the seats' lock: games on
-    several threads share these lists."""
-    if len(_OWN) <= p or len(_OWN[p]) < slots:
-        with GROWTH:
-            while len(_OWN) <= p:
-                _OWN.append([])
-            own = _OWN[p]
-            while len(own) < slots:
-                own.append(MatchAction(p, (len(own),)))
-    return _OWN[p]
-
-
-def their_matches(p: int, q: int, slots: int) -> list[MatchAction]:
-    """The one-card matches by seat ``p`` of seat ``q``'s slots ``0..slots-1`` (opponent matching), made
-    once per process, grown under the seats' lock like ``own_matches``."""
-    theirs = _THEIRS.get((p, q))
-    if theirs is None or len(theirs) < slots:
-        with GROWTH:
-            theirs = _THEIRS.setdefault((p, q), [])
-            while len(theirs) < slots:
-                theirs.append(match_action(p, len(theirs), q))
-    return theirs
-
-
-def match_action(p: int, s: int, owner: int | None = None) -> MatchAction:
-    """A one-card match, made once per process (actions are values)."""
-    if owner is None:
-        return own_matches(p, s + 1)[s]
-    key = (p, s, owner)
-    a = _OTHERS.get(key)
-    if a is None:
-        a = _OTHERS[key] = MatchAction(p, (s,), owner=owner)
-    return a
 
 
 @mypyc_attr(native_class=False)  # snapshots and undo read and set its __slots__
@@ -372,6 +333,21 @@ class Matching(Mechanic):
     def took(self, g: Game, a: MatchAction, owner: int, events: list[Event]) -> bool:
         """After a match: ``True`` if the round now waits for something (opponent matching's give)."""
         return False
+
+    def resample(self, g: Game, info: SeatInfo) -> None:
+        """(search) The window on the discard's top, won by nobody yet, nothing thrown on it; in a window phase it
+        waits for the seats the view names; taken as closed when the seat may not match now (won, tried, or
+        not open)."""
+        st: Any = g.ms[self.index]  # a MatchingState, or a window's (turn_player), or opponents' twins
+        phase = g.phase
+        st.win = g.discard[-1] if g.discard else NO_CARD
+        st.win_by = -1
+        st.tried = [0] * g.players
+        st.waiting = info.waiting if phase in _WINDOWS else 0
+        if self.after_power:
+            st.turn_player = -2 if phase in (POWER, SWAP) else -1
+        if not any(type(a) is MatchAction for a in info.legal):
+            st.win = NO_CARD
 
     # ---------------------------------------------------------------- the contract (MATCHING_CONTRACT)
 

@@ -16,6 +16,7 @@ from ..events import Event
 if TYPE_CHECKING:
     from ..engine.game import Game
     from ..schema import Variant
+    from ..views import SeatInfo
 
 
 @mypyc_attr(native_class=False)  # snapshots and undo read and set its __slots__
@@ -50,6 +51,10 @@ class ChosenPeek(Mechanic):
         if not 0 <= st.peeked <= g.all_mask or (g.phase == PEEK and st.peeked >> g.current_player & 1):
             return "the opening peek names players who are not there"
         return None
+
+    def resample(self, g: Game, info: SeatInfo) -> None:
+        """(search) Those the opening peek no longer waits for have peeked (everyone, once it is over)."""
+        g.ms[self.index].peeked = g.all_mask & ~info.waiting if g.phase == PEEK else g.all_mask
 
     def waiting(self, g: Game) -> list[int]:
         peeked = g.ms[self.index].peeked

@@ -23,7 +23,8 @@ from ..engine.seats import SEATS
 from ..engine.state import GIVE, NO_CARD, mypyc_attr
 from ..errors import IllegalAction
 from ..events import Event
-from .matching import _THEIRS, _WINDOWS, Matching, MatchingState, own_matches, their_matches
+from ._match_actions import _THEIRS, own_matches, their_matches
+from .matching import _WINDOWS, Matching, MatchingState
 
 if TYPE_CHECKING:
     from ..engine.game import Game

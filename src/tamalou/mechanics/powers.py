@@ -28,6 +28,7 @@ from ..powers import TURN_TAKEN, CardPower
 if TYPE_CHECKING:
     from ..engine.game import Game
     from ..schema import Variant
+    from ..views import SeatInfo
 
 
 @mypyc_attr(native_class=False)  # snapshots and undo read and set its __slots__
@@ -72,6 +73,18 @@ class Powers(Mechanic):
 
     def new_state(self, g: Game) -> PowersState:
         return ReplacedPowersState() if self.replaced else PowersState()
+
+    def resample(self, g: Game, info: SeatInfo) -> None:
+        """(search) The power on offer as the view shows it; no second step pending, nothing passed on; with
+        ``replaced``, forced when the seat's turn offers it without a ``pass``."""
+        st = g.ms[self.index]
+        phase = g.phase
+        st.power = info.view.power if phase in (POWER, DRAW) else None
+        st.step = None
+        st.passing = None
+        if self.replaced:
+            mine = info.turn_actions
+            st.forced = phase == POWER and bool(mine) and not any(type(a) is Pass for a in mine)
 
     def forced(self, g: Game) -> bool:
         """Whether the power on offer may not be declined."""

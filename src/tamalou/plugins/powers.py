@@ -44,6 +44,7 @@ class PeekOwn(CardPower):
     """Look at one of your own cards."""
 
     name = "peek_own"
+    title = "Look at one of your own cards"
 
     def uses(self, g: Game, p: int) -> list[Action]:
         return [self.action(p, s) for s in g.occupied(p)]
@@ -65,6 +66,7 @@ class PeekOpponent(CardPower):
     """Look at one card of an opponent."""
 
     name = "peek_opponent"
+    title = "Look at one card of an opponent"
 
     def uses(self, g: Game, p: int) -> list[Action]:
         return [self.action(p, target=q, target_slot=s) for q in g.targets(p, self.exchanges) for s in g.occupied(q)]
@@ -86,6 +88,7 @@ class BlindSwap(CardPower):
     """Swap one of your cards with one of an opponent's, nobody looking."""
 
     name = "blind_swap"
+    title = "Swap one of your cards with one of an opponent's, nobody looking"
     exchanges = True
 
     def uses(self, g: Game, p: int) -> list[Action]:
@@ -110,6 +113,7 @@ class LookAndSwap(PeekOpponent):
     """Look at one card of an opponent, then swap it with one of yours, or not."""
 
     name = "look_and_swap"
+    title = "Look at one card of an opponent, then swap it with one of yours, or not"
     exchanges = True
 
     def usable(self, g: Game, p: int) -> bool:
@@ -151,6 +155,7 @@ class PlayAgain(CardPower):
     """Play again: draw once more, from the stock (tamalou.fun: "Jack: play again")."""
 
     name = "play_again"
+    title = "Play again: draw once more, from the stock"
     passable = False
 
     def uses(self, g: Game, p: int) -> list[Action]:
@@ -174,6 +179,7 @@ class SwapThenLook(BlindSwap):
     Everyone sees the swap; the card received is shown to you alone."""
 
     name = "swap_then_look"
+    title = "Swap one of your cards with another player's card, then look at the card you received"
 
     def resolve(self, g: Game, a: Power, events: list[Event]) -> Any:
         super().resolve(g, a, events)
@@ -189,6 +195,7 @@ class LookBothAndSwap(BlindSwap):
     Second step: ``swap`` with the slot you looked at, or ``pass``."""
 
     name = "look_both_and_swap"
+    title = "Look at one of your cards and one of an opponent's, then swap those two, or not"
 
     def resolve(self, g: Game, a: Power, events: list[Event]) -> Any:
         assert a.slot is not None and a.target is not None and a.target_slot is not None
@@ -231,6 +238,7 @@ class SwapAnyBlind(CardPower):
     looking (kaboo and dutch J). Everyone sees which two places were swapped."""
 
     name = "swap_any_blind"
+    title = "Swap any two cards on the table, of two different layouts (yours included or not), nobody looking"
     exchanges = True
 
     def uses(self, g: Game, p: int) -> list[Action]:
@@ -274,6 +282,7 @@ class LookAnyTwoAndSwap(SwapAnyBlind):
     them), or ``pass``."""
 
     name = "look_any_two_and_swap"
+    title = "Pick any two cards on the table, of two different layouts, look at both, then swap them, or not"
 
     def resolve(self, g: Game, a: Power, events: list[Event]) -> Any:
         assert a.owner is not None and a.slot is not None and a.target is not None and a.target_slot is not None
@@ -311,6 +320,10 @@ class GiveStockCard(CardPower):
     the receiver, ``slot``, ``by``); nobody sees the card. A locked or sealed layout gets nothing."""
 
     name = "give_stock_card"
+    title = (
+        "Give the stock's top card, face down and seen by nobody, to another player: it joins their layout in a new "
+        "slot"
+    )
     exchanges = True
 
     def uses(self, g: Game, p: int) -> list[Action]:

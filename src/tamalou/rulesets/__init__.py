@@ -20,10 +20,34 @@ imported from their own modules, so that loading a ruleset does not import them.
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..resolver import set_resolver
+from ..schema import Variant
 from .files import MAX_EXTENDS_DEPTH
 from .loader import TEXT_LABEL, VariantSpec, load_variant, variant_from_dict, variant_from_toml, variant_json_schema
+from .plugin_modules import _import_again
 from .registry import is_registered, refresh_registry, variant_names
 from .toml_text import MAX_NESTING
+
+
+class _Loader:
+    """The ruleset loader as the engine asks it (``tamalou.resolver.Resolver``)."""
+
+    def load(self, spec: Any, allow_plugins: Any = True) -> Variant:
+        return load_variant(spec, allow_plugins=allow_plugins)
+
+    def from_dict(self, data: dict[str, Any], allow_plugins: Any = True) -> Variant:
+        return variant_from_dict(data, allow_plugins=allow_plugins)
+
+    def is_registered(self, name: str) -> bool:
+        return is_registered(name)
+
+    def import_again(self, dirs: Any) -> None:
+        _import_again(dirs)
+
+
+set_resolver(_Loader())
 
 __all__ = [
     "MAX_EXTENDS_DEPTH",

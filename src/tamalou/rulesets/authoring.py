@@ -30,8 +30,8 @@ from typing import Any
 import tomli_w
 
 from ..cards import JOKER, Card
+from ..engine.rulebook import rulebook
 from ..errors import RulesetNameError
-from ..rules import rulebook
 from ..schema import Variant
 from .loader import load_variant
 

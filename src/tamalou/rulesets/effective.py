@@ -24,8 +24,8 @@ import tomli_w
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..cards import JOKER, Card
-from ..plugins import BUILTIN_PLUGINS
-from ..rules import Rulebook, first_result, ranking_rule, rulebook
+from ..engine.rulebook import Rulebook, first_result, ranking_rule, rulebook
+from ..plugin_managers import BUILTIN_PLUGINS
 from ..schema import Variant
 from .loader import load_variant
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..actions import ACTION_TYPES
 from ..errors import VariantError
-from ..plugins import import_plugin, is_builtin_plugin, rules_manager
+from ..plugin_managers import import_plugin, is_builtin_plugin, rules_manager
 from ..schema import Variant
 from .files import _Loader
 from .trust import _unique_names

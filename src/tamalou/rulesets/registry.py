@@ -10,7 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..engine.snapshot import forget_variant_refs
-from ..plugins import discovery_manager
+from ..plugin_managers import discovery_manager
 from ..schema import Variant
 
 #: The variants ``load_variant`` returned, by spec (with the modification times of the files each was read

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..errors import VariantError
-from ..plugins import is_builtin_plugin
+from ..plugin_managers import is_builtin_plugin
 
 #: Which plugin modules a load may import: ``None`` for any (trusted), else the allowed ones beyond
 #: tamalou's own (``tamalou.plugins.*``).

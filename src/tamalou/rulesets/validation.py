@@ -11,9 +11,9 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from ..engine.rulebook import rulebook
 from ..errors import VariantError
-from ..plugins import rules_manager
-from ..rules import rulebook
+from ..plugin_managers import rules_manager
 from ..schema import _MODULE_NAME, Powers, Rules, Variant, rules_problems
 from .files import _Loader
 from .plugin_modules import _import_beside, _plugin_errors, _rollback

@@ -23,6 +23,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from ..cards import JOKER, parse_card
+from ..resolver import resolver
 from .bounds import (
     MAX_ALIASES,
     MAX_BASE_LENGTH,
@@ -359,9 +360,7 @@ class Variant(BaseModel):
         super().__setstate__(state)
         dirs = (state.get("__pydantic_private__") or {}).get("_plugin_dirs")
         if dirs:
-            from ..rulesets.plugin_modules import _import_again
-
-            _import_again(dirs)
+            resolver().import_again(dirs)  # (the ruleset loader, registered there: a layer above this one)
 
     def __copy__(self) -> Variant:
         """The variant itself: it is immutable, so a copy could differ in nothing (``copy.copy``)."""

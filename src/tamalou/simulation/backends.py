@@ -94,7 +94,7 @@ def _init_pool(ref: VariantRef, names: list[str]) -> None:
     """A worker process's start: the ruleset and the bots, once (a ruleset that does not load here
     breaks the pool, and the games are played in the main process instead)."""
     global _POOL
-    from ..rules import rulebook
+    from ..engine.rulebook import rulebook
 
     v = _variant_of(ref)
     rulebook(v)

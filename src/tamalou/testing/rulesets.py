@@ -15,8 +15,8 @@ from typing import Any
 from hypothesis import note
 from hypothesis import strategies as st
 
+from ..engine.rulebook import rulebook
 from ..errors import VariantError
-from ..rules import rulebook
 from ..schema import Deck, Variant
 from ..variant import load_variant, variant_from_dict, variant_names
 

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from ..actions import ACTION_TYPES, Action, Tick, action_to_dict
 from ..engine.game import Game, new_game
+from ..engine.rulebook import rulebook
 from ..invariants import choose_action
-from ..rules import rulebook
 from ..schema import Variant
 from .playing import DrawChooser, _ref, _replay_note
 from .rulesets import DrawFn, VariantArg, _load, variants

@@ -16,8 +16,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
+from ..engine.rulebook import rulebook
 from ..errors import SetupError
-from ..rules import rulebook
 from ..schema import Variant
 from .game_check import SAMPLES, Failure, GameReport, check_game
 from .playout import _as_variant

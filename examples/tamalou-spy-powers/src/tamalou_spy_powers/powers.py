@@ -30,6 +30,7 @@ class SpyPeekAny(tamalou.CardPower):
     that may be aimed at (``g.targets``: still in the round, with a card)."""
 
     name = "spy_peek_any"
+    title = "Look at any one card on the table, your own included"  # the words logs and `tamalou show` use
 
     def uses(self, g: Game, p: int) -> list[Action]:
         return [self.action(p, target=q, target_slot=s) for q in [p, *g.targets(p)] for s in g.occupied(q)]
@@ -65,6 +66,7 @@ class SpySwapLook(BlindSwap):
     with (``exchanges = True``: ``g.targets(p, True)`` leaves out a locked layout)."""
 
     name = "spy_swap_look"
+    title = "Swap one of your cards with one of an opponent's, then look at the card you received"
 
     def resolve(self, g: Game, a: Power, events: list[Event]) -> Any:
         super().resolve(g, a, events)  # the blind swap: everyone sees which two places changed

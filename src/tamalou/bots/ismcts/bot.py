@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 
 from ...actions import Action, MatchAction, Power, Tick
 from ...engine.game import Game
+from ...engine.rulebook import Rulebook, rulebook
 from ...engine.state import CALL, DRAW, HOLD, OVER, POWER
 from ...errors import TamalouError
-from ...rules import Rulebook, rulebook
 from ...schema import Variant
 from ...views import SeatView
 from ..greedy import GreedyBot

@@ -6,17 +6,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
-from ...actions import Action, Discard, MatchAction, Pass
+from ...actions import Action, Discard, Pass
 from ...engine.deal import set_universe
 from ...engine.game import Game
-from ...engine.state import DRAW, HOLD, NO_CARD, PEEK, POWER, SWAP, Phase
+from ...engine.rulebook import rulebook
+from ...engine.state import DRAW, HOLD, NO_CARD, PEEK, Phase
 from ...errors import SnapshotError, Unbuildable
 from ...rng import Rng
-from ...rules import rulebook
 from ...schema import Variant
-from ...views import SeatView
+from ...views import SeatInfo, SeatView
 
 __all__ = ["Determinizer", "Unbuildable"]
 
@@ -121,15 +120,13 @@ class Determinizer:
         g._result = None
         # Places first filled in order, so that the template is a whole game; ``sample`` deals them again.
         self._fill(g, places, place_knowers, unknown)
+        # Each mechanic's state, from what the seat knows: the search contract (``Mechanic.resample``), the
+        # same for a built-in mechanic and a plugin's.
         g.ms = [m.new_state(g) for m in rb.mechanics]
-        waiting = sum(1 << p for p in view.to_act)
-        for st in g.ms:
-            _set_state(st, g, view, mine, waiting)
-        if not any(type(a) is MatchAction for a in legal):
-            # The seat may not match now: the window is taken as closed (won, tried, or not open).
-            for st in g.ms:
-                if hasattr(st, "win"):
-                    st.win = NO_CARD
+        info = SeatInfo(view, legal)
+        for m in rb.mechanics:
+            if rb.overrides(m, "resample"):
+                m.resample(g, info)
         try:
             self.template = Game.from_json(g.to_json(), variant)
         except SnapshotError as exc:
@@ -158,25 +155,3 @@ class Determinizer:
         rng.shuffle(ids)
         self._fill(g, self.places, self.place_knowers, ids)
         return g
-
-
-def _set_state(st: Any, g: Game, view: SeatView, mine: Sequence[Action], waiting: int) -> None:
-    """A new game's state of one built-in mechanic, set to what the view says of the turn."""
-    if st is None:
-        return
-    phase = g.phase
-    if hasattr(st, "win"):  # matching: the window is on the discard's top, nobody has won it yet
-        st.win = g.discard[-1] if g.discard else NO_CARD
-        st.win_by = -1
-        st.tried = [0] * g.players
-        st.waiting = waiting if phase in ("closing", "window") else 0
-        if hasattr(st, "turn_player"):
-            st.turn_player = -2 if phase in (POWER, SWAP) else -1
-    if hasattr(st, "step"):  # powers: the one on offer, as the view shows it
-        st.power = view.power if phase in (POWER, DRAW) else None
-        st.step = None
-        st.passing = None
-        if hasattr(st, "forced"):
-            st.forced = phase == POWER and bool(mine) and not any(type(a) is Pass for a in mine)
-    if hasattr(st, "peeked"):  # the opening peek: those the round no longer waits for have peeked
-        st.peeked = g.all_mask & ~waiting if phase == PEEK else g.all_mask

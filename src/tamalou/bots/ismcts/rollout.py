@@ -9,8 +9,9 @@ from typing import Any
 
 from ...actions import Action, Call, Discard, Draw, Give, MatchAction, Pass, Power, Replace, Tick
 from ...engine.game import Game
+from ...engine.rulebook import Rulebook
 from ...engine.state import CALL, DRAW, GIVE, HOLD, NO_CARD, OVER, PEEK, POWER, SWAP
-from ...rules import Rulebook
+from ...powers import hinted_use
 
 
 class RolloutPolicy:
@@ -28,6 +29,8 @@ class RolloutPolicy:
     def __init__(self, rb: Rulebook, rng: random.Random) -> None:
         self.rb = rb
         self.rng = rng
+        #: The powers that give hints (``CardPower.hint``), by name.
+        self.hinted = {name: power for name, power in rb.powers.items() if power.hints}
         tables = rb.deck_tables()
         values = tables[3]
         self.mean = sum(values) / max(1, len(values))
@@ -190,6 +193,12 @@ class RolloutPolicy:
         passing = next((a for a in mine if type(a) is Pass), None)
         if not powers:
             return passing or mine[0]
+        if self.hinted:  # a power that gives hints (the bots contract): the seat's view says which is on offer
+            view = g.seat_view(p)
+            power = self.hinted.get(view.power or "")
+            hinted = hinted_use(power, view, powers, passing) if power is not None else None
+            if hinted is not None:
+                return hinted
         first = powers[0]
         knowers = g.knowers
         if first.slot is not None and first.target is None:  # a look at one of one's own cards

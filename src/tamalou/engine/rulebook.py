@@ -1,0 +1,466 @@
+"""The rulebook: a variant's plugins asked once and turned into plain tables for the engine.
+
+Card values, powers and the call threshold are asked of the hooks once per variant and card (they
+must be pure); the mechanics and powers a variant plays with are collected from the "register" hooks
+(``tamalou_mechanics``, ``tamalou_powers``) and made once. Hooks that depend on a game
+(``tamalou_call_allowed``, ``tamalou_same_kind``) are called only when a plugin other than the
+built-in defaults implements them. Every answer is checked; a wrong one names the plugin and the hook.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from .. import plugin_managers
+from ..actions import register_action
+from ..cards import Card, build_deck, parse_card
+from ..errors import PluginError, VariantError
+from ..hookspecs import Tally, TieBreak
+from ..plugin_managers import BUILTIN_PLUGINS, rules_manager
+from ..powers import CardPower
+from ..resolver import resolve
+from ..schema import Variant
+from .mechanic import Hooks, Mechanic
+from .phases import PhaseTable
+
+#: The plugin of the rules read from keys (``trylast``): what it gives is the ruleset's own, not added.
+_DEFAULTS = "tamalou.plugins.defaults"
+
+if TYPE_CHECKING:
+    from .game import Game
+
+T = TypeVar("T")
+
+#: Hooks a plugin answers while a game is played: a third party implementing one makes ``apply`` keep a
+#: copy of the game, so that a hook that raises leaves the game as it was.
+_PLAY_TIME_HOOKS = (
+    "tamalou_call_allowed",
+    "tamalou_same_kind",
+    "tamalou_rank",
+    "tamalou_winners",
+    "tamalou_round_scores",
+)
+
+
+def _trusted(plugin_name: str) -> bool:
+    return plugin_name in BUILTIN_PLUGINS or plugin_name.startswith("tamalou.")
+
+
+def first_result(hook: Any, **kwargs: Any) -> tuple[Any, str]:
+    """Call a *first result wins* hook one implementation at a time, in pluggy's order; return the
+    first answer that is not ``None`` and the name of the plugin that gave it. A hook that raises is a
+    ``PluginError`` naming the plugin and the hook. (``TAMALOU_TRACE_PLUGINS=1``: each answer and its plugin
+    are written to standard error.)"""
+    return _first(hook.name, list(reversed(hook.get_hookimpls())), kwargs)
+
+
+def _first(name: str, impls: list[Any], kwargs: dict[str, Any]) -> tuple[Any, str]:
+    """The first answer that is not ``None`` of ``impls`` (in calling order), then passed through the
+    wrappers among them (``@hookimpl(wrapper=True)``, innermost first): a wrapper receives the answer
+    from its ``yield`` and returns it, changed or not, as pluggy's own wrappers do. The one place where
+    tamalou calls a *first result wins* hook itself (pluggy's call does not say which plugin answered)."""
+    answer: Any = None
+    plugin = ""
+    wrappers = [impl for impl in impls if impl.wrapper or impl.hookwrapper]
+    for impl in impls:
+        if impl.wrapper or impl.hookwrapper:
+            continue
+        try:
+            answer = impl.function(*[kwargs[arg] for arg in impl.argnames])
+        except Exception as exc:
+            raise PluginError(f"raised {exc!r}", plugin=impl.plugin_name, hook=name) from exc
+        if answer is not None:
+            plugin = impl.plugin_name
+            break
+    for impl in reversed(wrappers):  # the first in calling order is the outermost
+        answer, plugin = _wrap(name, impl, kwargs, answer), impl.plugin_name
+    if plugin_managers.TRACE:
+        plugin_managers.trace(name, plugin, answer)
+    return answer, plugin
+
+
+def _wrap(name: str, impl: Any, kwargs: dict[str, Any], answer: Any) -> Any:
+    if impl.hookwrapper:
+        raise PluginError(
+            "old-style hookwrapper=True is not supported: use wrapper=True", plugin=impl.plugin_name, hook=name
+        )
+    try:
+        gen = impl.function(*[kwargs[arg] for arg in impl.argnames])
+        next(gen)
+        gen.send(answer)
+    except StopIteration as stop:
+        return stop.value
+    except Exception as exc:
+        raise PluginError(f"raised {exc!r}", plugin=impl.plugin_name, hook=name) from exc
+    raise PluginError("a wrapper must yield exactly once", plugin=impl.plugin_name, hook=name)
+
+
+def _all_results(hook: Any) -> list[tuple[Any, str]]:
+    out = []
+    for impl in reversed(hook.get_hookimpls()):
+        try:
+            answer = impl.function()
+        except Exception as exc:
+            raise VariantError(f"{hook.name} of plugin {impl.plugin_name!r} raised {exc!r}", key="plugins") from exc
+        if answer is not None:
+            out.append((answer, impl.plugin_name))
+    return out
+
+
+def _registered(hook: Any, base: type[T]) -> list[tuple[type[T], str]]:
+    """The classes a "register" hook's plugins return, each a named subclass of ``base``, with the
+    plugin that gave it."""
+    out: list[tuple[type[T], str]] = []
+    for answer, plugin in _all_results(hook):
+        for cls in answer:
+            if not (isinstance(cls, type) and issubclass(cls, base)) or not getattr(cls, "name", ""):
+                raise VariantError(
+                    f"{hook.name} of plugin {plugin!r} returned {cls!r}: "
+                    f"expected a subclass of tamalou.{base.__name__} with a 'name'",
+                    key="plugins",
+                )
+            out.append((cls, plugin))
+    return out
+
+
+class Rulebook:
+    """Everything the engine needs to referee one variant, asked of its plugins once."""
+
+    __slots__ = (
+        "_end_hooks",
+        "_power",
+        "_tables",
+        "_value",
+        "call_allowed_hook",
+        "deck",
+        "discard_forbidden",
+        "flow",
+        "from_discard",
+        "guarded",
+        "hooks",
+        "max_turns",
+        "mechanics",
+        "must_replace",
+        "pm",
+        "powers",
+        "presence",
+        "reshuffle",
+        "same_kind_hook",
+        "threshold",
+        "tiebreak_plugins",
+        "tiebreaks",
+        "variant",
+    )
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.pm = rules_manager(variant)
+        hook = self.pm.hook
+        r = variant.rules
+        self.deck: list[Card] = build_deck(r.deck.ranks, r.deck.suits, r.deck.jokers, r.deck.copies, r.deck.counts)
+        self._value: dict[Card, int] = {}
+        self._power: dict[Card, str] = {}
+        threshold, plugin = first_result(hook.tamalou_call_threshold, variant=variant)
+        if type(threshold) is not int:
+            raise VariantError(
+                f"tamalou_call_threshold of plugin {plugin!r} returned {threshold!r}, expected an integer"
+            )
+        self.threshold: int = threshold
+        self.call_allowed_hook = self._overridden(hook.tamalou_call_allowed)
+        self.same_kind_hook = self._overridden(hook.tamalou_same_kind)
+        self.powers = self._collect_powers()
+        self._check_power_names()
+        for card in self.deck:
+            self.value(card)
+            self.power_name(card)
+        self._tables: tuple[list[Card], list[str], list[str], list[int], list[str]] | None = None
+        d = r.draw
+        self.from_discard = d.from_discard
+        self.discard_forbidden = frozenset(d.discard_forbidden)
+        self.must_replace = d.discard_must_replace
+        self.reshuffle = d.stock_empty == "reshuffle"
+        self.max_turns = r.end.max_turns
+        self.mechanics = self._collect_mechanics()
+        self.hooks = Hooks(self.mechanics)
+        self.presence: tuple[tuple[Callable[..., object], Callable[..., None]], ...] = tuple(
+            (m.before_action, m.undo) for m in self.mechanics if self.overrides(m, "before_action")
+        )
+        untrusted = any(
+            not _trusted(impl.plugin_name) for name in _PLAY_TIME_HOOKS for impl in getattr(hook, name).get_hookimpls()
+        )
+        own_code = [*self.mechanics, *self.powers.values()]
+        self.guarded = untrusted or any(not type(x).__module__.startswith("tamalou.") for x in own_code)
+        try:  # the phase table, built now so that mechanics that clash are an error at load
+            self.flow = PhaseTable(self)
+        except ValueError as exc:
+            raise VariantError(str(exc), key="plugins") from None
+        for m in self.mechanics:
+            m.bind(self)
+        self.tiebreak_plugins: dict[str, str] = {}  #: the plugin that gave each tie-break, by its name
+        self.tiebreaks = self._collect_tiebreaks()
+        # The end-of-round hooks, asked once per round.
+        self._end_hooks: dict[str, list[Any]] = {}  # in calling order
+        for name in ("tamalou_rank", "tamalou_winners", "tamalou_round_scores"):
+            self._end_hooks[name] = list(reversed(getattr(hook, name).get_hookimpls()))
+
+    # ---------------------------------------------------------------- collecting
+
+    def _overridden(self, hook: Any) -> Any:
+        """``hook`` if any plugin besides the built-ins implements it, else ``None``."""
+        return hook if any(impl.plugin_name not in BUILTIN_PLUGINS for impl in hook.get_hookimpls()) else None
+
+    def _collect_powers(self) -> dict[str, CardPower]:
+        powers: dict[str, CardPower] = {}
+        for cls, plugin in _registered(self.pm.hook.tamalou_powers, CardPower):
+            if cls.name in powers and type(powers[cls.name]) is not cls:
+                raise VariantError(f"two powers are named {cls.name!r} (plugin {plugin!r})", key="plugins")
+            powers[cls.name] = cls()
+        return powers
+
+    def _collect_tiebreaks(self) -> tuple[TieBreak, ...]:
+        """Every plugin's tie-breaks in the order they apply: the built-in ones (``rules.end.ties``)
+        first, then the plugins in the order they were registered (a base's before a house rule's)."""
+        found: dict[str, TieBreak] = {}
+        for impl in self.pm.hook.tamalou_tiebreaks.get_hookimpls():  # pluggy lists them oldest first
+            try:
+                answer: Any = impl.function(*[self.variant for _ in impl.argnames])
+            except Exception as exc:
+                raise VariantError(
+                    f"tamalou_tiebreaks of plugin {impl.plugin_name!r} raised {exc!r}", key="plugins"
+                ) from exc
+            if answer is not None and not isinstance(answer, Sequence):
+                answer = [answer]
+            for t in answer or ():
+                if not isinstance(t, TieBreak) or not callable(t.key):
+                    raise VariantError(
+                        f"tamalou_tiebreaks of plugin {impl.plugin_name!r} returned {t!r}: expected tamalou.TieBreak",
+                        key="plugins",
+                    )
+                if t.name not in found:
+                    found[t.name] = t
+                    self.tiebreak_plugins[t.name] = impl.plugin_name
+        return tuple(found.values())
+
+    def added_tiebreaks(self) -> list[tuple[str, str]]:
+        """The tie-breaks plugins add to ``rules.end.ties``: ``(name, plugin)`` each, in order (``show`` and
+        ``validate`` say so: a ruleset's ``ties`` list is then not all its tie-breaks)."""
+        return [
+            (t.name, self.tiebreak_plugins[t.name])
+            for t in self.tiebreaks
+            if self.tiebreak_plugins[t.name] != _DEFAULTS
+        ]
+
+    def _unknown_power(self, name: object, key: str) -> VariantError:
+        known = ", ".join(sorted(self.powers))
+        return VariantError(f"unknown power {name!r} (powers: none, {known})", key=key)
+
+    def _check_power_names(self) -> None:
+        p = self.variant.rules.powers
+        for table, where in ((p.ranks, "ranks"), (p.cards, "cards")):
+            for k, name in table.items():
+                if name != "none" and name not in self.powers:
+                    raise self._unknown_power(name, f"rules.powers.{where}.{k}")
+
+    def _collect_mechanics(self) -> list[Mechanic]:
+        found: list[Mechanic] = []
+        names: dict[str, str] = {}
+        for cls, plugin in _registered(self.pm.hook.tamalou_mechanics, Mechanic):
+            if not cls.wanted(self.variant):
+                continue
+            if cls.name in names:
+                raise VariantError(
+                    f"two mechanics named {cls.name!r} play a part (plugins {names[cls.name]!r} and {plugin!r})",
+                    key="plugins",
+                )
+            names[cls.name] = plugin
+            for action in cls.actions:
+                register_action(action)
+            found.append(cls(self.variant))
+        found.sort(key=lambda m: m.order)
+        for i, m in enumerate(found):
+            m.index = i
+        return found
+
+    @staticmethod
+    def overrides(m: Mechanic, name: str) -> bool:
+        return getattr(type(m), name) is not getattr(Mechanic, name)
+
+    # ---------------------------------------------------------------- cards
+
+    def deck_tables(self) -> tuple[list[Card], list[str], list[str], list[int], list[str]]:
+        """Cards, texts, ranks, values and powers of the deck, by card id (shared: never mutate them)."""
+        if self._tables is None:
+            deck = self.deck
+            self._tables = (
+                deck,
+                [str(c) for c in deck],
+                [c.rank for c in deck],
+                [self.value(c) for c in deck],
+                [self.power_name(c) for c in deck],
+            )
+        return self._tables
+
+    def value(self, card: Card) -> int:
+        v = self._value.get(card)
+        if v is None:
+            v, plugin = first_result(self.pm.hook.tamalou_card_value, variant=self.variant, card=card)
+            if type(v) is not int:
+                who = f" of plugin {plugin!r}" if plugin else ""
+                raise VariantError(f"no value for card {card} (tamalou_card_value{who} returned {v!r})")
+            self._value[card] = v
+        return v
+
+    def power_name(self, card: Card) -> str:
+        """The name of ``card``'s power (``"none"`` if it has none)."""
+        p = self._power.get(card)
+        if p is None:
+            answer, plugin = first_result(self.pm.hook.tamalou_card_power, variant=self.variant, card=card)
+            p = "none" if answer is None else answer
+            if p != "none" and p not in self.powers:
+                raise self._unknown_power(p, f"plugin {plugin!r}: tamalou_card_power({card})")
+            assert isinstance(p, str)
+            self._power[card] = p
+        return p
+
+    def same_kind(self, thrown: Card, top: Card) -> bool:
+        """Whether ``thrown`` may be matched on ``top``."""
+        if self.same_kind_hook is not None:
+            answer, plugin = first_result(self.same_kind_hook, variant=self.variant, thrown=thrown, top=top)
+            if answer is not None:
+                if type(answer) is not bool:
+                    raise PluginError(
+                        f"returned {answer!r}, expected True or False", plugin=plugin, hook="tamalou_same_kind"
+                    )
+                return answer
+        if self.variant.rules.matching.by == "value":
+            return self.value(thrown) == self.value(top)
+        return thrown.rank == top.rank
+
+    # ---------------------------------------------------------------- decisions during play
+
+    def call_allowed(self, game: Game, player: int) -> bool:
+        """Whether ``player`` may call now (``tamalou_call_allowed``, asked with their own view)."""
+        if self.call_allowed_hook is None:
+            return True
+        view = game.view(player)
+        answer, plugin = first_result(self.call_allowed_hook, variant=self.variant, view=view)
+        if answer is None:
+            return True
+        if type(answer) is not bool:
+            raise PluginError(
+                f"returned {answer!r}, expected True, False or None", plugin=plugin, hook="tamalou_call_allowed"
+            )
+        return answer
+
+    def judge(self, tally: Tally) -> tuple[list[list[int]], list[int], list[int]]:
+        """Ranking, winners and round scores of a finished round; a plugin's answers are checked."""
+        n = len(tally.totals)
+        hooks, v = self._end_hooks, self.variant
+        args: dict[str, Any] = {"variant": v, "tally": tally, "tiebreaks": self.tiebreaks}
+        ranking, plugin = _first("tamalou_rank", hooks["tamalou_rank"], args)
+        if not _trusted(plugin):
+            flat = [p for place in ranking or () for p in (place if isinstance(place, Sequence) else [place])]
+            if (
+                not isinstance(ranking, Sequence)
+                or not all(isinstance(place, Sequence) and place for place in ranking)
+                or sorted(flat) != list(range(n))
+                or not all(type(p) is int for p in flat)
+            ):
+                raise PluginError(
+                    f"returned {ranking!r}: expected places (lists of players), every player 0..{n - 1} exactly once",
+                    plugin=plugin,
+                    hook="tamalou_rank",
+                )
+            ranking = [list(place) for place in ranking]
+        args = {"variant": v, "tally": tally, "ranking": ranking}
+        winners, plugin = _first("tamalou_winners", hooks["tamalou_winners"], args)
+        if not _trusted(plugin) and (
+            not isinstance(winners, Sequence)
+            or not all(type(p) is int and 0 <= p < n for p in winners)
+            or len(set(winners)) != len(winners)
+        ):
+            raise PluginError(
+                f"returned {winners!r}: expected a list of different players", plugin=plugin, hook="tamalou_winners"
+            )
+        args = {"variant": v, "tally": tally, "winners": list(winners)}
+        scores, plugin = _first("tamalou_round_scores", hooks["tamalou_round_scores"], args)
+        if not _trusted(plugin) and (
+            not isinstance(scores, Sequence) or len(scores) != n or not all(type(s) is int for s in scores)
+        ):
+            raise PluginError(
+                f"returned {scores!r}: expected one integer per player", plugin=plugin, hook="tamalou_round_scores"
+            )
+        return ranking, list(winners), list(scores)
+
+
+def rulebook(variant: Variant) -> Rulebook:
+    """The rulebook of ``variant``, built once and kept on the variant."""
+    # Read from pydantic's private dict directly: ``variant._rulebook`` goes through ``BaseModel.__getattr__``,
+    # a Python-level call, at every new game.
+    private = variant.__pydantic_private__
+    rb = private.get("_rulebook") if private is not None else None
+    if rb is None:
+        rb = Rulebook(variant)
+        variant._rulebook = rb
+    return rb
+
+
+def _doc_line(function: Any) -> str:
+    doc = (getattr(function, "__doc__", None) or "").strip()
+    return " ".join(doc.split("\n\n")[0].split())
+
+
+def ranking_rule(variant: Variant | str | Sequence[str]) -> list[str]:
+    """The end-of-round decision of ``variant`` in words, one line per step, hooks included: who ranks
+    the players (the default or the plugin that replaces it), the tie-breaks in order, who wins and
+    what each scores. For ``tamalou show`` and for authors checking that a house rule composed::
+
+        >>> ranking_rule("cambia")[:2]
+        ['ranking: lowest total first; players who left the round last', 'tie-break 1: the caller wins ties']
+    """
+    rb = rulebook(resolve(variant))
+    lines: list[str] = []
+    for name, default in (
+        ("tamalou_rank", "ranking: lowest total first; players who left the round last"),
+        ("tamalou_winners", "winners: the first place"),
+        ("tamalou_round_scores", "round scores: each player's card total"),
+    ):
+        impls = [i for i in rb._end_hooks[name] if i.plugin_name != _DEFAULTS]
+        text = default
+        if name == "tamalou_winners":
+            bound = rb.variant.rules.end.win_max
+            if bound is not None:
+                text += f", at or under {rb.threshold if bound == 'threshold' else bound} points"
+        if name == "tamalou_round_scores":
+            sc = rb.variant.rules.scoring
+            if sc.caller_won == "zero":
+                text += "; a caller who wins scores 0"
+            if sc.caller_lost_penalty:
+                text += f"; a caller who does not win adds {sc.caller_lost_penalty}"
+        for impl in impls:  # asked first: they may replace the default (or say None and leave it)
+            doc = _doc_line(impl.function) or "its own rule"
+            text = f"{doc} (plugin {impl.plugin_name}; where it has no answer: {text})"
+        lines.append(text)
+        if name == "tamalou_rank":  # a tie-break of rules.end.ties as it is; one a plugin adds, with its plugin
+            added = dict(rb.added_tiebreaks())
+            for i, t in enumerate(rb.tiebreaks, 1):
+                by = f" (added by plugin {added[t.name]})" if t.name in added else ""
+                lines.append(f"tie-break {i}: {t.description}{by}")
+            if not rb.tiebreaks:
+                lines.append("tie-breaks: none (players with the same total share a place)")
+    return lines
+
+
+def _card(card: Card | str) -> Card:
+    return card if isinstance(card, Card) else parse_card(card)
+
+
+def card_value(variant: Variant | str | Sequence[str], card: Card | str) -> int:
+    """The points ``card`` scores under ``variant``, hooks applied (``card_value("french", "KS") == 15``)."""
+    return rulebook(resolve(variant)).value(_card(card))
+
+
+def card_power(variant: Variant | str | Sequence[str], card: Card | str) -> str:
+    """The name of ``card``'s power under ``variant``, hooks applied (``"none"`` for no power)."""
+    return rulebook(resolve(variant)).power_name(_card(card))
