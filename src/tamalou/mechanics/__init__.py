@@ -7,7 +7,7 @@
 | ``opponents.py`` | ``OpponentMatching``: matching opponents' cards, the give | ``matching.opponents`` |
 | ``powers.py`` | ``Powers``: offering, resolving and passing on card powers | always |
 | ``second_draw.py`` | ``SecondDraw``: a second draw in a turn | ``draw.per_turn = 2`` |
-| ``calling.py`` | ``Calling``: the call, verified calls, the empty layout | always |
+| ``calling.py`` | ``Calling``: the call, verified calls, the empty layout (``SealedCalling``: sealed) | always |
 | ``timing.py`` | ``Timing``: the clock, auto-play, absence, lockouts, countdown | ``timing.turn_seconds > 0`` |
 | ``stock_out.py`` | ``StockOut``: the round ends when the stock runs out | ``draw.stock_empty = "end_round"`` |
 
@@ -19,7 +19,7 @@ They are registered by the built-in plugin ``tamalou.plugins.mechanics`` through
 from __future__ import annotations
 
 from ..engine.mechanic import Mechanic, PhaseSpec
-from .calling import Calling
+from .calling import Calling, SealedCalling
 from .matching import Matching
 from .opening import ChosenPeek
 from .opponents import OpponentMatching
@@ -35,6 +35,7 @@ BUILTIN_MECHANICS: tuple[type[Mechanic], ...] = (
     Powers,
     SecondDraw,
     Calling,
+    SealedCalling,
     StockOut,
     Timing,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "OpponentMatching",
     "PhaseSpec",
     "Powers",
+    "SealedCalling",
     "SecondDraw",
     "StockOut",
     "Timing",

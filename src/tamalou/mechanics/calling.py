@@ -46,16 +46,16 @@ class Calling(Mechanic):
         self.seal = c.protect_caller and c.protect_from == "everything"
         self.auto_call = c.empty_layout == "auto_call"
         self.skip_empty = c.empty_after_call == "skipped"
-        if self.seal:
-            # A ``MatchBlocker`` (the matching contract) only where the caller is sealed, so that the others
-            # keep matching's plain path (no blocker to ask).
-            self.match_blocked = self.sealed_match
         self.must_call = c.empty_layout == "must_call"
         self.ends_round = c.empty_layout == "ends_round"
         if not self.ends_round:
             self.idle.add("after_out_of_turn")
         if self.at_start:
             self.idle.add("turn_ending")
+
+    @classmethod
+    def wanted(cls, variant: Variant) -> bool:
+        return not _sealing(variant)  # a sealing ruleset plays ``SealedCalling``
 
     def phases(self) -> dict[str, PhaseSpec]:
         draw = PhaseSpec(
@@ -157,3 +157,21 @@ class Calling(Mechanic):
     def after_out_of_turn(self, g: Game, events: list[Event]) -> None:
         if self.ends_round and any(map(g.empty, range(g.players))):  # a layout emptied
             g.finish(Reason.EMPTIED, events)
+
+
+def _sealing(variant: Variant) -> bool:
+    c = variant.rules.call
+    return c.protect_caller and c.protect_from == "everything"
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class SealedCalling(Calling):
+    """The call with a sealed caller (``protect_from = "everything"``; kaboo): also a ``MatchBlocker`` (the
+    matching contract), so that the rulesets without a seal keep matching's plain path (no blocker to ask)."""
+
+    @classmethod
+    def wanted(cls, variant: Variant) -> bool:
+        return _sealing(variant)
+
+    def match_blocked(self, g: Game, p: int) -> str | None:
+        return self.sealed_match(g, p)

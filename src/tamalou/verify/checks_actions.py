@@ -27,6 +27,7 @@ def check_legal_actions_accepted(
     each player's listed actions go through JSON and ``apply``, drawn with ``rng`` (default: seeded
     from the game); ``None``: all of them (a ruleset may list hundreds of exchanges).
 
+    >>> from tamalou import new_game
     >>> check_legal_actions_accepted(new_game("french", players=3, seed=4))
     """
     before = _state_of(game) if snapshot is None else snapshot
@@ -102,6 +103,7 @@ def check_illegal_leaves_state(
     whether the action was refused; ``game`` itself is never changed. ``snapshot``:
     ``game.to_json()`` if the caller has it already.
 
+    >>> from tamalou import new_game
     >>> g = new_game("french", players=2, seed=5)
     >>> check_illegal_leaves_state(g, {"type": "replace", "player": 0, "slot": 9})
     True
@@ -141,6 +143,7 @@ def check_accepted_is_listed(game: Game, action: Action | dict[str, Any]) -> boo
     deadline (it is applied after the deadline fired) are not compared. Returns whether it was
     accepted.
 
+    >>> from tamalou import new_game
     >>> check_accepted_is_listed(new_game("french", 2, seed=1), {"type": "pass", "player": 0})
     False
     """
@@ -196,6 +199,7 @@ def check_refusals(game: Game, rng: random.Random | None = None, *, actions: int
     seeded from the game) are tried on copies: each one refused raises ``IllegalAction`` (never
     another exception) and leaves the copy byte-identical (``check_illegal_leaves_state``).
 
+    >>> from tamalou import new_game
     >>> check_refusals(new_game("french", players=3, seed=1))
     """
     _fuzz(game, rng if rng is not None else _rng(game, "refusals"), actions, refusals=True, listing=False)
@@ -205,6 +209,7 @@ def check_listing_complete(game: Game, rng: random.Random | None = None, *, acti
     """``actions`` random actions (``random_action``, drawn with ``rng``; default: seeded from the
     game) are tried on copies: each one ``apply`` accepts is listed (``check_accepted_is_listed``).
 
+    >>> from tamalou import new_game
     >>> check_listing_complete(new_game("french", players=3, seed=1))
     """
     _fuzz(game, rng if rng is not None else _rng(game, "listing_complete"), actions, refusals=False, listing=True)
@@ -216,6 +221,7 @@ def check_no_crash(game: Game) -> None:
     and the result once the round is over. A plugin's hook that raises is turned by the engine into
     ``PluginError``: here it is a violation that names the action.
 
+    >>> from tamalou import new_game
     >>> check_no_crash(new_game("french", players=3, seed=1))
     """
     for p in range(game.players):

@@ -15,6 +15,7 @@ def check_conservation(game: Game) -> None:
     """Every card of the universe is in exactly one place: a layout slot, the stock, the discard,
     or held (``game.held``; ``-1`` if none). Nothing is lost, duplicated or invented.
 
+    >>> from tamalou import new_game
     >>> check_conservation(new_game("french", players=3, seed=1))
     """
     n = len(game.cards)
@@ -80,6 +81,7 @@ def check_slot_order(
     the order of the cards (the first slot counts double, a tie broken by the hand as dealt) breaks
     it; one that sorts them does not.
 
+    >>> from tamalou.verify import random_playout
     >>> check_slot_order(random_playout("french", players=3, seed=4))
     """
     if not game.is_over:

@@ -19,6 +19,7 @@ def check_knowledge(game: Game) -> None:
     """What everybody must know: the whole discard (it is face up), the held card by its holder,
     and at the end of the round every card of every layout.
 
+    >>> from tamalou import new_game
     >>> check_knowledge(new_game("french", players=2, seed=3))
     """
     everyone = range(game.players)
@@ -63,6 +64,7 @@ def check_step_knowledge(game: Game, before: Sequence[int], events: Sequence[Eve
     breaks one or the other. Cards are compared by their text (two cards of the same face count as
     one: the check is weaker with several decks, never wrong).
 
+    >>> from tamalou import new_game
     >>> g = new_game("french", players=2, seed=1)
     >>> before = list(g.knowers)
     >>> check_step_knowledge(g, before, g.apply(g.legal_actions(g.current_player)[0]))
@@ -119,6 +121,7 @@ def check_knowledge_events(game: Game) -> None:
     O(actions): a check for the end of a game or a test, not for every step (``tamalou verify``
     checks each step as it is played).
 
+    >>> from tamalou.verify import random_playout
     >>> check_knowledge_events(random_playout("french", players=3, seed=2))
     """
     first = game.first_player if game.first_given else None
@@ -134,6 +137,7 @@ def exchange_faces(game: Game, a: int, b: int) -> Game:
     every place and every player's knowledge stay as they are, only what the two cards *are*
     changes. The original game is untouched.
 
+    >>> from tamalou import new_game
     >>> g = new_game("french", players=2, seed=1)
     >>> exchange_faces(g, g.stock[-1], g.stock[0]).text[g.stock[-1]] == g.text[g.stock[0]]
     True
@@ -226,6 +230,7 @@ def check_no_leak(game: Game, player: int, rng: random.Random | None = None, *, 
     their own unknown cards with the unknown card elsewhere whose value differs most; then ``pairs``
     random pairs drawn with ``rng`` (default: seeded from the game); every pair if there are fewer.
 
+    >>> from tamalou import new_game
     >>> check_no_leak(new_game("french", players=4, seed=2), 0)
     """
     rng = rng if rng is not None else _rng(game, "no_leak")

@@ -30,6 +30,7 @@ def check_snapshot_roundtrip(
     (``None``: loaded by the name the snapshot holds, as a fresh process does). ``snapshot``:
     ``game.to_json()`` if the caller has it already.
 
+    >>> from tamalou import new_game
     >>> check_snapshot_roundtrip(new_game("french", players=3, seed=6), random.Random(0))
     """
     rng = rng if rng is not None else random.Random(0)
@@ -75,6 +76,7 @@ def check_replay(game: Game, *, first_player: int | None = None) -> None:
     created with, if one was given; for a stacked deal without it, both ways are tried (the game
     does not record whether its first player was given or drawn).
 
+    >>> from tamalou.verify import random_playout
     >>> check_replay(random_playout("french", players=3, seed=8))
     """
     actions = [action_to_dict(a) for a in game.actions]
@@ -103,6 +105,7 @@ def check_result(game: Game) -> None:
     ranking places every player exactly once, every winner is in the first place, the caller is
     the game's, every view shows it, nobody may act, and the turn bound holds.
 
+    >>> from tamalou.verify import random_playout
     >>> check_result(random_playout("french", players=2, seed=9))
     """
     if not game.is_over:
@@ -147,6 +150,7 @@ def check_termination(
     in all (default ``step_bound(game)``). ``turn_actions``: how many actions the turn in play had
     taken already, if the caller knows.
 
+    >>> from tamalou import new_game
     >>> check_termination(new_game("french", players=2, seed=3))
     """
     bound = step_bound(game) if bound is None else bound

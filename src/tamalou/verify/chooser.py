@@ -65,6 +65,7 @@ def choose_action(
     next deadline, halfway to it or past it; or a few seconds when none is due), and when nobody
     may act the ``Tick`` goes to the next deadline. The round must not be over.
 
+    >>> from tamalou import new_game
     >>> g = new_game("french", players=3, seed=1)
     >>> g.apply(choose_action(g, RandomChooser(random.Random(1))))  # doctest: +SKIP
     """

@@ -61,6 +61,7 @@ def check_all(game: Game, rng: random.Random | None = None, *, pairs: int = 8, f
     (default: seeded from the game, so the same state is checked the same way). ``game`` is not
     changed.
 
+    >>> from tamalou import new_game
     >>> check_all(new_game("french", players=3, seed=1))
     """
     rng = rng if rng is not None else _rng(game, "all")
@@ -93,6 +94,7 @@ class Invariant:
     always including what the plain check samples: ``tamalou verify`` uses it to shrink and replay a
     counterexample. An ``"end"`` invariant needs a finished round.
 
+    >>> from tamalou import new_game
     >>> INVARIANTS["no_leak"](new_game("french", players=3, seed=1))
     """
 
