@@ -359,7 +359,7 @@ SAFETY = 1.5
 #: every right one counts and needs a give, two draws a turn, MAX_PLAYERS at four decks of MAX_DEAL cards each),
 #: in rounds as short as a match of MAX_MATCH_TURNS turns allows (so as many rounds as may be: MAX_ROUNDS).
 WORST_BASES = ["kaboo", "opponent-matching", "cambia", "cartalogue-rapide"] if tier() == "deep" else ["kaboo"]
-WORST_SEEDS = sized(fast=1, deep=4)
+WORST_SEEDS = sized(fast=1, deep=2)
 
 
 @cache
