@@ -24,13 +24,13 @@ from typing import Any
 from ..actions import Action, action_to_dict
 from ..engine import Game
 from ..errors import IllegalAction
+from ..resolver import resolve
 from ..schema import Variant
 from .bounds import _stalled, step_bound, turn_bound
 from .checks_cards import check_conservation
 from .checks_knowledge import check_step_knowledge
 from .checks_round import check_snapshot_roundtrip, check_termination
 from .chooser import RandomChooser, choose_action
-from .playout import _as_variant
 from .registry import INVARIANTS
 from .violation import InvariantViolation
 
@@ -105,7 +105,7 @@ def check_game(
     """Play the game of ``seed`` for ``players`` (in ``style``; default ``style_of(seed)``) and check
     every invariant on it (see the module's documentation). Never raises for a broken rule: the
     failure is in the report, with the actions that lead to it."""
-    v = _as_variant(variant)
+    v = resolve(variant)
     style = style_of(seed) if style is None else dict(style)
     report = GameReport(index, seed, players)
     checks: Counter[str] = Counter()

@@ -10,8 +10,8 @@ from collections.abc import Callable, Sequence
 from ..actions import Action
 from ..engine import Game, new_game
 from ..errors import IllegalAction
+from ..resolver import resolve
 from ..schema import Variant
-from ..variant import load_variant
 from .bounds import _not_ended, _stalled, step_bound, turn_bound
 from .checks_cards import check_conservation, check_slot_order
 from .checks_knowledge import check_step_knowledge
@@ -19,10 +19,6 @@ from .checks_round import check_replay, check_result, check_snapshot_roundtrip
 from .chooser import Chooser, RandomChooser, choose_action
 from .registry import check_all
 from .violation import InvariantViolation, _describe, _fail
-
-
-def _as_variant(variant: Variant | str | Sequence[str]) -> Variant:
-    return variant if isinstance(variant, Variant) else load_variant(variant)
 
 
 def play_out(
@@ -139,7 +135,7 @@ def random_playout(
     >>> g.is_over
     True
     """
-    game = new_game(_as_variant(variant), players, seed=seed)
+    game = new_game(resolve(variant), players, seed=seed)
     chooser = RandomChooser(rng if rng is not None else random.Random(seed))
     return play_out(
         game,

@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 
 from ..engine.rulebook import rulebook
 from ..errors import SetupError
+from ..resolver import resolve
 from ..schema import Variant
 from .game_check import SAMPLES, Failure, GameReport, check_game
-from .playout import _as_variant
 from .registry import INVARIANTS
 
 
@@ -111,7 +111,7 @@ def verify(
         raise ValueError(f"games must be at least 0, got {games}")
     if check_every is not None and check_every < 1:
         raise ValueError(f"check_every must be at least 1, got {check_every}")
-    v = _as_variant(variant)
+    v = resolve(variant)
     counts = _player_counts(v, players)
     samples = SAMPLES if samples is None else samples
     jobs = [(i, seed + i, counts[i % len(counts)]) for i in range(games)]

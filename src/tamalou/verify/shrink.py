@@ -30,11 +30,11 @@ from typing import Any
 from ..actions import action_to_dict
 from ..engine import Game
 from ..errors import TamalouError
+from ..resolver import resolve
 from ..schema import Variant
 from ..version import __version__
 from .counterexample import Counterexample, EmbeddedVariant
 from .game_check import Failure, check_game
-from .playout import _as_variant
 from .registry import INVARIANTS
 from .reproduction import _STEP, Reproduction, reproduce
 from .violation import InvariantViolation
@@ -179,7 +179,7 @@ def shrink(
     """A small counterexample for ``failure`` (from ``verify``'s ``report.details``): see the module's
     documentation for the method. With ``players=False`` the player count is kept. The counterexample
     is the failure itself if it does not shrink (or does not reproduce: its message says so)."""
-    v = _as_variant(variant)
+    v = resolve(variant)
     budget = budget if budget is not None else ShrinkBudget()
     invariant, n, seed, actions = failure.invariant, failure.players, failure.seed, list(failure.actions)
     if invariant not in INVARIANTS:
