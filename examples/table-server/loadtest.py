@@ -12,8 +12,12 @@ sending it to receiving the update that answers it (median and 99th percentile).
 With ``--hostile``, one more client does, in a loop, everything ``hostile.py`` lists (uploads that once broke
 the server, bodies nested 100,000 deep or of 1 MB, frames nested 2,000 deep, a socket flooding messages,
 joins with guessed invitations) and keeps a room of six search bots playing a long match with no delay; the
-report then says what it sent and how the server answered. ``--think`` is how long each honest player
-thinks before it acts (0: as fast as the server answers).
+report then says what it sent and how the server answered. The hostile client runs in a process of its own,
+as a hostile user would: its work does not delay the honest clients' reading of their answers. ``--think``
+is about how long each honest player thinks before it acts (0: as fast as the server answers): each thought
+takes from half to one and a half times as long, drawn from a generator seeded by the room, as people's
+thoughts differ. (Thoughts of one length would keep the 40 players in step, all acting in the same
+millisecond, and measure that burst more than the server.)
 
 Bounded: at most 1000 rooms, and the clients stop after ``--seconds`` whatever happens.
 """
@@ -25,6 +29,7 @@ import asyncio
 import importlib.util
 import json
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -65,9 +70,11 @@ def must_act(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
 async def play_seat(
     url: str, room: str, token: str, policy: str, variant: tamalou.Variant, totals: Totals, think: float = 0.0
 ) -> None:
-    """One human seat: say hello, then act whenever the seat must (after ``think`` seconds), until the match
+    """One human seat: say hello, then act whenever the seat must (after thinking about ``think`` seconds: from
+    half to one and a half times that, drawn from a generator seeded by ``room``), until the match
     is over."""
     ws_url = url.replace("http", "ws", 1) + f"/ws/{room}"
+    thoughts = random.Random(room)
     async with connect(ws_url, max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token, "since": 0}))
         message = json.loads(await ws.recv())
@@ -85,7 +92,7 @@ async def play_seat(
             action = bot.act(view, [tamalou.parse_action(a) for a in legal])  # type: ignore[arg-type]
             chosen = action.to_dict() if action is not None else legal[0]
             if think:
-                await asyncio.sleep(think)
+                await asyncio.sleep(thoughts.uniform(0.5 * think, 1.5 * think))
             sent = time.perf_counter()
             await ws.send(json.dumps({"type": "action", "action": chosen}))
             message = json.loads(await ws.recv())
@@ -137,6 +144,41 @@ async def hostile_client(url: str, honest_room: str, stop: asyncio.Event, sent: 
                     count(f"closed {closed.rcvd.code if closed.rcvd else None}")
 
 
+async def start_attacker(url: str, honest_room: str) -> asyncio.subprocess.Process:
+    """The hostile client in a process of its own (``--attack``), as a hostile user is: its work does not
+    delay the honest clients' reading of their answers, so their latency measures the server alone."""
+    return await asyncio.create_subprocess_exec(
+        sys.executable, str(HERE / "loadtest.py"), "--attack", honest_room, "--url", url,
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+
+
+async def stop_attacker(attacker: asyncio.subprocess.Process) -> dict[str, int]:
+    """Close the attacker's input (it stops after its round of attacks) and read what it sent."""
+    out, _ = await asyncio.wait_for(attacker.communicate(b""), timeout=300)
+    if attacker.returncode != 0:
+        raise SystemExit(f"the hostile client failed (exit {attacker.returncode})")
+    sent: dict[str, int] = json.loads(out)
+    return sent
+
+
+async def attack(url: str, honest_room: str) -> dict[str, int]:
+    """``--attack``: the hostile client until this process's input closes; what it sent and the answers."""
+    loop = asyncio.get_running_loop()
+    stop, sent = asyncio.Event(), dict[str, int]()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+
+    async def until_closed() -> None:
+        await reader.read()
+        stop.set()
+
+    watch = asyncio.create_task(until_closed())
+    await hostile_client(url, honest_room, stop, sent)
+    await watch
+    return sent
+
+
 async def run(
     url: str, rooms: int, seconds: float, ruleset: str, policy: str, think: float = 0.0, hostile_too: bool = False
 ) -> dict[str, Any]:
@@ -152,15 +194,14 @@ async def run(
             made.append((room, token))
         started = time.perf_counter()
         seats = [asyncio.create_task(play_seat(url, r, t, policy, variant, totals, think)) for r, t in made]
-        stop, sent = asyncio.Event(), dict[str, int]()
-        attacker = asyncio.create_task(hostile_client(url, made[0][0], stop, sent)) if hostile_too else None
+        attacker = await start_attacker(url, made[0][0]) if hostile_too else None
         done, pending = await asyncio.wait(seats, timeout=seconds)
         elapsed = time.perf_counter() - started
         for task in pending:
             task.cancel()
-        stop.set()
+        sent: dict[str, int] = {}
         if attacker is not None:
-            await attacker
+            sent = await stop_attacker(attacker)
         failed = [t.exception() for t in done if t.exception() is not None]
         actions = 0
         for room, _ in made:
@@ -217,10 +258,19 @@ def main() -> None:
     parser.add_argument("--policy", default="greedy", choices=["greedy", "random", "cautious"])
     parser.add_argument("--url", help="a server already running on 127.0.0.1 (default: start one)")
     parser.add_argument("--min-finished", type=float, default=0.0, help="fail unless this share of rooms finished")
-    parser.add_argument("--think", type=float, default=0.0, help="seconds each honest player thinks before acting")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="about how many seconds each honest player thinks before acting (x0.5 to x1.5)",
+    )
     parser.add_argument("--hostile", action="store_true", help="one hostile client too (see hostile.py)")
     parser.add_argument("--max-p99-ms", type=float, help="fail if the honest players' p99 latency is above this")
+    parser.add_argument("--attack", metavar="ROOM", help=argparse.SUPPRESS)  # the hostile client's own process
     args = parser.parse_args()
+    if args.attack is not None:
+        print(json.dumps(asyncio.run(attack(args.url, args.attack))))
+        return
     if not 1 <= args.rooms <= 1000:
         raise SystemExit("--rooms is from 1 to 1000")
     process = None
