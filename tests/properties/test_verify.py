@@ -360,3 +360,17 @@ def test_shrinking_makes_a_failing_game_shorter(monkeypatch: pytest.MonkeyPatch)
     assert example.found == {"seed": 5, "players": 4, "actions": 120, "style": {"call_probability": 0.0}}
     kept = shrink("french", failure, budget=ShrinkBudget(evaluations=150), players=False)
     assert kept.players == 4 and len(kept.actions) < len(actions)
+
+
+def test_a_failure_in_the_round_s_last_turn_keeps_its_actions_and_costs_one_replay() -> None:
+    # A scoring hook that raises on every round ended by the turn limit (tests/data/broken/raises.toml): no
+    # shorter game reaches that turn, so shrinking keeps the actions instead of replaying the round 400 times.
+    broken = tamalou.load_variant(Path(__file__).parents[1] / "data" / "broken" / "raises.toml", allow_plugins=True)
+    report = verify(broken, games=12, players=2, max_failures=1)
+    failure = next(f for f in report.details if f.invariant == "no_crash")
+    budget = ShrinkBudget()
+    example = shrink(broken, failure, budget=budget)
+    assert "tamalou_round_scores" in example.message
+    assert example.actions == list(failure.actions) and example.players == 2
+    assert example.check().violation is not None
+    assert budget._evaluations <= 2  # the failure replayed once, and the counterexample's message once

@@ -16,7 +16,10 @@ invariant still fails (checked with ``thorough=True``: more pairs, random action
 It is bounded: at most ``ShrinkBudget.evaluations`` candidate games and ``ShrinkBudget.actions``
 actions replayed (deterministic: the same failure shrinks to the same counterexample), and
 ``ShrinkBudget.seconds`` seconds as a safety net. A ``termination`` failure keeps its actions (the
-round has to run to its bound); it is only tried with fewer players.
+round has to run to its bound); it is only tried with fewer players. So does a failure in the last turn
+the round may play (``rules.end.max_turns``): fewer actions would leave the round short of that turn, so
+removing them cannot keep it failing, and each try would replay the whole long round for nothing (a scoring
+hook that raises on rounds that end by the turn limit spent 30 s of shrinking to no avail).
 """
 
 from __future__ import annotations
@@ -196,7 +199,7 @@ def shrink(
     if first is None:
         note = " (it does not fail again when replayed alone: the actions are the game as verify played it)"
         return _counterexample(v, n, seed, actions, invariant, message + note, failure, __version__)
-    if invariant != "termination":
+    if invariant != "termination" and not _in_the_last_turn(v, first):
         actions = s.prefix(actions)
         shorter = s.remove(actions)
         if shorter != actions:
@@ -206,6 +209,11 @@ def shrink(
     if last is not None and last.violation is not None:
         message = str(last.violation)
     return _counterexample(v, n, seed, actions, invariant, message, failure, __version__)
+
+
+def _in_the_last_turn(v: Variant, failing: Reproduction) -> bool:
+    """Whether ``failing`` fails in the last turn its round may play (``rules.end.max_turns``)."""
+    return failing.game is not None and failing.game.turn + 1 >= v.rules.end.max_turns
 
 
 def _fewer_players(v: Variant, failure: Failure, invariant: str, budget: ShrinkBudget) -> Failure | None:
