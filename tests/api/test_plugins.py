@@ -45,6 +45,7 @@ from tamalou.invariants import random_playout
 from tamalou.plugin_managers import BUILTIN_PLUGINS, ENTRY_POINT_GROUP, discovery_manager, rules_manager
 from tamalou.plugins.defaults import builtin_variants_dir
 from tamalou.variant import refresh_registry
+from tiers import sized
 
 TESTS_DIR = Path(__file__).resolve().parents[1]
 PKG = "plugins_for_tests"
@@ -682,16 +683,21 @@ def test_peek_any_looks_at_any_card_on_the_table_for_the_user_only(tmp_path: Pat
     assert g.view(0).hands[1][2].card == "3H"  # what player 0 saw, they still know
 
 
+#: Random games of each peek_any ruleset below (checked every 5 actions).
+PEEK_ANY_GAMES = sized(fast=10, deep=30)
+
+
+@pytest.mark.scaled
 def test_random_games_with_peek_any_keep_every_invariant(tmp_path: Path) -> None:
     v = peek_any_variant(tmp_path)
-    for seed in range(30):
+    for seed in range(PEEK_ANY_GAMES):
         assert random_playout(v, 3, seed, check_every=5).is_over
     # Random play seldom throws a five it drew at once: with every low card a peek_any, the power is
     # offered often, and used on every kind of target.
     low = "".join(f'"{rank}" = "peek_any"\n' for rank in ("A", "2", "3", "4", "5", "6"))
     dense = house(tmp_path, "peek_any", extra=f"[rules.powers.ranks]\n{low}")
     own = others = 0
-    for seed in range(30):
+    for seed in range(PEEK_ANY_GAMES):
         g = random_playout(dense, 3, seed, check_every=5)
         assert g.is_over
         offered_to = None  # who may use a peek_any now
