@@ -55,7 +55,7 @@ from .events import Event
 from .hookspecs import MatchTally, Tally, TieBreak, hookimpl, hookspec
 from .match import Match, MatchResult, new_match, replay_match
 from .plugins.defaults import rank_by_total
-from .powers import CardPower
+from .powers import CardPower, CardWorth
 from .schema import Variant
 from .simulation import SimulationReport, simulate
 from .variant import load_variant, variant_from_dict, variant_from_toml, variant_json_schema, variant_names
@@ -68,6 +68,7 @@ __all__ = [
     "Call",
     "Card",
     "CardPower",
+    "CardWorth",
     "Discard",
     "Draw",
     "Event",

@@ -29,13 +29,19 @@ A worked example, "a 5 looks at any one card on the table, one's own included"::
         return [PeekAny]
 
 and in the variant: ``plugins = ["my_rules"]`` and ``[rules.powers.ranks] "5" = "peek_any"``.
+
+The bots contract (``HINT_CONTRACT``): a power tells bots how good each of its uses is, given a seat's view
+and what the seat makes of the cards (``CardWorth``): ``hint`` for the first step, ``next_hint`` for the
+second. The built-in bots play a power by its hints (``hinted_use``, ``hinted_next``); the built-in powers
+give hints too (``tamalou.plugins.powers``).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from .actions import Action, Power, untimed
+from .actions import Action, Pass, Power, untimed
 from .events import POWER_TITLES, power_title
 
 if TYPE_CHECKING:
@@ -43,10 +49,41 @@ if TYPE_CHECKING:
     from .events import Event
     from .views import SeatView
 
-__all__ = ["TURN_TAKEN", "CardPower", "hinted_use", "power_title"]
+__all__ = ["HINT_CONTRACT", "TURN_TAKEN", "CardPower", "CardWorth", "hinted_next", "hinted_use", "power_title"]
 
 #: What ``resolve`` returns when the power moved the turn on itself (e.g. ``g.again``).
 TURN_TAKEN = "turn-taken"
+
+#: The version of the bots contract: ``CardWorth``, ``CardPower.hint`` / ``next_hint`` and what bots do with
+#: them (``hinted_use``, ``hinted_next``). A change that would break a power's hints written against them
+#: raises it. 1: ``hint(view, action)``; 2: ``hint(view, action, worth)`` and ``next_hint`` (docs/write-a-power.md).
+HINT_CONTRACT = 2
+
+
+class CardWorth(Protocol):
+    """What a seat makes of the cards, in points: what a bot hands to a power's hints (the bots contract).
+
+    Each bot counts the cards its own way (the greedy bot counts a card it has not seen at the mean of the
+    cards it has not seen; the ISMCTS bot's rollouts at the deck's mean), and a hint reads the cards through
+    it, so that the same hint serves every bot. Nothing here shows a card the seat has not seen."""
+
+    def value(self, card: str) -> float:
+        """The points of ``card`` (its text, as views show it) in this ruleset."""
+        ...
+
+    def unseen(self) -> float:
+        """The points the seat expects of a card it has not seen."""
+        ...
+
+    def at(self, player: int, slot: int) -> float:
+        """The points the seat expects at ``player``'s ``slot``: the card's value if the seat has seen it,
+        else ``unseen()``."""
+        ...
+
+    def layout(self, player: int) -> float:
+        """The points the seat expects of ``player``'s whole layout (``at`` summed over its cards)."""
+        ...
+
 
 _ACTIONS: dict[tuple[int, int | None, int | None, int | None, int | None], Power] = {}
 
@@ -116,17 +153,29 @@ class CardPower:
 
     # ---------------------------------------------------------------- a hint for bots
 
-    def hint(self, view: SeatView, action: Power) -> float | None:
-        """How good using ``action`` (one of ``uses``) is for the seat whose ``view`` this is (the bots contract):
-        above 0, better than passing (the higher the better); 0 or below, not worth it; ``None``, no opinion.
-        ``GreedyBot`` and the ISMCTS bot's rollouts play the best use above 0 of a power that gives hints (else
-        they pass), before their own ways with the built-in powers. Read only what ``view`` shows."""
+    def hint(self, view: SeatView, action: Power, worth: CardWorth) -> float | None:
+        """How good using ``action`` (one of ``uses``) is for the seat whose ``view`` this is, counting the cards
+        with ``worth`` (the bots contract, ``HINT_CONTRACT``): above 0, better than passing (the higher the
+        better); 0 or below, not worth it; ``None``, no opinion. Where the gain of a use can be counted in points
+        (a swap), give it in points: a cautious bot may ask a margin of it. The bots play the best use (the first
+        of the best) when its hint is above 0, else they pass (``hinted_use``). Read only what ``view`` shows."""
+        return None
+
+    def next_hint(self, view: SeatView, action: Action, worth: CardWorth, first: Power) -> float | None:
+        """The same for the second step (phase ``"swap"``): how good ``action`` (one of ``next_uses``) is, against
+        ``pass`` (0). ``first`` is the use of the first step this seat chose (the bot remembers it: the memo is
+        the referee's, not the seat's); read the cards it named in ``view``, which shows what the look showed."""
         return None
 
     @property
     def hints(self) -> bool:
         """Whether this power gives hints (its class defines ``hint``)."""
         return type(self).hint is not CardPower.hint
+
+    @property
+    def next_hints(self) -> bool:
+        """Whether this power gives hints for its second step (its class defines ``next_hint``)."""
+        return type(self).next_hint is not CardPower.next_hint
 
     # ---------------------------------------------------------------- an optional second step
 
@@ -161,11 +210,33 @@ class CardPower:
         return None
 
 
-def hinted_use(power: CardPower, view: SeatView, uses: list[Power], passing: Action | None) -> Action | None:
-    """What a bot plays by ``power``'s hints: its best use (the first of the best) if its hint is above 0 or there
-    is no ``pass``; else the ``pass``; ``None`` when the power has no opinion on any use."""
-    scored = [(h, i) for i, a in enumerate(uses) if (h := power.hint(view, a)) is not None]
+def _best(scored: Sequence[tuple[float, Action]], passing: Action | None) -> Action | None:
+    """The first action of the best score if it is above 0 or there is no ``pass``; else the ``pass``; ``None``
+    when nothing was scored."""
     if not scored:
         return None
-    best, i = max(scored, key=lambda x: (x[0], -x[1]))
-    return uses[i] if best > 0 or passing is None else passing
+    best, action = scored[0]
+    for h, a in scored[1:]:
+        if h > best:
+            best, action = h, a
+    return action if best > 0 or passing is None else passing
+
+
+def hinted_use(
+    power: CardPower, view: SeatView, uses: list[Power], passing: Action | None, worth: CardWorth
+) -> Action | None:
+    """What a bot plays by ``power``'s hints (the first step): its best use (the first of the best) if its hint
+    is above 0 or there is no ``pass``; else the ``pass``; ``None`` when the power has no opinion on any use."""
+    scored = [(h, a) for a in uses if (h := power.hint(view, a, worth)) is not None]
+    return _best(scored, passing)
+
+
+def hinted_next(
+    power: CardPower, view: SeatView, actions: list[Action], worth: CardWorth, first: Power
+) -> Action | None:
+    """What a bot plays by ``power``'s hints in the second step (phase ``"swap"``), ``actions`` being what is
+    listed (``pass`` among them): the best of the others if its hint is above 0, else the ``pass`` (or, with no
+    ``pass``, the best); ``None`` when the power has no opinion on any of them."""
+    passing = next((a for a in actions if isinstance(a, Pass)), None)
+    scored = [(h, a) for a in actions if a is not passing and (h := power.next_hint(view, a, worth, first)) is not None]
+    return _best(scored, passing)

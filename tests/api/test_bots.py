@@ -24,7 +24,21 @@ import pytest
 
 import tamalou
 from scenario import FULL_DECK
-from tamalou import Action, Call, Discard, Draw, MatchAction, Pass, PluginError, Power, Replace, SeatView, Tick
+from tamalou import (
+    Action,
+    Call,
+    CardWorth,
+    Discard,
+    Draw,
+    MatchAction,
+    Pass,
+    PluginError,
+    Power,
+    Replace,
+    SeatView,
+    Swap,
+    Tick,
+)
 from tamalou.bots import (
     BOT_ENTRY_POINT_GROUP,
     BUILTIN_BOTS,
@@ -41,6 +55,7 @@ from tamalou.bots import (
 from tamalou.bots.ismcts import ISMCTSBot
 from tamalou.engine import Game
 from tamalou.invariants import exchange_faces
+from tamalou.plugins import powers as built_in
 
 FRENCH = tamalou.load_variant("french")
 REASONS = {"called", "turn_limit", "no_card_to_draw", "emptied"}
@@ -741,14 +756,34 @@ class PeekTheLastSlot(tamalou.CardPower):
         assert a.slot is not None
         g.look(a.player, a.player, a.slot, events)
 
-    def hint(self, view: SeatView, action: Power) -> float | None:
+    def hint(self, view: SeatView, action: Power, worth: CardWorth) -> float | None:
         last = view.hands[view.player][-1].slot
         return 1.0 if action.slot == last else -1.0
 
 
+class PeekOwnSeenFirst(built_in.PeekOwn):
+    """The built-in ``peek_own``, its hint turned round: a card already seen is the one worth a look."""
+
+    name = "peek_own_seen_first"
+
+    def hint(self, view: SeatView, action: Power, worth: CardWorth) -> float | None:
+        h = super().hint(view, action, worth)
+        return None if h is None else 1.0 - h
+
+
+class LookAndNeverSwap(built_in.LookAndSwap):
+    """The built-in ``look_and_swap``, its second step's hint turned round: a swap that gains is not worth it."""
+
+    name = "look_and_never_swap"
+
+    def next_hint(self, view: SeatView, action: Action, worth: CardWorth, first: Power) -> float | None:
+        h = super().next_hint(view, action, worth, first)
+        return None if h is None else -h
+
+
 @tamalou.hookimpl
 def tamalou_powers() -> list[type[tamalou.CardPower]]:
-    return [PeekTheLastSlot]
+    return [PeekTheLastSlot, PeekOwnSeenFirst, LookAndNeverSwap]
 
 
 def _hinted_game() -> tuple[tamalou.Variant, Game]:
@@ -766,20 +801,92 @@ def _hinted_game() -> tuple[tamalou.Variant, Game]:
     return v, g
 
 
-def test_a_third_party_power_s_hints_are_played_by_greedy_and_the_ismcts_rollouts() -> None:
-    """The bots contract: a power gives hints (``CardPower.hint``), and ``GreedyBot`` and the ISMCTS bot's
-    rollouts play its best use (here: the last slot), where before they had no way to use a power they did not
-    know (GreedyBot passed on it, the rollouts picked at random)."""
+def test_a_third_party_power_s_hints_are_played_by_greedy_cautious_and_the_ismcts_rollouts() -> None:
+    """The bots contract: a power gives hints (``CardPower.hint``), and ``GreedyBot``, ``CautiousBot`` and the
+    ISMCTS bot's rollouts play its best use (here: the last slot), where without hints they have no way to use
+    a power they do not know (GreedyBot plays at random, CautiousBot passes, the rollouts go by its uses' shape)."""
     from tamalou.bots.ismcts import RolloutPolicy
     from tamalou.rules import rulebook
 
     v, g = _hinted_game()
-    bot = GreedyBot(1)
-    bot.setup(v, 0)
-    assert bot.act(g.seat_view(0), g.legal_actions(0)) == Power(0, slot=3)
+    for bot in (GreedyBot(1), CautiousBot(1)):
+        bot.setup(v, 0)
+        assert bot.act(g.seat_view(0), g.legal_actions(0)) == Power(0, slot=3)
     policy = RolloutPolicy(rulebook(v), random.Random(2))
     for _ in range(5):
         assert policy.choose(g, 0, g.legal_actions(0)) == Power(0, slot=3)
     ismcts = ISMCTSBot(seed=4, iterations=30)
     ismcts.setup(v, 0)
     assert ismcts.act(g.seat_view(0), g.legal_actions(0)) in g.legal_actions(0)
+
+
+def _french_with(cards: str) -> tamalou.Variant:
+    """French with this file's powers on some cards (``cards``: TOML lines of ``[rules.powers.cards]``)."""
+    return tamalou.variant_from_toml(
+        f'name = "french-hinted"\nextends = "french"\nplugins = ["{__name__}"]\n[rules.powers.cards]\n{cards}'
+    )
+
+
+def _greedy_on(v: tamalou.Variant, g: Game, seat: int = 0) -> Action | None:
+    bot = GreedyBot(3)
+    bot.setup(v, seat)
+    return bot.act(g.seat_view(seat), g.legal_actions(seat))
+
+
+def test_greedy_plays_the_built_in_powers_by_their_hints() -> None:
+    """GreedyBot has no table of the built-in powers: a built-in power's hint is what it plays by. ``peek_own``
+    with its hint turned round makes it look at a card it has seen (slot 0) where the built-in one makes it look
+    at its first card not seen (slot 2)."""
+    hands = [["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]]
+    stock = ["7C", *sorted(c for c in FULL_DECK if c not in {*hands[0], *hands[1], "7C", "KD"})]
+    for cards, slot in (("7C = 'peek_own'", 2), ("7C = 'peek_own_seen_first'", 0)):
+        v = _french_with(cards)
+        g = tamalou.new_game(v, players=2, deal={"hands": hands, "stock": stock, "discard": ["KD"]}, first_player=0)
+        g.apply(Draw(0, "stock"))
+        g.apply(Discard(0))
+        assert g.phase == "power"
+        assert _greedy_on(v, g) == Power(0, slot=slot)
+
+
+def test_greedy_plays_a_built_in_power_s_second_step_by_its_hint() -> None:
+    """The second step too (``CardPower.next_hint``, handed the use GreedyBot chose first): after looking at the
+    opponent's 2C, the built-in ``look_and_swap`` makes it swap its 10S for it; turned round, it passes."""
+    hands = [["10S", "AS", "5D", "5H"], ["2C", "4C", "9C", "3C"]]
+    stock = ["KC", *sorted(c for c in FULL_DECK if c not in {*hands[0], *hands[1], "KC", "6C"})]
+    for cards, second in (("KC = 'look_and_swap'", Swap(0, 0)), ("KC = 'look_and_never_swap'", Pass(0))):
+        v = _french_with(cards)
+        g = tamalou.new_game(v, players=2, deal={"hands": hands, "stock": stock, "discard": ["6C"]}, first_player=0)
+        bot = GreedyBot(3)
+        bot.setup(v, 0)
+        g.apply(Draw(0, "stock"))
+        g.apply(Discard(0))
+        first = bot.act(g.seat_view(0), g.legal_actions(0))
+        assert first == Power(0, target=1, target_slot=0)  # the first step's hint is the built-in one's
+        g.apply(first)
+        assert g.phase == "swap"
+        assert bot.act(g.seat_view(0), g.legal_actions(0)) == second
+
+
+#: The built-in powers' names: no bot names one (they play powers by their hints).
+BUILT_IN_POWERS = (
+    "peek_own",
+    "peek_opponent",
+    "blind_swap",
+    "swap_any_blind",
+    "swap_then_look",
+    "look_and_swap",
+    "look_both_and_swap",
+    "look_any_two_and_swap",
+    "give_stock_card",
+    "play_again",
+)
+
+
+def test_no_bot_module_names_a_built_in_power() -> None:
+    """The bots read hints, not tables keyed by the built-in powers' names: no bot module names one."""
+    bots = Path(tamalou.__file__).parent / "bots"
+    modules = sorted(bots.rglob("*.py"))
+    assert len(modules) > 5
+    named = [(m.relative_to(bots).as_posix(), n) for m in modules for n in BUILT_IN_POWERS if n in m.read_text("utf-8")]
+    assert named == []
+    assert {power.name for power in built_in.tamalou_powers()} == set(BUILT_IN_POWERS)  # the list is whole

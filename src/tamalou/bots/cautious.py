@@ -3,10 +3,13 @@ what it knows, calls when it expects to be lowest)."""
 
 from __future__ import annotations
 
-from ..actions import Action, Call, Discard, Draw, MatchAction, Pass, PeekAction, Power, Replace, Swap, Tick
+from collections.abc import Sequence
+
+from ..actions import Action, Call, Discard, Draw, MatchAction, Pass, PeekAction, Power, Replace, Tick
+from ..powers import CardPower
 from ..schema import Variant
 from ..views import SeatView
-from .view_reader import _card_at, _target_card, _ViewReader
+from .view_reader import _card_at, _ViewReader
 
 
 class CautiousBot(_ViewReader):
@@ -15,24 +18,31 @@ class CautiousBot(_ViewReader):
     - keeps known low cards; puts a low drawn card in place of its highest known card (or of an
       unknown one, valued at the average of the cards it has not seen);
     - takes a low card from the discard; throws a drawn card of a rank it holds, then matches;
-    - uses a peek power on its own unknown cards, looks at opponents' cards, swaps its high cards for
-      known low ones (or blindly, when its card is clearly high);
+    - plays a power by its hints (the bots contract, ``tamalou.powers``; the built-in powers': it peeks at
+      its own unknown cards, looks at opponents' cards, swaps its high cards for known low ones, or blindly
+      when its card is clearly high), more cautious than they are: an exchange made at once (a power that
+      ``exchanges`` with no second step) only for ``SWAP_GAIN`` points, the swap after a look only for
+      ``SURE_GAIN``; it chooses at random among uses hinted equally; a power without hints it passes (or
+      plays its first use);
     - matches only cards it knows are of the top's rank (so it never misses);
     - calls when its known cards plus the estimate for unknown ones is at most the threshold and
       lower than what it expects of every opponent.
 
-    ``seed`` drives its few random choices (which unknown card to peek at), so a game between
+    ``seed`` drives its few random choices (among the uses a power hints equally), so a game between
     seeded bots is reproducible. ``variant`` gives card values and powers; ``play_game``
     passes it through ``setup``, and the French rules are assumed when neither is given.
     """
 
     #: A replacement must gain at least this many points (known or expected) to be made.
     MIN_GAIN = 1.0
-    #: A blind swap is made when it gains at least this many points (expected).
+    #: An exchange made at once (a blind swap) is made when its hint (its gain, expected) is at least this.
     SWAP_GAIN = 3.0
+    #: The swap after a look is made when its hint (its gain) is at least this.
+    SURE_GAIN = 2.0
 
     def __init__(self, seed: int = 0, variant: Variant | str | None = None) -> None:
-        self._look: tuple[int, int] | None = None
+        #: The power it used (its name, as offered) and the use it chose, for the power's second step.
+        self._pending: tuple[str, Power] | None = None
         super().__init__(seed, variant)
 
     # -- deciding ---------------------------------------------------------------------------------
@@ -154,73 +164,50 @@ class CautiousBot(_ViewReader):
         return discard
 
     def _power(self, view: SeatView, mine: list[Action], est: float) -> Action:
-        me = view.player
         powers = [a for a in mine if isinstance(a, Power)]
         passing = next((a for a in mine if isinstance(a, Pass)), None)
+        self._pending = None
         if not powers:
             return passing or mine[0]
-        name = view.power
-        if name == "peek_own":
-            unknown = [a for a in powers if a.slot is not None and _card_at(view, me, a.slot) is None]
-            return self.rng.choice(unknown) if unknown else passing or powers[0]
-        if name == "peek_opponent":
-            unknown = [a for a in powers if _target_card(view, a) is None]
-            if unknown:
-                # Look at a card of the opponent who looks closest to calling.
-                lowest = min(self.expected_total(view, a.target or 0, est) for a in unknown)
-                return self.rng.choice([a for a in unknown if self.expected_total(view, a.target or 0, est) == lowest])
+        name = view.power or ""
+        power = self.rb.powers.get(name)
+        if power is None or not power.hints:
+            return passing or powers[0]  # a power it does not know
+        worth = self.card_worth(view)
+        scored = [(h, a) for a in powers if (h := power.hint(view, a, worth)) is not None]
+        # An exchange made at once, nobody looking first, only when it surely gains.
+        need = self.SWAP_GAIN if power.exchanges and not power.next_hints else 0.0
+        use = self._best(scored, passing, need)
+        if use is None:
             return passing or powers[0]
-        if name == "blind_swap":
-            best: tuple[float, Power] | None = None
-            for a in powers:
-                if a.slot is None:
-                    continue
-                gain = self._worth(_card_at(view, me, a.slot), est) - self._worth(_target_card(view, a), est)
-                # A swap with a known card is sure; a blind one only expected.
-                if _card_at(view, me, a.slot) is None and _target_card(view, a) is None:
-                    continue
-                if best is None or gain > best[0]:
-                    best = (gain, a)
-            if best is not None and (best[0] >= self.SWAP_GAIN or passing is None):
-                return best[1]
-            return passing or powers[0]
-        if name == "look_and_swap":
-            worst = self._own_worst(view, est)
-            known_low = [a for a in powers if _target_card(view, a) is not None]
-            if worst is not None and known_low:
-                a = min(
-                    known_low,
-                    key=lambda a: (self.value(_target_card(view, a) or ""), a.target, a.target_slot),
-                )
-                if worst[0] - self.value(_target_card(view, a) or "") >= 2:
-                    self._look = (a.target or 0, a.target_slot or 0)
-                    return a
-            unknown = [a for a in powers if _target_card(view, a) is None]
-            pick = self.rng.choice(unknown) if unknown else powers[0]
-            self._look = (pick.target or 0, pick.target_slot or 0)
-            return pick
-        if name == "play_again":
-            return powers[0]
-        return passing or powers[0]
+        if isinstance(use, Power):
+            self._pending = (name, use)
+        return use
 
     def _swap(self, view: SeatView, mine: list[Action], est: float) -> Action:
         passing = next((a for a in mine if isinstance(a, Pass)), None)
-        swaps = {a.slot: a for a in mine if isinstance(a, Swap)}
-        look, self._look = self._look, None
-        if not swaps or look is None:
+        pending, self._pending = self._pending, None
+        power: CardPower | None = None
+        if pending is not None:
+            power = self.rb.powers.get(pending[0])
+        if pending is None or power is None or not power.next_hints:
             return passing or mine[0]
-        seen = _card_at(view, look[0], look[1])
-        if seen is None:
-            return passing or mine[0]
-        best: tuple[float, int, int] | None = None
-        for s in view.hands[view.player]:
-            if s.slot in swaps:
-                key = (self._worth(s.card, est), 0 if s.card is None else 1, -s.slot)
-                if best is None or key > best:
-                    best = key
-        if best is not None and best[0] - self.value(seen) >= 2:
-            return swaps[-best[2]]
-        return passing or mine[0]
+        worth = self.card_worth(view)
+        first = pending[1]
+        scored = [
+            (h, a) for a in mine if a is not passing and (h := power.next_hint(view, a, worth, first)) is not None
+        ]
+        return self._best(scored, passing, self.SURE_GAIN) or passing or mine[0]
+
+    def _best(self, scored: Sequence[tuple[float, Action]], passing: Action | None, need: float) -> Action | None:
+        """One of the best hinted actions, at random, when its hint is above 0 and at least ``need`` (or when it
+        may not pass); else the ``pass``; ``None`` when nothing was hinted."""
+        if not scored:
+            return None
+        best = max(h for h, _ in scored)
+        if passing is not None and (best <= 0 or best < need):
+            return passing
+        return self.rng.choice([a for h, a in scored if h == best])
 
     def __repr__(self) -> str:
         return "CautiousBot()"

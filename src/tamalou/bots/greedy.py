@@ -1,18 +1,18 @@
 """``GreedyBot``: a memory-based greedy player, each decision taking the most points it can count on now;
-and its tables of what it does in each phase (``_PHASES``) and with each built-in power (``_POWERS``)."""
+and its table of what it does in each phase (``_PHASES``). It plays powers by their hints (the bots
+contract, ``tamalou.powers``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..actions import Action, Call, Discard, Draw, Give, MatchAction, Pass, PeekAction, Power, Replace, Swap, Tick
-from ..powers import hinted_use
+from ..actions import Action, Call, Discard, Draw, Give, MatchAction, Pass, PeekAction, Power, Replace, Tick
+from ..powers import hinted_next, hinted_use
 from ..schema import Variant
 from ..views import SeatView, Slot
-from .view_reader import _card_at, _ViewReader
+from .view_reader import _ViewReader
 
 _Decision = Callable[["GreedyBot", SeatView, list[Action]], Action | None]
-_PowerUse = Callable[["GreedyBot", SeatView, list[Power], Action | None], Action | None]
 
 
 class GreedyBot(_ViewReader):
@@ -30,28 +30,28 @@ class GreedyBot(_ViewReader):
     - **Keep or throw**: it puts the drawn card in place of its worst card when the drawn card is lower
       (counting a card of the same kind it could then match), else throws it; it throws a drawn card of
       the kind of a card it knows in its layout when matching that card gains more.
-    - **Powers**, to learn first: it looks at its own unknown cards, then at the unknown cards of the
-      opponent who looks lowest; it swaps a known high card of its own for an opponent's known lower
-      card (a swap with one unknown card needs an expected gain of ``BLIND_GAIN``); it takes a look and
-      swap's look where it may find a low card, and swaps when the card seen is lower than its worst; it
-      gives a card (``give_stock_card``) to the opponent who looks lowest and plays again when it may.
+    - **Powers**: by their hints (``CardPower.hint``, and ``next_hint`` for a second step: the bots
+      contract), counting the cards as above (``card_worth``): the best use when its hint is above 0, else
+      it passes. It remembers the power and the use it chose, for the second step. The built-in powers'
+      hints (``tamalou.plugins.powers``) learn first: a look at its own unknown cards, then at the unknown
+      cards of the opponent who looks lowest; a swap of a known high card of its own for an opponent's known
+      lower card (with one unknown card, an expected gain of ``BLIND_GAIN`` points); a look and swap's look
+      where it may find a low card, and the swap when the card seen is lower than its worst; a card given
+      to the opponent who looks lowest; playing again.
     - **Matching**: only cards it knows are of the discard top's kind, never blind, the highest first,
       never a card worth less than nothing; an opponent's known card (opponent matching) when the card
       it gives for it is worth more.
     - **Calling**: when its known cards plus the mean of the unseen cards for each unknown one come to
       at most the ruleset's call threshold.
 
-    Whatever it does not know (a power or a phase a plugin adds, or a move that is all a phase offers)
-    it plays at random among the listed actions, with its seeded generator: it plays every ruleset,
+    Whatever it does not know (a power without hints or a phase a plugin adds, or a move that is all a
+    phase offers) it plays at random among the listed actions, with its seeded generator: it plays every ruleset,
     never an action that is not listed, and a game between seeded bots is reproducible. Moves it does
     not know are left aside when a move it knows is listed with them.
     """
 
-    #: The expected gain (points) a swap with one unknown card needs: expected gains are uncertain.
-    BLIND_GAIN = 3.0
-
     def __init__(self, seed: int = 0, variant: Variant | str | None = None) -> None:
-        #: The first step of a two-step power it used (its name and the action), for the second step.
+        #: The power it used (its name, as offered) and the use it chose, for the power's second step.
         self._pending: tuple[str, Power] | None = None
         #: How many out-of-turn chances to let go without looking (see ``may_match``).
         self._skips = 0
@@ -284,157 +284,30 @@ class GreedyBot(_ViewReader):
     # -- powers ---------------------------------------------------------------------------------------
 
     def _power(self, view: SeatView, mine: list[Action]) -> Action | None:
+        """The power's best use by its hints (``None``, to play at random, when it gives none)."""
+        name = view.power or ""
+        power = self.facts.rb.powers.get(name)
+        if power is None or not power.hints:
+            return None  # a power it does not know
         powers = [a for a in mine if isinstance(a, Power)]
         passing = next((a for a in mine if isinstance(a, Pass)), None)
-        power = self.facts.rb.powers.get(view.power or "")
-        if power is not None and power.hints and powers:  # the power's own hints (the bots contract) first
-            hinted = hinted_use(power, view, powers, passing)
-            if hinted is not None:
-                return hinted
-        use = _POWERS.get(view.power or "")
-        if use is None:
-            return None  # a power it does not know, without hints
         if not powers:
             return passing
-        return use(self, view, powers, passing)
-
-    def _card(self, view: SeatView, owner: int | None, slot: int | None) -> str | None:
-        if owner is None or slot is None:
-            return None
-        return _card_at(view, owner, slot)
-
-    def _lowest_opponent(self, view: SeatView, candidates: list[Power]) -> Power:
-        """The first of ``candidates`` aimed at the opponent whose layout looks lowest."""
-        est = self.estimate(view)
-        totals: dict[int, float] = {}
-        for a in candidates:
-            q = a.target if a.target is not None else -1
-            if q not in totals:
-                totals[q] = self.expected_total(view, q, est) if q >= 0 else float("inf")
-        return min(candidates, key=lambda a: totals[a.target if a.target is not None else -1])
-
-    def _peek_own(self, view: SeatView, powers: list[Power], passing: Action | None) -> Action | None:
-        own = {s.slot: s.card for s in view.hands[view.player]}
-        for a in powers:
-            if a.slot is not None and a.target is None and a.slot in own and own[a.slot] is None:
-                return a
-        return passing or powers[0]
-
-    def _peek_opponent(self, view: SeatView, powers: list[Power], passing: Action | None) -> Action | None:
-        unknown = [a for a in powers if a.target is not None and self._card(view, a.target, a.target_slot) is None]
-        if unknown:
-            return self._lowest_opponent(view, unknown)
-        return passing or powers[0]
-
-    def _pair(self, view: SeatView, a: Power) -> tuple[int, int, int] | None:
-        """Own slot, and the opponent and slot of the other card, of a power on two cards; ``None`` when
-        neither card is its own."""
-        me = view.player
-        owner = me if a.owner is None else a.owner
-        if owner == me and a.slot is not None and a.target is not None and a.target_slot is not None:
-            return a.slot, a.target, a.target_slot
-        if a.target == me and a.target_slot is not None and a.slot is not None:
-            return a.target_slot, owner, a.slot
-        return None
-
-    def _swap_blind(self, view: SeatView, powers: list[Power], passing: Action | None) -> Action | None:
-        """A swap nobody looks at (``blind_swap``, ``swap_any_blind``, ``swap_then_look``): its card for a
-        lower one, known on at least one side."""
-        est = self.estimate(view)
-        values = self.facts.values
-
-        def gain(mine: str | None, theirs: str | None) -> float | None:
-            if mine is None and theirs is None:
-                return None
-            g = (est if mine is None else values[mine]) - (est if theirs is None else values[theirs])
-            return g if g >= (1 if mine is not None and theirs is not None else self.BLIND_GAIN) else None
-
-        best = self._best_pair(view, powers, gain)
-        return best if best is not None else passing or powers[0]
-
-    def _best_pair(
-        self, view: SeatView, powers: list[Power], score: Callable[[str | None, str | None], float | None]
-    ) -> Power | None:
-        """The use of a two-card power whose pair (its own card, an opponent's, as the seat sees them)
-        scores highest (the first of equals); ``score`` returns ``None`` to leave a pair out."""
-        best: tuple[float, Power] | None = None
-        for a in powers:
-            pair = self._pair(view, a)
-            if pair is None:
-                continue
-            value = score(self._card(view, view.player, pair[0]), self._card(view, pair[1], pair[2]))
-            if value is not None and (best is None or value > best[0]):
-                best = (value, a)
-        return None if best is None else best[1]
-
-    def _look_and_swap(self, view: SeatView, powers: list[Power], passing: Action | None) -> Action | None:
-        """Look at an opponent's card (a known low one to take, else an unknown one), to swap it after."""
-        est = self.estimate(view)
-        values = self.facts.values
-        worst = self._worst(view, est)
-        known = [(values[c], a) for a in powers if (c := self._card(view, a.target, a.target_slot)) is not None]
-        pick: Power | None = None
-        if worst is not None and known:
-            low, a = min(known, key=lambda k: k[0])
-            if worst[0] - low >= 1:
-                pick = a
-        if pick is None:
-            unknown = [a for a in powers if self._card(view, a.target, a.target_slot) is None]
-            if not unknown:
-                return passing or powers[0]
-            pick = self._lowest_opponent(view, unknown)
-        self._pending = ("look_and_swap", pick)
-        return pick
-
-    def _look_two(self, view: SeatView, powers: list[Power], passing: Action | None) -> Action | None:
-        """Look at one of its cards and an opponent's (``look_both_and_swap``, ``look_any_two_and_swap``),
-        to swap them after: its worst card and the opponent's lowest, an unknown card counting a point more
-        for what it teaches."""
-        est = self.estimate(view)
-        values = self.facts.values
-        best = self._best_pair(
-            view,
-            powers,
-            lambda mine, theirs: (
-                (est + 0.5 if mine is None else values[mine]) - (est - 0.5 if theirs is None else values[theirs])
-            ),
-        )
-        if best is None:
-            return passing or powers[0]
-        self._pending = (view.power or "", best)
-        return best
-
-    def _give_stock_card(self, view: SeatView, powers: list[Power], passing: Action | None) -> Action | None:
-        return self._lowest_opponent(view, powers)
-
-    def _play_again(self, view: SeatView, powers: list[Power], passing: Action | None) -> Action | None:
-        return powers[0]
+        use = hinted_use(power, view, powers, passing, self.card_worth(view))
+        if isinstance(use, Power):
+            self._pending = (name, use)
+        return use
 
     def _swap(self, view: SeatView, mine: list[Action]) -> Action | None:
-        """The second step of a two-step power it used: swap when the card it looked at is lower."""
+        """The second step of a power it used, by the power's hints (``None`` when it gives none)."""
         pending, self._pending = self._pending, None
         if pending is None:
             return None
         name, first = pending
-        passing = next((a for a in mine if isinstance(a, Pass)), None)
-        values = self.facts.values
-        if name == "look_and_swap":
-            swaps: dict[int, Action] = {a.slot: a for a in mine if isinstance(a, Swap)}
-            seen = self._card(view, first.target, first.target_slot)
-            worst = self._worst(view, self.estimate(view), swaps)
-            if seen is not None and worst is not None and worst[0] - values[seen] >= 1:
-                return swaps[worst[1]]
-            return passing
-        pair = self._pair(view, first)
-        if pair is None:
-            return passing
-        mine_card, theirs = self._card(view, view.player, pair[0]), self._card(view, pair[1], pair[2])
-        if mine_card is not None and theirs is not None and values[theirs] < values[mine_card]:
-            if name == "look_both_and_swap":
-                return next((a for a in mine if isinstance(a, Swap) and a.slot == pair[0]), passing)
-            if name == "look_any_two_and_swap":
-                return next((a for a in mine if a == first), passing)
-        return passing
+        power = self.facts.rb.powers.get(name)
+        if power is None or not power.next_hints:
+            return None
+        return hinted_next(power, view, mine, self.card_worth(view), first)
 
     def __repr__(self) -> str:
         return "GreedyBot()"
@@ -458,18 +331,4 @@ _PHASES: dict[str, _Decision] = {
     "call": GreedyBot._call,
     "closing": GreedyBot._pass,
     "window": GreedyBot._pass,
-}
-
-#: How the greedy bot uses each power it knows (the built-in ones).
-_POWERS: dict[str, _PowerUse] = {
-    "peek_own": GreedyBot._peek_own,
-    "peek_opponent": GreedyBot._peek_opponent,
-    "blind_swap": GreedyBot._swap_blind,
-    "swap_any_blind": GreedyBot._swap_blind,
-    "swap_then_look": GreedyBot._swap_blind,
-    "look_and_swap": GreedyBot._look_and_swap,
-    "look_both_and_swap": GreedyBot._look_two,
-    "look_any_two_and_swap": GreedyBot._look_two,
-    "give_stock_card": GreedyBot._give_stock_card,
-    "play_again": GreedyBot._play_again,
 }

@@ -1,6 +1,6 @@
 """What the cautious and the greedy bot share: ``_ViewReader`` (the ruleset's public facts, read in
-``setup``, and what a seat's view tells of the cards) and the cards a view shows at a slot (``_card_at``,
-``_target_card``)."""
+``setup``, and what a seat's view tells of the cards), ``ViewWorth`` (the cards as they count them, handed
+to a power's hints) and the cards a view shows at a slot (``_card_at``, ``_target_card``)."""
 
 from __future__ import annotations
 
@@ -83,6 +83,10 @@ class _ViewReader:
         values = self.facts.values
         return sum(est if s.card is None else values[s.card] for s in view.hands[player])
 
+    def card_worth(self, view: SeatView) -> ViewWorth:
+        """The cards as this seat counts them, for a power's hints (``tamalou.powers.CardWorth``)."""
+        return ViewWorth(self, view)
+
     def _give(self, view: SeatView, mine: list[Action], est: float) -> Action:
         """A card to give (opponent matching): the own card worth the most."""
         gives = [a for a in mine if isinstance(a, Give)]
@@ -97,6 +101,30 @@ class _ViewReader:
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
         return other
+
+
+class ViewWorth:
+    """The cards as the cautious and the greedy bot count them (a ``tamalou.powers.CardWorth``): a card at its
+    value, a card the seat has not seen at the mean of the cards it has not seen (``_ViewReader.estimate``)."""
+
+    __slots__ = ("_reader", "_unseen", "_view")
+
+    def __init__(self, reader: _ViewReader, view: SeatView) -> None:
+        self._reader = reader
+        self._view = view
+        self._unseen = reader.estimate(view)
+
+    def value(self, card: str) -> float:
+        return float(self._reader.value(card))
+
+    def unseen(self) -> float:
+        return self._unseen
+
+    def at(self, player: int, slot: int) -> float:
+        return self._reader._worth(_card_at(self._view, player, slot), self._unseen)
+
+    def layout(self, player: int) -> float:
+        return self._reader.expected_total(self._view, player, self._unseen)
 
 
 def _card_at(view: SeatView, player: int, slot: int) -> str | None:

@@ -25,6 +25,13 @@ Second steps ("swap them or not", ``pass`` declines): ``look_and_swap`` and ``lo
 answer with ``swap`` naming your slot (for ``look_both_and_swap``, only the slot you looked at);
 ``look_any_two_and_swap`` answers with the same ``power`` action again (the two places it names,
 which ``swap`` cannot say when neither card is yours).
+
+Hints for bots (``CardPower.hint``, ``next_hint``: the bots contract), what the greedy bot plays: a look at
+a card of one's own not seen yet; a look at an opponent's card not seen yet, at the opponent whose layout
+looks lowest (the nearest to calling); a blind swap of a card for a lower one, one card at least seen
+(``BLIND_GAIN`` points when only one is); a look-and-swap's look at a known card it would gain a point by
+taking, else at a card not seen; a look at two cards, one's worst and the opponent's lowest; the swap after
+a look when the card looked at is lower; a card given to the opponent who looks lowest; playing again.
 """
 
 from __future__ import annotations
@@ -34,10 +41,98 @@ from typing import TYPE_CHECKING, Any
 from ..actions import Action, Power, Swap, untimed
 from ..events import Event
 from ..hookspecs import hookimpl
-from ..powers import TURN_TAKEN, CardPower
+from ..powers import TURN_TAKEN, CardPower, CardWorth
 
 if TYPE_CHECKING:
     from ..engine.game import Game
+    from ..views import SeatView
+
+#: The expected gain (points) a blind swap with one card not seen needs for a hint above 0: an expected gain
+#: is uncertain (a swap of two cards seen needs 1 point).
+BLIND_GAIN = 3.0
+
+
+def card_seen(view: SeatView, player: int | None, slot: int | None) -> str | None:
+    """The card at ``player``'s ``slot`` as ``view`` shows it: ``None`` when the seat has not seen it."""
+    if player is None or slot is None:
+        return None
+    for place in view.hands[player]:
+        if place.slot == slot:
+            return place.card
+    return None
+
+
+def lowest_first(total: float) -> float:
+    """A hint between 0 and 1 that is the higher the lower ``total`` is (a layout's expected points): the
+    use aimed at the layout that looks lowest wins."""
+    return 0.5 - total / (2 * (1 + abs(total)))
+
+
+def always_above_0(score: float) -> float:
+    """A hint between 0 and 1 that is the higher the higher ``score`` is: the use that scores best wins, and
+    it wins over passing even when its score is 0 or below."""
+    return 0.5 + score / (2 * (1 + abs(score)))
+
+
+def own_and_other(view: SeatView, a: Power) -> tuple[int, int, int] | None:
+    """Of a use on two cards: the seat's own slot, and the player and slot of the other card; ``None`` when
+    neither card is the seat's."""
+    me = view.player
+    owner = me if a.owner is None else a.owner
+    if owner == me and a.slot is not None and a.target is not None and a.target_slot is not None:
+        return a.slot, a.target, a.target_slot
+    if a.target == me and a.target_slot is not None and a.slot is not None:
+        return a.target_slot, owner, a.slot
+    return None
+
+
+def own_worst(view: SeatView, worth: CardWorth) -> float | None:
+    """The points of the seat's card worth the most (a card not seen at ``worth.unseen()``)."""
+    return max((worth.at(view.player, place.slot) for place in view.hands[view.player]), default=None)
+
+
+def blind_swap_hint(view: SeatView, a: Power, worth: CardWorth) -> float:
+    """What a swap nobody looks at gains the seat: its card's points less the other card's, when at least
+    one of them has been seen and the gain is at least 1 point (both seen) or ``BLIND_GAIN`` (one seen);
+    else 0 (a swap of two other players' cards gains it nothing)."""
+    pair = own_and_other(view, a)
+    if pair is None:
+        return 0.0
+    mine, q, s = pair
+    seen_mine = card_seen(view, view.player, mine) is not None
+    seen_theirs = card_seen(view, q, s) is not None
+    if not seen_mine and not seen_theirs:
+        return 0.0  # two cards not seen: nothing to count on
+    gain = worth.at(view.player, mine) - worth.at(q, s)
+    need = 1.0 if seen_mine and seen_theirs else BLIND_GAIN
+    return gain if gain >= need else 0.0
+
+
+def look_two_hint(view: SeatView, a: Power, worth: CardWorth) -> float:
+    """A look at one of the seat's cards and another player's, to swap them after: its card worth the most
+    for the other worth the least, a card not seen counting half a point more on its side for what the look
+    teaches. Always worth a look (above 0) when one card is the seat's."""
+    pair = own_and_other(view, a)
+    if pair is None:
+        return 0.0
+    mine, q, s = pair
+    own = worth.at(view.player, mine) + (0.5 if card_seen(view, view.player, mine) is None else 0.0)
+    other = worth.at(q, s) - (0.5 if card_seen(view, q, s) is None else 0.0)
+    return always_above_0(own - other)
+
+
+def swap_looked_gain(view: SeatView, worth: CardWorth, first: Power) -> float:
+    """What swapping the two cards the seat looked at (``first``, one of them its own) gains it: its card's
+    points less the other's when both are seen and the other is lower; else 0."""
+    pair = own_and_other(view, first)
+    if pair is None:
+        return 0.0
+    mine, q, s = pair
+    mine_card, theirs = card_seen(view, view.player, mine), card_seen(view, q, s)
+    if mine_card is None or theirs is None:
+        return 0.0
+    gain = worth.value(mine_card) - worth.value(theirs)
+    return gain if gain > 0 else 0.0
 
 
 class PeekOwn(CardPower):
@@ -61,6 +156,10 @@ class PeekOwn(CardPower):
         assert a.slot is not None
         g.look(a.player, a.player, a.slot, events)
 
+    def hint(self, view: SeatView, action: Power, worth: CardWorth) -> float | None:
+        # A card of one's own not seen yet is worth a look; one seen, not.
+        return 1.0 if card_seen(view, view.player, action.slot) is None else 0.0
+
 
 class PeekOpponent(CardPower):
     """Look at one card of an opponent."""
@@ -82,6 +181,11 @@ class PeekOpponent(CardPower):
     def resolve(self, g: Game, a: Power, events: list[Event]) -> Any:
         assert a.target is not None and a.target_slot is not None
         g.look(a.player, a.target, a.target_slot, events)
+
+    def hint(self, view: SeatView, action: Power, worth: CardWorth) -> float | None:
+        if action.target is None or card_seen(view, action.target, action.target_slot) is not None:
+            return 0.0  # seen already: nothing to learn
+        return lowest_first(worth.layout(action.target))  # the opponent nearest to calling first
 
 
 class BlindSwap(CardPower):
@@ -107,6 +211,9 @@ class BlindSwap(CardPower):
     def resolve(self, g: Game, a: Power, events: list[Event]) -> Any:
         assert a.slot is not None and a.target is not None and a.target_slot is not None
         g.swap(a.player, (a.player, a.slot), (a.target, a.target_slot), events)
+
+    def hint(self, view: SeatView, action: Power, worth: CardWorth) -> float | None:
+        return blind_swap_hint(view, action, worth)
 
 
 class LookAndSwap(PeekOpponent):
@@ -150,6 +257,24 @@ class LookAndSwap(PeekOpponent):
         q, s, _ = memo
         g.swap(a.player, (a.player, a.slot), (q, s), events)
 
+    def hint(self, view: SeatView, action: Power, worth: CardWorth) -> float | None:
+        if action.target is None:
+            return 0.0
+        seen = card_seen(view, action.target, action.target_slot)
+        if seen is None:
+            # A card not seen may be a low one: a look at the opponent nearest to calling, below a known low card.
+            return lowest_first(worth.layout(action.target))
+        worst = own_worst(view, worth)
+        gain = 0.0 if worst is None else worst - worth.value(seen)
+        return gain if gain >= 1 else 0.0  # a known card worth taking: the lower the better
+
+    def next_hint(self, view: SeatView, action: Action, worth: CardWorth, first: Power) -> float | None:
+        seen = card_seen(view, first.target, first.target_slot)
+        if not isinstance(action, Swap) or seen is None:
+            return 0.0
+        gain = worth.at(view.player, action.slot) - worth.value(seen)
+        return gain if gain >= 1 else 0.0  # the card looked at in place of one's worst, if a point lower at least
+
 
 class PlayAgain(CardPower):
     """Play again: draw once more, from the stock (tamalou.fun: "Jack: play again")."""
@@ -172,6 +297,9 @@ class PlayAgain(CardPower):
         g.again(a.player, events, stock_only=True)
         events.append(Event("play_again", {"player": a.player}))
         return TURN_TAKEN
+
+    def hint(self, view: SeatView, action: Power, worth: CardWorth) -> float | None:
+        return 1.0  # another draw: always worth it
 
 
 class SwapThenLook(BlindSwap):
@@ -225,6 +353,14 @@ class LookBothAndSwap(BlindSwap):
         m, q, s, _, _ = memo
         g.swap(a.player, (a.player, m), (q, s), events)
 
+    def hint(self, view: SeatView, action: Power, worth: CardWorth) -> float | None:
+        return look_two_hint(view, action, worth)
+
+    def next_hint(self, view: SeatView, action: Action, worth: CardWorth, first: Power) -> float | None:
+        if not isinstance(action, Swap) or action.slot != first.slot:
+            return 0.0
+        return swap_looked_gain(view, worth, first)
+
 
 def table_layouts(g: Game, p: int) -> list[int]:
     """The layouts a power of ``p`` that picks "any two cards on the table" picks from, in seat order:
@@ -272,6 +408,9 @@ class SwapAnyBlind(CardPower):
         assert a.owner is not None and a.slot is not None and a.target is not None and a.target_slot is not None
         g.swap(a.player, (a.owner, a.slot), (a.target, a.target_slot), events)
 
+    def hint(self, view: SeatView, action: Power, worth: CardWorth) -> float | None:
+        return blind_swap_hint(view, action, worth)
+
 
 class LookAnyTwoAndSwap(SwapAnyBlind):
     """Pick any two cards on the table, of two different layouts, look at both, then swap them, or not
@@ -313,6 +452,18 @@ class LookAnyTwoAndSwap(SwapAnyBlind):
         o1, s1, o2, s2, _, _ = memo
         g.swap(a.player, (o1, s1), (o2, s2), events)
 
+    def hint(self, view: SeatView, action: Power, worth: CardWorth) -> float | None:
+        return look_two_hint(view, action, worth)
+
+    def next_hint(self, view: SeatView, action: Action, worth: CardWorth, first: Power) -> float | None:
+        same = isinstance(action, Power) and (action.owner, action.slot, action.target, action.target_slot) == (
+            first.owner,
+            first.slot,
+            first.target,
+            first.target_slot,
+        )
+        return swap_looked_gain(view, worth, first) if same else 0.0
+
 
 class GiveStockCard(CardPower):
     """Give the stock's top card, face down and seen by nobody, to another player: it joins their
@@ -346,6 +497,11 @@ class GiveStockCard(CardPower):
     def resolve(self, g: Game, a: Power, events: list[Event]) -> Any:
         assert a.target is not None
         g.deal_unseen(a.target, events, 1, kind="given", by=a.player)
+
+    def hint(self, view: SeatView, action: Power, worth: CardWorth) -> float | None:
+        if action.target is None:
+            return 0.0
+        return lowest_first(worth.layout(action.target))  # to the opponent nearest to calling
 
 
 @hookimpl

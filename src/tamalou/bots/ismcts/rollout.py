@@ -12,6 +12,7 @@ from ...engine.game import Game
 from ...engine.rulebook import Rulebook
 from ...engine.state import CALL, DRAW, GIVE, HOLD, NO_CARD, OVER, PEEK, POWER, SWAP
 from ...powers import hinted_use
+from ..facts import _facts
 
 
 class RolloutPolicy:
@@ -19,10 +20,11 @@ class RolloutPolicy:
     that player knows (``game.knowers``): a card it has not seen is worth the deck's mean.
 
     Draw from the discard a card at least 3 points under one's worst; keep a drawn card that beats
-    one's worst card, else throw it; peek at unknown cards, blind-swap one's worst card for an
-    opponent's when it is worth 3 points more than expected, take the better of a power's second
-    steps (tried on the game with ``push``/``pop``); call at the threshold or under when lowest
-    by one's own count; give one's worst card; match a known card of the top's kind (never one worth
+    one's worst card, else throw it; play a power by its hints (the bots contract, the cards counted as
+    above: ``GameWorth``), and one without hints by the shape of its uses: peek at unknown cards,
+    blind-swap one's worst card for an opponent's when it is worth 3 points more than expected; take the
+    better of a power's second steps (tried on the game with ``push``/``pop``); call at the threshold or
+    under when lowest by one's own count; give one's worst card; match a known card of the top's kind (never one worth
     less than nothing).
     """
 
@@ -196,9 +198,10 @@ class RolloutPolicy:
         if self.hinted:  # a power that gives hints (the bots contract): the seat's view says which is on offer
             view = g.seat_view(p)
             power = self.hinted.get(view.power or "")
-            hinted = hinted_use(power, view, powers, passing) if power is not None else None
-            if hinted is not None:
-                return hinted
+            if power is not None:
+                hinted = hinted_use(power, view, powers, passing, GameWorth(self, g, p))
+                if hinted is not None:
+                    return hinted
         first = powers[0]
         knowers = g.knowers
         if first.slot is not None and first.target is None:  # a look at one of one's own cards
@@ -294,3 +297,28 @@ class RolloutPolicy:
                 shaped = 0.5 + 0.5 * math.tanh((others - totals[p]) / 10.0)
                 out[p] = (1.0 - margin) * out[p] + margin * shaped
         return out
+
+
+class GameWorth:
+    """The cards as the rollouts count them for player ``p`` (a ``tamalou.powers.CardWorth``, handed to a
+    power's hints): a card ``p`` knows at its value, one it does not at the deck's mean."""
+
+    __slots__ = ("_g", "_p", "_policy")
+
+    def __init__(self, policy: RolloutPolicy, g: Game, p: int) -> None:
+        self._policy = policy
+        self._g = g
+        self._p = p
+
+    def value(self, card: str) -> float:
+        return float(_facts(self._policy.rb).values[card])
+
+    def unseen(self) -> float:
+        return self._policy.mean
+
+    def at(self, player: int, slot: int) -> float:
+        c = self._g.hands[player][slot]
+        return self._policy.mean if c == NO_CARD else self._policy.belief(self._g, self._p, c)
+
+    def layout(self, player: int) -> float:
+        return self._policy.total(self._g, self._p, player)
