@@ -28,7 +28,7 @@ fi
 if [ ! -x "$venv/bin/python" ]; then
     "$py" -m venv "$venv"
     "$venv/bin/python" -m pip install -q --upgrade pip
-    "$venv/bin/python" -m pip install -q "$root" "$here[test]"
+    "$venv/bin/python" -m pip install -q --no-compile "$root" "$here[test]"
 fi
 
 cd "$here"

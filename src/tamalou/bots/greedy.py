@@ -298,6 +298,12 @@ class GreedyBot(_ViewReader):
             self._pending = (name, use)
         return use
 
+    def used(self, power: str | None, first: Action | None) -> None:
+        """Tell the bot the first step of ``power`` its seat played (``None``: none), when another decided it (the
+        ISMCTS bot searches a power's first step and leaves the second to this bot): the second step is then
+        played by the power's ``next_hint`` with that use."""
+        self._pending = (power, first) if power is not None and isinstance(first, Power) else None
+
     def _swap(self, view: SeatView, mine: list[Action]) -> Action | None:
         """The second step of a power it used, by the power's hints (``None`` when it gives none)."""
         pending, self._pending = self._pending, None

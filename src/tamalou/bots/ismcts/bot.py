@@ -8,7 +8,7 @@ import math
 import random
 from typing import TYPE_CHECKING
 
-from ...actions import Action, MatchAction, Power, Tick
+from ...actions import Action, MatchAction, Tick
 from ...engine.game import Game
 from ...engine.rulebook import Rulebook, rulebook
 from ...engine.state import CALL, DRAW, HOLD, OVER, POWER
@@ -121,10 +121,7 @@ class ISMCTSBot:
 
     def _remember(self, view: SeatView, chosen: Action) -> None:
         """The fallback plays a power's second step: tell it which first step was taken."""
-        if isinstance(chosen, Power) and view.power is not None:
-            self.fallback._pending = (view.power, chosen)
-        else:
-            self.fallback._pending = None
+        self.fallback.used(view.power, chosen)
 
     # -- the search ---------------------------------------------------------------------------------
 
