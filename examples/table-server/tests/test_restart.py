@@ -122,7 +122,12 @@ def test_rooms_of_bots_resume_after_a_kill(server: Server, tmp_path: Path) -> No
     rooms = {
         ruleset: create_room(server, ruleset, 2, bots, seed=77, bot_delay=0.01) for ruleset in ("french", "multi-round")
     }
-    time.sleep(0.15)
+    # Killed as soon as both rooms have played (a fixed wait of 0.15 s saw no move yet on a loaded host: the bots
+    # play in worker processes, which the machine's other work may keep waiting).
+    deadline = time.monotonic() + 30
+    while not all(sum(map(len, action_log(server, room))) for room in rooms.values()):
+        assert time.monotonic() < deadline, "no bot move within 30 s"
+        time.sleep(0.01)
     server.stop()
     for room in rooms.values():  # killed in the middle of both games
         assert sum(map(len, action_log(server, room))) > 0
