@@ -46,13 +46,13 @@ step() { printf '\n== %s\n' "$*"; }
 
 if ! "$py" -c 'import tamalou, typer, rich' >/dev/null 2>&1; then
     step "tamalou with its command line (the cli extra) is not installed in $bin: installing $root[cli]"
-    "$py" -m pip install -q --no-compile "$root[cli]"
+    "$py" -m pip install -q "$root[cli]"
 fi
 
 step "installing ${packages[*]}"
 specs=()
 for p in "${packages[@]}"; do specs+=("$here/$p[test]"); done
-"$py" -m pip install -q --no-compile "${specs[@]}"
+"$py" -m pip install -q "${specs[@]}"
 
 step "tamalou variants lists ${rulesets[*]}"
 listing="$(COLUMNS=200 tamalou_cli variants)"

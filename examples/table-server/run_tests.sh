@@ -7,9 +7,8 @@
 # Environment: TABLE_ARTIFACTS (the browser test's screenshots; default examples/table-server/artifacts),
 # LOAD_ROOMS (default 200) and LOAD_SECONDS (default 60) bound the load tests; LOAD_P99_MS (default 50) is the
 # honest players' p99 latency the hostile load test allows. TABLE_STEPS (default "tests load") runs only some
-# steps, TABLE_VENV (default: a temporary venv, removed at the end) is the venv made, or reused if it exists:
-# the repository's CI runs the tests beside its other suites and the load tests alone at the end, so that no
-# other work on the machine weighs on the latency they measure:
+# steps, TABLE_VENV (default: a temporary venv, removed at the end) is the venv made, or reused if it exists,
+# e.g. to run the load tests again without installing anything:
 #
 #   TABLE_VENV=/tmp/t TABLE_STEPS=tests run_tests.sh && ... && TABLE_VENV=/tmp/t TABLE_STEPS=load run_tests.sh
 set -euo pipefail
@@ -28,7 +27,7 @@ fi
 if [ ! -x "$venv/bin/python" ]; then
     "$py" -m venv "$venv"
     "$venv/bin/python" -m pip install -q --upgrade pip
-    "$venv/bin/python" -m pip install -q --no-compile "$root" "$here[test]"
+    "$venv/bin/python" -m pip install -q "$root" "$here[test]"
 fi
 
 cd "$here"
