@@ -6,43 +6,29 @@
 #
 # Environment: TABLE_ARTIFACTS (the browser test's screenshots; default examples/table-server/artifacts),
 # LOAD_ROOMS (default 200) and LOAD_SECONDS (default 60) bound the load tests; LOAD_P99_MS (default 50) is the
-# honest players' p99 latency the hostile load test allows. TABLE_STEPS (default "tests load") runs only some
-# steps, TABLE_VENV (default: a temporary venv, removed at the end) is the venv made, or reused if it exists,
-# e.g. to run the load tests again without installing anything:
-#
-#   TABLE_VENV=/tmp/t TABLE_STEPS=tests run_tests.sh && ... && TABLE_VENV=/tmp/t TABLE_STEPS=load run_tests.sh
+# honest players' p99 latency the hostile load test allows.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 py="${1:-python3}"
-steps=" ${TABLE_STEPS:-tests load} "
 
-if [ -n "${TABLE_VENV:-}" ]; then
-    venv="$TABLE_VENV"
-else
-    venv="$(mktemp -d)"
-    trap 'rm -rf "$venv"' EXIT
+if [ ! -x /usr/bin/chromium ]; then
+    sudo=""
+    if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
+    $sudo apt-get update -qq
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
-if [ ! -x "$venv/bin/python" ]; then
-    "$py" -m venv "$venv"
-    "$venv/bin/python" -m pip install -q --upgrade pip
-    "$venv/bin/python" -m pip install -q "$root" "$here[test]"
-fi
+
+venv="$(mktemp -d)"
+trap 'rm -rf "$venv"' EXIT
+"$py" -m venv "$venv"
+"$venv/bin/python" -m pip install -q --upgrade pip
+"$venv/bin/python" -m pip install -q "$root" "$here[test]"
 
 cd "$here"
-if [[ "$steps" == *" tests "* ]]; then
-    if [ ! -x /usr/bin/chromium ]; then
-        sudo=""
-        if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
-        $sudo apt-get update -qq
-        $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-    fi
-    "$venv/bin/python" -m pytest
-fi
-if [[ "$steps" == *" load "* ]]; then
-    "$venv/bin/python" loadtest.py --rooms "${LOAD_ROOMS:-200}" --seconds "${LOAD_SECONDS:-60}" --min-finished 1
-    # One hostile client among honest players: their p99 latency stays under 50 ms (LOAD_P99_MS).
-    "$venv/bin/python" loadtest.py --rooms 40 --think 0.1 --hostile --seconds "${LOAD_SECONDS:-60}" \
-        --min-finished 1 --max-p99-ms "${LOAD_P99_MS:-50}"
-fi
+"$venv/bin/python" -m pytest
+"$venv/bin/python" loadtest.py --rooms "${LOAD_ROOMS:-200}" --seconds "${LOAD_SECONDS:-60}" --min-finished 1
+# One hostile client among honest players: their p99 latency stays under 50 ms (LOAD_P99_MS).
+"$venv/bin/python" loadtest.py --rooms 40 --think 0.1 --hostile --seconds "${LOAD_SECONDS:-60}" \
+    --min-finished 1 --max-p99-ms "${LOAD_P99_MS:-50}"
