@@ -51,6 +51,7 @@ import pluggy  # noqa: E402
 from pydantic import BaseModel  # noqa: E402
 
 from tamalou import hookspecs  # noqa: E402
+from tamalou.engine.game import PUBLIC_NAMES  # noqa: E402
 from tamalou.events import _TEXT as EVENT_TEXT  # noqa: E402
 from tamalou.schema import Rules, Variant  # noqa: E402
 
@@ -879,6 +880,8 @@ API_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "CardPower",
             "Mechanic",
             "PhaseSpec",
+            "Round",
+            "round_of",
             "Tally",
             "TieBreak",
             "rank_by_total",
@@ -913,32 +916,8 @@ API_SUMMARIES = {
     "environment's): functions `(result, seat) -> float`.",
 }
 
-# ``Game``'s state fields have no docstring of their own.
-GAME_MEMBERS = {
-    "phase": "The phase the round is in (`tamalou.Phase`, a string enum).",
-    "current_player": "The player to move.",
-    "to_act": "",
-    "turn": "The turn's number, from 0.",
-    "is_over": "Whether the round is over.",
-    "caller": "Who called, or `None`.",
-    "players": "How many players.",
-    "seed": "The seed of the deal (drawn and kept when none was given).",
-    "actions": "Every action applied so far (for `tamalou.replay`).",
-    "now": "The game's time in seconds (timed rulesets).",
-    "deadline": "",
-    "rules": "",
-    "legal_actions": "",
-    "apply": "",
-    "view": "",
-    "result": "",
-    "events_so_far": "",
-    "to_json": "",
-    "from_json": "",
-    "copy": "",
-    "push": "",
-    "pop": "",
-    "pushed": "",
-}
+# ``Game`` is the facade: its members are its public names (``PUBLIC_NAMES``), each with its docstring.
+GAME_MEMBERS = dict.fromkeys(PUBLIC_NAMES, "")
 
 # ``Match``'s attributes have no docstring of their own.
 MATCH_MEMBERS = {
@@ -1125,7 +1104,11 @@ def render_api() -> str:
             continue
         out += [f"## {title}", "", *api_table("tamalou", names, lambda n: getattr(tamalou, n)), ""]
         if "Game" in names:
-            intro = "What a game holds and answers (the table primitives are for rules, not players):"
+            intro = (
+                "What a game holds and answers: the public API and nothing else. The table's primitives and the "
+                "flow's transitions are the `Round`'s, which mechanics, powers and checks are handed "
+                "(`tamalou.round_of(game)` reaches it; [write a mechanic](../write-a-mechanic.md) lists them):"
+            )
             out += members_table(tamalou.Game, intro, GAME_MEMBERS)
         if "Match" in names:
             intro = "What a match holds and answers (a server saves `to_json()` after every action):"

@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 import tamalou
-from tamalou import Action, Call, Discard, Draw, Event, Game, IllegalAction, MatchAction, Pass, PeekAction, Result
+from tamalou import Action, Call, Discard, Draw, Event, IllegalAction, MatchAction, Pass, PeekAction, Result, Round
+from tamalou.engine import new_round
 
 VariantLike = str | Sequence[str] | tamalou.Variant
 
@@ -39,13 +40,13 @@ def deal(
     discard: Sequence[str] = (),
     *,
     variant: VariantLike,
-) -> Game:
+) -> Round:
     """A stacked deal of ``variant``, seed 1; seat 0 plays first (once the opening peek, if any, is over)."""
     spec = {"hands": [list(h) for h in hands], "stock": list(stock), "discard": list(discard)}
-    return tamalou.new_game(variant, players=len(hands), deal=spec, first_player=0, seed=1)
+    return new_round(variant, players=len(hands), deal=spec, first_player=0, seed=1)
 
 
-def peek_all(g: Game, slots: tuple[int, int] = (0, 1)) -> list[Event]:
+def peek_all(g: Round, slots: tuple[int, int] = (0, 1)) -> list[Event]:
     """Every player peeks at the same two slots of theirs."""
     events: list[Event] = []
     for p in range(g.players):
@@ -59,7 +60,7 @@ def dealt(
     discard: Sequence[str] = (),
     *,
     variant: VariantLike,
-) -> Game:
+) -> Round:
     """A stacked deal after the opening peek, where the ruleset lets players choose (everybody looks
     at slots 0 and 1); seat 0 is to draw."""
     g = deal(hands, stock, discard, variant=variant)
@@ -82,29 +83,29 @@ def of_kind(events: Iterable[Event], kind: str) -> list[Event]:
     return [e for e in events if e.type == kind]
 
 
-def seen(g: Game, viewer: int, owner: int) -> dict[int, str | None]:
+def seen(g: Round, viewer: int, owner: int) -> dict[int, str | None]:
     """``owner``'s occupied slots as ``viewer`` sees them: the card, or None when face down to them."""
     return {s.slot: s.card for s in g.view(viewer).hands[owner]}
 
 
-def turn_options(g: Game, p: int) -> set[Action]:
+def turn_options(g: Round, p: int) -> set[Action]:
     """What ``p`` may do now, matches (doubles) left out."""
     return {a for a in g.legal_actions(p) if not isinstance(a, MatchAction)}
 
 
-def matches_listed(g: Game, p: int) -> set[Action]:
+def matches_listed(g: Round, p: int) -> set[Action]:
     """The matches (doubles) ``p`` may try now."""
     return {a for a in g.legal_actions(p) if isinstance(a, MatchAction)}
 
 
-def cards_in_play(g: Game) -> int:
+def cards_in_play(g: Round) -> int:
     """Every card of the round, wherever it is: layouts, stock, discard, and the card held."""
     v = g.view(0)
     held = 0 if v.holding is None else 1
     return sum(len(h) for h in v.hands) + v.stock_size + len(v.discard) + held
 
 
-def assert_illegal(g: Game, action: Action | dict[str, Any]) -> None:
+def assert_illegal(g: Round, action: Action | dict[str, Any]) -> None:
     """The action is refused and the game is exactly as before (time included)."""
     before = g.to_json()
     with pytest.raises(IllegalAction):
@@ -115,13 +116,13 @@ def assert_illegal(g: Game, action: Action | dict[str, Any]) -> None:
 # --------------------------------------------------------------------------------- playing
 
 
-def draw_and_throw(g: Game, at: float | None = None) -> list[Event]:
+def draw_and_throw(g: Round, at: float | None = None) -> list[Event]:
     """The current player draws from the stock and throws the drawn card at once (both at ``at``)."""
     p = g.current_player
     return g.apply(Draw(p, "stock", at=at)) + g.apply(Discard(p, at=at))
 
 
-def quiet_turn(g: Game) -> list[Event]:
+def quiet_turn(g: Round) -> list[Event]:
     """Draw from the stock, throw it, decline any power and the call; when that was a called round's
     last turn, nobody matches its card in the closing window."""
     p = g.current_player
@@ -131,7 +132,7 @@ def quiet_turn(g: Game) -> list[Event]:
     return events + close(g)
 
 
-def close(g: Game) -> list[Event]:
+def close(g: Round) -> list[Event]:
     """Everyone passes in the closing window of a called round (the round then ends)."""
     events: list[Event] = []
     while g.phase == "closing":
@@ -139,7 +140,7 @@ def close(g: Game) -> list[Event]:
     return events
 
 
-def calling_turn(g: Game) -> list[Event]:
+def calling_turn(g: Round) -> list[Event]:
     """Draw from the stock, throw it, decline any power, call."""
     p = g.current_player
     events = draw_and_throw(g)
@@ -148,7 +149,7 @@ def calling_turn(g: Game) -> list[Event]:
     return events + g.apply(Call(p))
 
 
-def play_out(g: Game) -> list[Event]:
+def play_out(g: Round) -> list[Event]:
     """Finish the turn in play by declining what is on offer, then quiet turns to the end."""
     events: list[Event] = []
     while not g.is_over:
@@ -159,7 +160,7 @@ def play_out(g: Game) -> list[Event]:
     return events
 
 
-def _quiet_deal(hands: Sequence[Sequence[str]], variant: VariantLike, peek: bool) -> Game:
+def _quiet_deal(hands: Sequence[Sequence[str]], variant: VariantLike, peek: bool) -> Round:
     """The hands, with a stock of one quiet card per seat and one quiet card turned up."""
     used = {c for h in hands for c in h}
     pool = [c for c in QUIET_POOL if c not in used]
@@ -205,10 +206,10 @@ def called_round_stepwise(*hands: Sequence[str], variant: VariantLike) -> Result
 
 def random_game_and_events(
     variant: VariantLike, players: int, seed: int, rng: random.Random, universe: int
-) -> tuple[Game, list[Event]]:
+) -> tuple[Round, list[Event]]:
     """A seeded game played to its end by random legal actions of random seats (an offered call is
     mostly declined, so that rounds last), counting the cards after every action; with its events."""
-    g = tamalou.new_game(variant, players=players, seed=seed)
+    g = new_round(variant, players=players, seed=seed)
     assert cards_in_play(g) == universe
     events: list[Event] = []
     for _ in range(20_000):
@@ -224,7 +225,7 @@ def random_game_and_events(
     raise AssertionError(f"seed {seed}: no end after 20000 actions")
 
 
-def random_game(variant: VariantLike, players: int, seed: int, rng: random.Random, universe: int) -> Game:
+def random_game(variant: VariantLike, players: int, seed: int, rng: random.Random, universe: int) -> Round:
     """``random_game_and_events`` without the events."""
     return random_game_and_events(variant, players, seed, rng, universe)[0]
 

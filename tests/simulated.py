@@ -83,7 +83,7 @@ def by_hand(variant: Any, bots: list[str], games: int, seed: int, players: int) 
             if e.type in out["events"]:
                 out["events"][e.type][e["player"]] += 1
         out["no_winner"] += not r.winners
-        out["first_wins"] += game.first_player in r.winners
+        out["first_wins"] += tamalou.round_of(game).first_player in r.winners  # who began: the table's
         for p in range(n):
             out["wins"][p] += p in r.winners
             out["places"][p][place_of(r.ranking, p) - 1] += 1

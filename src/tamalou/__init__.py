@@ -32,8 +32,9 @@ from .actions import (
     register_action,
 )
 from .cards import Card, parse_card
-from .engine.game import Game, new_game, replay
+from .engine.game import Game, new_game, replay, round_of
 from .engine.mechanic import Mechanic, PhaseSpec
+from .engine.round import Round
 from .engine.rulebook import card_power, card_value, ranking_rule
 from .engine.state import Phase, Reason
 from .engine.view import view_json_schema
@@ -92,6 +93,7 @@ __all__ = [
     "Reason",
     "Replace",
     "Result",
+    "Round",
     "RulesetNameError",
     "SeatInfo",
     "SeatView",
@@ -126,6 +128,7 @@ __all__ = [
     "register_action",
     "replay",
     "replay_match",
+    "round_of",
     "simulate",
     "variant_from_dict",
     "variant_from_toml",

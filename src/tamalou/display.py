@@ -1,7 +1,7 @@
 """The table drawn as text: ``repr(game)``, ``repr(view)``, ``repr(result)`` and their ``__rich__`` forms (each
 object's ``__repr__`` draws its own lines here: ``game_lines``, ``view_lines``, ``result_lines``; ``panel`` for rich).
 
-A ``PlayerView`` is drawn as its seat sees it (``??`` for a card that seat does not know); a ``Game`` as
+A ``PlayerView`` is drawn as its seat sees it (``??`` for a card that seat does not know); a ``Round`` as
 the referee sees it (every card, each marked ``*`` where its owner does not know it); a ``Result`` as
 the table of totals, places and winners. Plain text needs nothing; the ``__rich__`` forms (used by
 ``rich.print`` and the command line) need ``rich``, which comes with the ``cli`` extra.
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .engine.game import Game
+    from .engine.round import Round
     from .views import PlayerView, Result
 
 UNKNOWN = "??"
@@ -56,7 +56,7 @@ def view_lines(view: PlayerView) -> list[str]:
     return lines
 
 
-def game_lines(game: Game) -> list[str]:
+def game_lines(game: Round) -> list[str]:
     """The table as the referee sees it: every card, ``*`` after a card its owner does not know."""
     view = game.view(game.current_player)
     lines = [f"{_head(game.variant.name, view)} · {game.players} players"]

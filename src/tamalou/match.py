@@ -22,7 +22,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from .actions import Action, short
-from .engine.game import Game, new_game
+from .engine.game import Game, new_game, round_of
+from .engine.round import Round
 from .engine.rulebook import first_result, rulebook
 from .errors import GameStateError, IllegalAction, PluginError, SetupError, SnapshotError, TamalouError
 from .events import Event
@@ -260,11 +261,11 @@ class Match:
         ``firsts``, ``history``), the round in play by ``game.events_so_far``: exact, and O(actions of
         the match). Call it when a seat joins or comes back; forward what ``apply`` returns step by
         step, and a new round's ``game.events_so_far()`` after ``next_round``."""
-        if player is not None and not self.game.player_ok(player):
+        if player is not None and not round_of(self.game).player_ok(player):
             raise IllegalAction(f"no player {player!r} in a {self.players}-player game")
         events: list[Event] = []
         for seed, first, log in zip(self.round_seeds, self.firsts, self.history, strict=False):
-            again = Game(self.variant, self.players, seed=seed, first_player=first)
+            again = Round(self.variant, self.players, seed=seed, first_player=first)
             events.extend(again.start())
             for a in log:
                 events.extend(again.apply(a))
@@ -435,7 +436,7 @@ class Match:
         m.game = Game.from_json(json.dumps(state["game"]), variant)
         if m.game.players != players:
             raise SnapshotError("damaged match snapshot: the round in play has another number of players")
-        if m.game.first_player != firsts[-1]:
+        if round_of(m.game).first_player != firsts[-1]:
             raise SnapshotError("damaged match snapshot: the round in play has another first player")
         return m
 

@@ -23,7 +23,8 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from .actions import Action, MatchAction, Tick, timed
-from .engine.game import Game
+from .engine.game import Game, round_of
+from .engine.round import Round
 from .engine.state import OVER
 from .events import Event
 from .views import Result, SeatView
@@ -55,7 +56,7 @@ def as_bot(bot: BotLike) -> Callable[[SeatView, list[Action]], Action | None]:
 
 
 def play_game(
-    game: Game,
+    game: Game | Round,
     bots: Sequence[BotLike],
     *,
     on_event: Callable[[Event], None] | None = None,
@@ -90,7 +91,7 @@ _PASSIVE = (MatchAction, Tick)
 
 
 def play_out(
-    game: Game,
+    game: Game | Round,
     bots: Sequence[BotLike],
     on_events: Callable[[list[Event]], object] | None = None,
     *,
@@ -99,6 +100,7 @@ def play_out(
 ) -> None:
     """``play_game`` without the result: plays ``game`` to its end, giving ``on_events`` each action's
     list of events (``simulate`` passes ``list.extend``)."""
+    game = round_of(game)
     n = game.players
     if len(bots) != n:
         raise ValueError(f"one bot per seat: {n} players, {len(bots)} bots")

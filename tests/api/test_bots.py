@@ -53,7 +53,7 @@ from tamalou.bots import (
     play_game,
 )
 from tamalou.bots.ismcts import ISMCTSBot
-from tamalou.engine import Game
+from tamalou.engine import Game, Round, new_round
 from tamalou.invariants import exchange_faces
 from tamalou.plugins import powers as built_in
 
@@ -211,17 +211,17 @@ def test_play_game_gives_bots_only_their_view_and_listed_actions() -> None:
     assert set(asked) == {0, 1, 2}
 
 
-def _decision_points(kind: str, seeds: range, players: int = 4) -> list[tuple[Game, int, Any]]:
+def _decision_points(kind: str, seeds: range, players: int = 4) -> list[tuple[Round, int, Any]]:
     """(game copy, player, bot copy) at the points where a bot was asked to act."""
-    points: list[tuple[Game, int, Any]] = []
+    points: list[tuple[Round, int, Any]] = []
     for seed in seeds:
-        game = tamalou.new_game(FRENCH, players=players, seed=seed)
+        game = new_round(FRENCH, players=players, seed=seed)
         bots = _bots(kind, players, seed)
         for p, b in enumerate(bots):
             if hasattr(b, "setup"):
                 b.setup(FRENCH, p)
 
-        def recorder(game: Game, p: int, bot: Any) -> Any:
+        def recorder(game: Round, p: int, bot: Any) -> Any:
             def act(view: SeatView, legal: list[Action]) -> Action | None:
                 points.append((game.copy(), p, copy.deepcopy(bot)))
                 return bot.act(view, legal)  # type: ignore[no-any-return]
@@ -303,8 +303,8 @@ def test_random_bot_declines_or_matches_out_of_turn() -> None:
 # ----------------------------------------------------------------------------- the cautious bot
 
 
-def _stacked(hands: list[list[str]], stock: list[str], discard: list[str], first: int = 0) -> Game:
-    return tamalou.new_game(
+def _stacked(hands: list[list[str]], stock: list[str], discard: list[str], first: int = 0) -> Round:
+    return new_round(
         FRENCH, players=len(hands), deal={"hands": hands, "stock": stock, "discard": discard}, first_player=first
     )
 
@@ -749,10 +749,10 @@ class PeekTheLastSlot(tamalou.CardPower):
     name = "peek_the_last_slot"
     title = "Look at one of your own cards"
 
-    def uses(self, g: Game, p: int) -> list[Action]:
+    def uses(self, g: Round, p: int) -> list[Action]:
         return [self.action(p, s) for s in g.occupied(p)]
 
-    def resolve(self, g: Game, a: Power, events: list[tamalou.Event]) -> None:
+    def resolve(self, g: Round, a: Power, events: list[tamalou.Event]) -> None:
         assert a.slot is not None
         g.look(a.player, a.player, a.slot, events)
 
@@ -786,7 +786,7 @@ def tamalou_powers() -> list[type[tamalou.CardPower]]:
     return [PeekTheLastSlot, PeekOwnSeenFirst, LookAndNeverSwap]
 
 
-def _hinted_game() -> tuple[tamalou.Variant, Game]:
+def _hinted_game() -> tuple[tamalou.Variant, Round]:
     """French with this file's power on the 5s; player 0 has drawn a 5 and thrown it: the power is on offer."""
     powers = '[rules.powers.ranks]\n"5" = "peek_the_last_slot"\n'
     toml = f'name = "hinted"\nextends = "french"\nplugins = ["{__name__}"]\n{powers}'
@@ -794,7 +794,7 @@ def _hinted_game() -> tuple[tamalou.Variant, Game]:
     hands = [["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]]
     stock = ["5C", *sorted(c for c in FULL_DECK if c not in {*hands[0], *hands[1], "5C", "KD"})]
     deal = {"hands": hands, "stock": stock, "discard": ["KD"]}
-    g = tamalou.new_game(v, players=2, deal=deal, first_player=0)
+    g = new_round(v, players=2, deal=deal, first_player=0)
     g.apply(Draw(0, "stock"))
     g.apply(Discard(0))
     assert g.phase == "power" and g.view(0).power == "peek_the_last_slot"
@@ -827,7 +827,7 @@ def _french_with(cards: str) -> tamalou.Variant:
     )
 
 
-def _greedy_on(v: tamalou.Variant, g: Game, seat: int = 0) -> Action | None:
+def _greedy_on(v: tamalou.Variant, g: Game | Round, seat: int = 0) -> Action | None:
     bot = GreedyBot(3)
     bot.setup(v, seat)
     return bot.act(g.seat_view(seat), g.legal_actions(seat))

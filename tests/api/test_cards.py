@@ -11,6 +11,7 @@ import pytest
 import tamalou
 from tamalou import Card, VariantError, parse_card
 from tamalou.cards import DEFAULT_RANK_COUNT, JOKER, RANKS, SUITS, build_deck, check_cards_in_deck, deck_counter
+from tamalou.engine import new_round
 
 ALL_FACES = [(rank, suit) for suit in SUITS for rank in RANKS]
 
@@ -206,14 +207,14 @@ def test_more_than_two_jokers_is_a_variant_error() -> None:
         build_deck(RANKS, SUITS, 3, 1)
 
 
-def _universe_size(game: tamalou.Game) -> int:
+def _universe_size(game: tamalou.Round) -> int:
     view = game.view(0)
     in_hands = sum(len(game.layout(p)) for p in range(game.players))
     return in_hands + view.stock_size + len(view.discard)
 
 
 def test_a_french_game_is_played_with_52_cards() -> None:
-    game = tamalou.new_game("french", players=4, seed=3)
+    game = new_round("french", players=4, seed=3)
     assert _universe_size(game) == 52
     seen = [c for p in range(4) for c in game.layout(p)] + [str(game.view(0).discard_top)]
     assert len(set(seen)) == len(seen)
@@ -223,7 +224,7 @@ def test_a_french_game_is_played_with_52_cards() -> None:
 def test_a_variant_deck_sets_the_game_universe(tmp_path: Path, jokers: int, copies: int, size: int) -> None:
     path = tmp_path / "big.toml"
     path.write_text(f'extends = "french"\n[rules.deck]\njokers = {jokers}\ncopies = {copies}\n', encoding="utf-8")
-    game = tamalou.new_game(tamalou.load_variant(path), players=3, seed=11)
+    game = new_round(tamalou.load_variant(path), players=3, seed=11)
     assert _universe_size(game) == size
 
 

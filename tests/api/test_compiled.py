@@ -25,7 +25,7 @@ import pytest
 
 import tamalou
 import tamalou.engine
-from tamalou.engine import game as game_module
+from tamalou.engine import round as round_module
 from tamalou.events import Event
 from tamalou.invariants import random_playout
 
@@ -33,7 +33,7 @@ REPO = Path(__file__).resolve().parents[2]
 SRC = REPO / "src"
 EXPECTED = os.environ.get("TAMALOU_EXPECT_COMPILED", "") == "1"
 #: The modules the build compiles (pyproject.toml: the compile hook's ``compile`` patterns).
-CORE = ("clock", "deal", "flow", "game", "mechanic", "phases", "seats", "snapshot", "state", "table", "view")
+CORE = ("clock", "deal", "flow", "mechanic", "phases", "round", "seats", "snapshot", "state", "table", "view")
 
 #: The games compared: every ruleset, and compositions that bring several mechanics together.
 RULESETS: list[str | tuple[str, ...]] = [
@@ -88,17 +88,17 @@ def test_compiled_tells_the_truth() -> None:
             __import__(f"tamalou.engine.{name}")
             modules[name] = sys.modules[f"tamalou.engine.{name}"]
     kinds = {name: _is_extension(module.__file__) for name, module in modules.items() if module is not None}
-    assert tamalou.engine.compiled() == _is_extension(game_module.__file__)
+    assert tamalou.engine.compiled() == _is_extension(round_module.__file__)
     assert len(set(kinds.values())) == 1, f"some of the core compiled, some not: {kinds}"
     if EXPECTED:
         assert tamalou.engine.compiled(), (
-            f"TAMALOU_EXPECT_COMPILED=1 but the core runs from {game_module.__file__}: not the compiled wheel"
+            f"TAMALOU_EXPECT_COMPILED=1 but the core runs from {round_module.__file__}: not the compiled wheel"
         )
         assert not Path(tamalou.__file__).resolve().is_relative_to(SRC), "tests import the checkout's src/"
 
 
-class Traced(tamalou.Game):
-    """A subclass in Python of the (maybe compiled) ``Game``: the core calls its override."""
+class Traced(tamalou.Round):
+    """A subclass in Python of the (maybe compiled) ``Round``: the core calls its override."""
 
     def start_turn(self, p: int, events: list[Event]) -> None:
         self.asked = [*getattr(self, "asked", []), p]
@@ -112,7 +112,7 @@ def test_a_game_subclassed_in_python_is_called_by_the_core() -> None:
     while len(g.asked) < 3:  # the core starts each turn through it
         g.apply(next(a for a in g.legal_actions(g.current_player) if a.type in ("draw", "discard", "pass")))
     assert g.asked == [1, 2, 0]
-    assert type(g.copy()) is tamalou.Game  # as in Python: a copy is a plain game
+    assert type(g.copy()) is tamalou.Round  # as in Python: a copy is a plain round
 
 
 def test_the_compiled_core_plays_the_games_of_the_python_one() -> None:

@@ -36,10 +36,12 @@ from tamalou import (
     PeekAction,
     Power,
     Replace,
+    Round,
     SetupError,
     Swap,
     Tick,
 )
+from tamalou.engine import new_round
 from tamalou.engine.seats import SEATS, SeatActions
 from tamalou.engine.snapshot import _slots
 
@@ -57,11 +59,11 @@ def stacked(
     stock: Sequence[str],
     discard: Sequence[str] = (),
     **kwargs: Any,
-) -> Game:
-    """``new_game`` with a stacked deal (``first_player`` and ``seed`` may be changed by ``kwargs``)."""
+) -> Round:
+    """``new_round`` with a stacked deal (``first_player`` and ``seed`` may be changed by ``kwargs``)."""
     spec = {"hands": [list(h) for h in hands], "stock": list(stock), "discard": list(discard)}
     options: dict[str, Any] = {"first_player": 0, "seed": 1, **kwargs}
-    return tamalou.new_game(variant, players=len(hands), deal=spec, **options)
+    return new_round(variant, players=len(hands), deal=spec, **options)
 
 
 def assert_setup_error(match: str, make: Callable[[], object]) -> None:
@@ -75,7 +77,7 @@ def assert_setup_error(match: str, make: Callable[[], object]) -> None:
     assert not isinstance(info.value, IllegalAction | tamalou.VariantError)
 
 
-def restore_tampered(g: Game, mechanic: str, **values: Any) -> Game:
+def restore_tampered(g: Round, mechanic: str, **values: Any) -> Game:
     """``g``'s snapshot with some fields of a mechanic's state changed, restored (or refused)."""
     d = json.loads(g.to_json())
     names = _slots(g.state_of(mechanic))
@@ -694,10 +696,10 @@ def test_an_action_timed_past_what_a_snapshot_holds_is_refused_and_one_just_belo
     assert Game.from_json(untimed.to_json()).to_json() == untimed.to_json()
 
 
-def _held(name: str, seed: int) -> Game:
+def _held(name: str, seed: int) -> Round:
     """A game of ``name`` played at random until a card is held."""
     rng = random.Random(seed)
-    g = tamalou.new_game(name, 3, seed=seed)
+    g = new_round(name, 3, seed=seed)
     while g.held == -1:
         g.apply(rng.choice(g.legal_actions(rng.choice(g.to_act))))
     return g
@@ -722,11 +724,11 @@ def test_a_snapshot_with_layouts_of_more_slots_than_a_game_can_have_is_refused()
     at most ``SLOTS_PER_CARD`` slots per card of the game and per action of its log, empty slots included."""
     from tamalou.engine.snapshot import SLOTS_PER_CARD
 
-    g = tamalou.new_game("french", 2, seed=1)
+    g = new_round("french", 2, seed=1)
     state = json.loads(g.to_json())
     room = SLOTS_PER_CARD * len(g.cards) - sum(len(h) for h in g.hands)
     state["hands"][0] += [-1] * room  # as many empty slots as allowed: restored
-    assert Game.from_json(json.dumps(state)).layout(0)[-1] is None
+    assert tamalou.round_of(Game.from_json(json.dumps(state))).layout(0)[-1] is None
     state["hands"][1].append(-1)
     with pytest.raises(tamalou.SnapshotError, match="slots"):
         Game.from_json(json.dumps(state))
@@ -764,7 +766,7 @@ def test_a_snapshots_stacked_deal_is_checked_as_new_game_checks_one() -> None:
 def test_knowledge_a_seat_never_had_is_caught_by_the_replay_check() -> None:
     """A snapshot marking another seat's hidden card as known restores (it can be played on) and shows
     the card in that seat's view; ``replay_check=True`` refuses it."""
-    g = tamalou.new_game("french", 2, seed=3)
+    g = new_round("french", 2, seed=3)
     state = json.loads(g.to_json())
     slot, card = next((s, c) for s, c in enumerate(state["hands"][1]) if not state["knowers"][c] & 1)
     state["knowers"][card] |= 1
@@ -852,11 +854,11 @@ def test_a_give_owed_while_the_turns_player_holds_a_card_restores() -> None:
     goes back to them after it. The snapshot check once wanted the holder to be the player to move, and refused
     the state the engine had just accepted."""
     g = tamalou.replay("kaboo", 8, seed=2, actions=_GIVE_WHILE_HELD)
-    assert (g.phase, g.current_player, g.holder) == ("give", 0, 2)
+    assert (g.phase, g.current_player, tamalou.round_of(g).holder) == ("give", 0, 2)
     restored = Game.from_json(g.to_json(), replay_check=True)
     assert restored.to_json() == g.to_json()
     restored.apply(restored.legal_actions(0)[0])  # the give: back to the holder's turn
-    assert (restored.phase, restored.current_player, restored.holder) == ("hold", 2, 2)
+    assert (restored.phase, restored.current_player, tamalou.round_of(restored).holder) == ("hold", 2, 2)
     forged = json.loads(g.to_json())
     forged["holder"] = 3  # a holder who is neither the player to move nor the one the round goes back to
     with pytest.raises(tamalou.SnapshotError, match="holder 3 is not the turn's player"):

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 import tamalou
-from tamalou import Action, Game
+from tamalou import Action, Round
 from tamalou.bots import BUILTIN_BOTS, GreedyBot, RandomBot, make_bot, play_game
+from tamalou.engine import new_round
 from tamalou.invariants import exchange_faces
 from tamalou.ismcts import SEARCHED, Determinizer, ISMCTSBot
 from tamalou.views import SeatView
@@ -61,17 +62,17 @@ def test_plays_listed_actions_in_every_untimed_ruleset(variant: str) -> None:
     assert searched > 0
 
 
-def _points(variant: str, seeds: range, players: int = 2) -> list[tuple[Game, int, SeatView, list[Action]]]:
+def _points(variant: str, seeds: range, players: int = 2) -> list[tuple[Round, int, SeatView, list[Action]]]:
     """(game copy, seat, view, legal) where an ISMCTS seat searched (its turn, a phase it searches)."""
-    points: list[tuple[Game, int, SeatView, list[Action]]] = []
+    points: list[tuple[Round, int, SeatView, list[Action]]] = []
     for seed in seeds:
-        game = tamalou.new_game(variant, players=players, seed=seed)
+        game = new_round(variant, players=players, seed=seed)
         greedy = [GreedyBot(seed * 7 + p) for p in range(players)]
         for p, b in enumerate(greedy):
             b.setup(variant, p)
 
         def act(
-            view: SeatView, legal: list[Action], game: Game = game, greedy: list[GreedyBot] = greedy
+            view: SeatView, legal: list[Action], game: Round = game, greedy: list[GreedyBot] = greedy
         ) -> Action | None:
             if view.phase in SEARCHED and view.current_player == view.player:
                 points.append((game.copy(), view.player, view, legal))

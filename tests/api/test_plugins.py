@@ -32,15 +32,16 @@ from tamalou import (
     Call,
     Discard,
     Draw,
-    Game,
     IllegalAction,
     MatchAction,
     Pass,
     Power,
+    Round,
     Variant,
     VariantError,
     hookspecs,
 )
+from tamalou.engine import new_round
 from tamalou.invariants import random_playout
 from tamalou.plugin_managers import BUILTIN_PLUGINS, ENTRY_POINT_GROUP, discovery_manager, rules_manager
 from tamalou.plugins.defaults import builtin_variants_dir
@@ -77,12 +78,12 @@ def game(
     hand1: Sequence[str],
     stock: Sequence[str] = PLAIN_STOCK,
     discard: Sequence[str] = ("KD",),
-) -> Game:
+) -> Round:
     deal = {"hands": [list(hand0), list(hand1)], "stock": list(stock), "discard": list(discard)}
-    return tamalou.new_game(variant, players=2, deal=deal, first_player=0)
+    return new_round(variant, players=2, deal=deal, first_player=0)
 
 
-def play_turn(g: Game, *, call: bool = False) -> None:
+def play_turn(g: Round, *, call: bool = False) -> None:
     """The current player draws from the stock, throws it, declines any power, calls if asked."""
     p = g.current_player
     g.apply(Draw(p, "stock"))
@@ -94,13 +95,13 @@ def play_turn(g: Game, *, call: bool = False) -> None:
         g.apply(Call(p) if call else Pass(p))
 
 
-def close(g: Game) -> None:
+def close(g: Round) -> None:
     """Everyone passes in the closing window of a called round (the round then ends)."""
     while g.phase == "closing":
         g.apply(Pass(g.current_player))
 
 
-def player_0_calls(g: Game) -> tamalou.Result:
+def player_0_calls(g: Round) -> tamalou.Result:
     """Player 0 plays and calls, player 1 plays the last turn, nobody matches its card in the
     closing window: the round is over."""
     play_turn(g, call=True)
@@ -115,7 +116,7 @@ def player_0_calls(g: Game) -> tamalou.Result:
     return result
 
 
-def has_call(g: Game, p: int) -> bool:
+def has_call(g: Round, p: int) -> bool:
     return any(isinstance(a, Call) for a in g.legal_actions(p))
 
 
@@ -268,7 +269,7 @@ def test_an_empty_layout_must_still_call_whatever_the_plugin_says(tmp_path: Path
     card at their turn must call, without playing. That
     call is forced, so a plugin cannot refuse it (the player would have no legal action at all)."""
     deal = {"hands": [["4H"], ["AS", "2S", "3S", "5S"]], "stock": PLAIN_STOCK, "discard": ["4S"]}
-    g = tamalou.new_game(house(tmp_path, "late_calls"), players=2, deal=deal, first_player=1)
+    g = new_round(house(tmp_path, "late_calls"), players=2, deal=deal, first_player=1)
     g.apply(MatchAction(0, (0,)))  # on the card turned up at the deal
     assert g.occupied(0) == []
     play_turn(g)  # player 1: no call offered
@@ -843,7 +844,7 @@ def test_a_card_value_that_is_not_a_number_is_refused_at_load(tmp_path: Path) ->
     assert "'x'" in message
 
 
-def last_pass_of_the_round(g: Game) -> Pass:
+def last_pass_of_the_round(g: Round) -> Pass:
     """Player 0 calls, player 1 plays the last turn, all but one seat pass in the closing window:
     the pass returned (not applied) is the action that ends the round."""
     play_turn(g, call=True)

@@ -10,19 +10,18 @@ from typing import Any
 
 import pytest
 
-import tamalou
 from tamalou.actions import Action
-from tamalou.engine.game import Game
+from tamalou.engine import Round, new_round
 from tamalou.plugins.powers import BlindSwap, LookAndSwap, PeekOpponent, PeekOwn, SwapAnyBlind, table_layouts
 
 
-def by_definition_blind(g: Game, p: int) -> list[Action]:
+def by_definition_blind(g: Round, p: int) -> list[Action]:
     """Each own occupied slot, then each target's occupied slots, in seat order."""
     targets = [(q, s) for q in g.targets(p, True) for s in g.occupied(q)]
     return [BlindSwap.action(p, m, q, s) for m in g.occupied(p) for q, s in targets]
 
 
-def by_definition_any(g: Game, p: int) -> list[Action]:
+def by_definition_any(g: Round, p: int) -> list[Action]:
     """Every pair of places of two different layouts, the first layout before the second."""
     places = [(q, g.occupied(q)) for q in table_layouts(g, p)]
     return [
@@ -34,7 +33,7 @@ def by_definition_any(g: Game, p: int) -> list[Action]:
     ]
 
 
-def by_definition_one_card(g: Game, p: int) -> dict[str, list[Action]]:
+def by_definition_one_card(g: Round, p: int) -> dict[str, list[Action]]:
     """Each own occupied slot; each occupied slot of each opponent that may be looked at (or, for the
     look-and-swap, exchanged with), in seat order."""
     return {
@@ -51,7 +50,7 @@ def test_the_listed_uses_are_the_definitions(name: str) -> None:
     compared = 0
     for seed in range(6):
         rng = random.Random(seed)
-        g = tamalou.new_game(name, players=rng.choice([2, 3, 4]), seed=seed)
+        g = new_round(name, players=rng.choice([2, 3, 4]), seed=seed)
         steps = 0
         while not g.is_over and steps < 300:  # (a random kaboo round may last thousands of steps)
             steps += 1
@@ -65,7 +64,7 @@ def test_the_listed_uses_are_the_definitions(name: str) -> None:
 
 
 def test_a_returned_list_is_the_callers_own() -> None:
-    g = tamalou.new_game("french", players=3, seed=1)
+    g = new_round("french", players=3, seed=1)
     first = BlindSwap().uses(g, 0)
     first.clear()
     assert BlindSwap().uses(g, 0) == by_definition_blind(g, 0) != []

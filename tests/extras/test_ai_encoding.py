@@ -343,14 +343,15 @@ def test_exchanging_cards_a_seat_does_not_know_leaves_its_observation(name: str)
             continue
         for p in range(n):
             x, text = observation(game.seat_view(p), v), observation_string(game.seat_view(p))
-            unknown = [c for c in range(len(game.cards)) if not game.knows(p, c)]
-            known = [c for c in range(len(game.cards)) if game.knows(p, c) and c not in game.discard]
+            table = tamalou.round_of(game)  # the cards themselves, and who knows them
+            unknown = [c for c in range(len(table.cards)) if not table.knows(p, c)]
+            known = [c for c in range(len(table.cards)) if table.knows(p, c) and c not in table.discard]
             for _ in range(3):
                 a, b = rng.sample(unknown, 2) if len(unknown) >= 2 else (None, None)
-                if a is None or game.text[a] == game.text[b]:
+                if a is None or table.text[a] == table.text[b]:
                     continue
                 other = exchange_faces(game, a, b)
-                assert np.array_equal(observation(other.seat_view(p), v), x), (name, p, game.text[a], game.text[b])
+                assert np.array_equal(observation(other.seat_view(p), v), x), (name, p, table.text[a], table.text[b])
                 assert observation_string(other.seat_view(p)) == text
                 tried += 1
             # A card it knows, in a layout or held, exchanged with one it does not: that shows.
@@ -359,9 +360,9 @@ def test_exchanging_cards_a_seat_does_not_know_leaves_its_observation(name: str)
             in_play = [
                 c
                 for c in known
-                if any(c in hand[:slots] for hand in game.hands) or (c == game.held and game.holder == p)
+                if any(c in hand[:slots] for hand in table.hands) or (c == table.held and table.holder == p)
             ]
-            pairs = [(c, u) for c in in_play for u in unknown if kind(game.text[c]) != kind(game.text[u])]
+            pairs = [(c, u) for c in in_play for u in unknown if kind(table.text[c]) != kind(table.text[u])]
             if pairs:
                 c, u = rng.choice(pairs)
                 assert not np.array_equal(observation(exchange_faces(game, c, u).seat_view(p), v), x)

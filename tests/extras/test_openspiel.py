@@ -24,6 +24,7 @@ import tiers  # noqa: E402
 from tamalou.ai import openspiel  # noqa: E402
 from tamalou.ai.encoding import ActionSpace  # noqa: E402
 from tamalou.ai.observation import observation, observation_size  # noqa: E402
+from tamalou.engine import new_round  # noqa: E402
 from train_a_bot_page import run_sections  # noqa: E402
 
 UNTIMED = [n for n in tamalou.variant_names() if tamalou.load_variant(n).rules.timing.turn_seconds == 0]
@@ -64,7 +65,7 @@ def test_random_sim_test(variant: str) -> None:
 
 def test_the_deal_is_chance_nodes_and_the_game_matches_the_engine() -> None:
     game = openspiel.load("french", 2)
-    deck = tamalou.new_game("french", players=2, seed=0).rb.deck
+    deck = new_round("french", players=2, seed=0).rb.deck
     assert game.max_chance_outcomes() == len(deck)
     assert game.num_distinct_actions() == ActionSpace.of("french", 2).size + 1
     assert game.observation_tensor_shape() == [observation_size("french", 2)]
@@ -79,8 +80,9 @@ def test_the_deal_is_chance_nodes_and_the_game_matches_the_engine() -> None:
     assert state.is_chance_node()  # French draws the first player
     assert [a for a, _ in state.chance_outcomes()] == [0, 1]
     state.apply_action(1)
-    g = state.round
-    assert g is not None and g.current_player == 1
+    played = state.round
+    assert played is not None and played.current_player == 1
+    g = tamalou.round_of(played)  # the table itself: its layouts and its discard
     top = [str(deck[i]) for i in picked] + [str(c) for i, c in enumerate(deck) if i not in picked]
     assert g.layout(0) == [top[0], top[2], top[4], top[6]]
     assert g.layout(1) == [top[1], top[3], top[5], top[7]]
@@ -148,7 +150,7 @@ def test_resampling_keeps_the_information_state(variant: str) -> None:
             assert other.information_state_string(p) == state.information_state_string(p)
             assert other.legal_actions() == state.legal_actions()
             assert np.array_equal(np.asarray(other.observation_tensor(p)), np.asarray(state.observation_tensor(p)))
-            g, h = state.round, other.round
+            g, h = tamalou.round_of(state.round), tamalou.round_of(other.round)  # the tables themselves
             # only cards the seat does not know changed faces; the rest of the table is the same
             for c in range(len(g.cards)):
                 if g.knowers[c] >> p & 1:

@@ -9,7 +9,7 @@ caller's *true* total is low, which tells them their hidden cards (``tamalou ver
 from __future__ import annotations
 
 import tamalou
-from tamalou import Action, Game, Pass
+from tamalou import Action, Pass, Round
 
 
 class LowCallsOnly(tamalou.Mechanic):
@@ -18,7 +18,7 @@ class LowCallsOnly(tamalou.Mechanic):
     def phases(self) -> dict[str, tamalou.PhaseSpec]:
         return {tamalou.Phase.CALL: tamalou.PhaseSpec(guard=self.only_low)}
 
-    def only_low(self, g: Game, p: int) -> tuple[list[Action], str] | None:
+    def only_low(self, g: Round, p: int) -> tuple[list[Action], str] | None:
         if g.total(p) > g.rb.threshold:  # BUG: the hidden total, which the player does not know
             return [Pass(p)], "you may call only at a total of the threshold or under"
         return None

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import tamalou
-from tamalou import Action, Event, Game, Power
+from tamalou import Action, Event, Power, Round
 
 
 class TakeCard(tamalou.CardPower):
@@ -19,10 +19,10 @@ class TakeCard(tamalou.CardPower):
     name = "take_card"
     exchanges = True
 
-    def uses(self, g: Game, p: int) -> list[Action]:
+    def uses(self, g: Round, p: int) -> list[Action]:
         return [self.action(p, None, q, s) for q in g.targets(p, True) for s in g.occupied(q)]
 
-    def resolve(self, g: Game, a: Power, events: list[Event]) -> Any:
+    def resolve(self, g: Round, a: Power, events: list[Event]) -> Any:
         assert a.target is not None and a.target_slot is not None
         card = g.card_at(a.target, a.target_slot)  # BUG: copied; it should be g.remove(a.target, a.target_slot)
         g.hands[a.player].append(card)

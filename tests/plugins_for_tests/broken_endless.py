@@ -9,13 +9,13 @@ call (``tamalou verify`` reports a round that does not end).
 from __future__ import annotations
 
 import tamalou
-from tamalou import Event, Game
+from tamalou import Event, Round
 
 
 class Encore(tamalou.Mechanic):
     name = "encore"
 
-    def play_resolved(self, g: Game, events: list[Event]) -> bool:
+    def play_resolved(self, g: Round, events: list[Event]) -> bool:
         pile = g.discard
         top, under = pile[-1], pile[-1]  # BUG: the card under the top is pile[-2] (when there is one)
         if g.rank[top] == g.rank[under]:

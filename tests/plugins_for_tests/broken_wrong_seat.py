@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import tamalou
-from tamalou import Action, Event, Game, Power
+from tamalou import Action, Event, Power, Round
 
 
 class Spy(tamalou.CardPower):
@@ -18,10 +18,10 @@ class Spy(tamalou.CardPower):
 
     name = "spy"
 
-    def uses(self, g: Game, p: int) -> list[Action]:
+    def uses(self, g: Round, p: int) -> list[Action]:
         return [self.action(p, None, q, s) for q in g.targets(p) for s in g.occupied(q)]
 
-    def resolve(self, g: Game, a: Power, events: list[Event]) -> Any:
+    def resolve(self, g: Round, a: Power, events: list[Event]) -> Any:
         assert a.target is not None and a.target_slot is not None
         card = g.card_at(a.target, a.target_slot)
         g.knowers[card] |= 1 << a.target  # BUG: the wrong seat; g.look(a.player, ...) does it right

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tamalou
-from tamalou import Draw, Event, Game
+from tamalou import Draw, Event, Round
 
 
 class Clash(tamalou.Mechanic):
@@ -12,7 +12,7 @@ class Clash(tamalou.Mechanic):
     def phases(self) -> dict[str, tamalou.PhaseSpec]:
         return {tamalou.Phase.DRAW: tamalou.PhaseSpec(None, {Draw: self.do_draw})}
 
-    def do_draw(self, g: Game, a: Draw) -> list[Event]:  # pragma: no cover - never registered
+    def do_draw(self, g: Round, a: Draw) -> list[Event]:  # pragma: no cover - never registered
         return []
 
 

@@ -15,7 +15,7 @@ from typing import ClassVar
 from pydantic import ConfigDict
 
 import tamalou
-from tamalou import Action, Event, Game, IllegalAction
+from tamalou import Action, Event, IllegalAction, Round
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,12 +36,12 @@ class ExchangeMechanic(tamalou.Mechanic):
     def phases(self) -> dict[str, tamalou.PhaseSpec]:
         return {tamalou.Phase.HOLD: tamalou.PhaseSpec(self.list_exchanges, {Exchange: self.do_exchange})}
 
-    def list_exchanges(self, g: Game, p: int, out: list[Action]) -> None:
+    def list_exchanges(self, g: Round, p: int, out: list[Action]) -> None:
         # Ordered pairs: the held card takes the first slot named.
         if p == g.current_player:
             out.extend(Exchange(p, pair) for pair in permutations(g.occupied(p), 2))
 
-    def do_exchange(self, g: Game, a: Exchange) -> list[Event]:
+    def do_exchange(self, g: Round, a: Exchange) -> list[Event]:
         p = g.turn_check(a)
         slots = a.slots
         if len(slots) != 2 or slots[0] == slots[1] or not all(g.slot_ok(p, s) for s in slots):

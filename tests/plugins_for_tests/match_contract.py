@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import BaseModel
 
 import tamalou
-from tamalou import Game
+from tamalou import Round
 
 
 class Heard:
@@ -32,22 +32,22 @@ class SeatOneNeverMatches(tamalou.Mechanic):
     order = 50
     view_model = HeardView
 
-    def new_state(self, g: Game) -> Heard:
+    def new_state(self, g: Round) -> Heard:
         return Heard()
 
-    def match_blocked(self, g: Game, p: int) -> str | None:
+    def match_blocked(self, g: Round, p: int) -> str | None:
         return "seat 1 never matches (a house rule)" if p == 1 else None
 
-    def match_result(self, g: Game, p: int, right: bool) -> None:
+    def match_result(self, g: Round, p: int, right: bool) -> None:
         g.state_of(self.name).throws.append([p, int(right)])
 
-    def resample(self, g: Game, info: tamalou.SeatInfo) -> None:
+    def resample(self, g: Round, info: tamalou.SeatInfo) -> None:
         me = info.view.player
         shown = info.view.extra[self.name]  # what this mechanic showed the seat: its own throws, no one else's
         misses = shown["mine"] - shown["right"]
         g.state_of(self.name).throws = [[me, 0]] * misses + [[me, 1]] * shown["right"]
 
-    def view_extra(self, g: Game, p: int) -> dict[str, Any]:
+    def view_extra(self, g: Round, p: int) -> dict[str, Any]:
         mine = [right for player, right in g.state_of(self.name).throws if player == p]
         return {"mine": len(mine), "right": sum(mine)}
 

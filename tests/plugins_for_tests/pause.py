@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tamalou
-from tamalou import Action, Event, Game, Pass
+from tamalou import Action, Event, Pass, Round
 
 
 class Pause(tamalou.Mechanic):
@@ -12,17 +12,17 @@ class Pause(tamalou.Mechanic):
     def phases(self) -> dict[str, tamalou.PhaseSpec]:
         return {"pause": tamalou.PhaseSpec(self.list_pass, {Pass: self.do_pass}, open=True)}
 
-    def thrown(self, g: Game, card: int, how: str, events: list[Event]) -> bool:
+    def thrown(self, g: Round, card: int, how: str, events: list[Event]) -> bool:
         if g.rank[card] != "6":
             return False
         g.phase = "pause"
         return True
 
-    def list_pass(self, g: Game, p: int, out: list[Action]) -> None:
+    def list_pass(self, g: Round, p: int, out: list[Action]) -> None:
         if p == g.current_player:
             out.append(Pass(p))
 
-    def do_pass(self, g: Game, a: Pass) -> list[Event]:
+    def do_pass(self, g: Round, a: Pass) -> list[Event]:
         g.turn_check(a)
         events: list[Event] = [Event("paused", {"player": a.player})]
         g.end_play(events)

@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 
 import tamalou
-from tamalou import Draw, Game, IllegalAction, MatchAction, Pass, PlayerView, Result
+from tamalou import Draw, IllegalAction, MatchAction, Pass, PlayerView, Result, Round
+from tamalou.engine import new_round
 from tamalou.invariants import (
     INVARIANTS,
     InvariantViolation,
@@ -53,20 +54,20 @@ from tamalou.verify import checks_actions
 EVERY_PAIR = 10_000  # more pairs than a small deal has: check_no_leak then tries all of them
 
 
-def fresh() -> Game:
+def fresh() -> Round:
     deal = {
         "hands": [["AS", "2S", "3S", "4S"], ["5S", "6S", "7S", "8S"]],
         "stock": ["2H", "10S", "JS", "QS", "KS", "AH", "9H"],
         "discard": ["3H"],
     }
-    return tamalou.new_game("french", 2, deal=deal, first_player=0, seed=1)
+    return new_round("french", 2, deal=deal, first_player=0, seed=1)
 
 
-def finished() -> Game:
-    return random_playout("french", 3, seed=11)
+def finished() -> Round:
+    return tamalou.round_of(random_playout("french", 3, seed=11))
 
 
-def after_call() -> Game:
+def after_call() -> Round:
     """Seat 0 drew the 2H, threw it and called: seat 1 plays the last turn."""
     game = fresh()
     for action in (
@@ -159,22 +160,22 @@ def test_no_leak_holds_on_the_engine() -> None:
 
 
 def test_no_leak_catches_a_view_that_tells_the_stock_top(monkeypatch: pytest.MonkeyPatch) -> None:
-    real_view = Game.view
+    real_view = Round.view
 
-    def view(self: Game, player: int) -> PlayerView:
+    def view(self: Round, player: int) -> PlayerView:
         # A "helpful" stock size: the number of points of the card on top of the stock.
         return real_view(self, player).model_copy(update={"stock_size": self.value[self.stock[-1]]})
 
-    monkeypatch.setattr(Game, "view", view)
+    monkeypatch.setattr(Round, "view", view)
     with pytest.raises(InvariantViolation, match=r"leak: exchanging .* changes their view: view\.stock_size"):
         check_no_leak(fresh(), 0, random.Random(0), pairs=EVERY_PAIR)
 
 
 def test_no_leak_catches_listing_only_the_right_matches(monkeypatch: pytest.MonkeyPatch) -> None:
     """A known pitfall: listing only the matches that would succeed tells the player their cards."""
-    real_legal = Game.legal_actions
+    real_legal = Round.legal_actions
 
-    def legal_actions(self: Game, player: int) -> list[Any]:
+    def legal_actions(self: Round, player: int) -> list[Any]:
         top = self.rank[self.discard[-1]] if self.discard else None
         return [
             a
@@ -182,7 +183,7 @@ def test_no_leak_catches_listing_only_the_right_matches(monkeypatch: pytest.Monk
             if not isinstance(a, MatchAction) or self.rank[self.hands[a.player][a.slots[0]]] == top
         ]
 
-    monkeypatch.setattr(Game, "legal_actions", legal_actions)
+    monkeypatch.setattr(Round, "legal_actions", legal_actions)
     # Seat 0 does not know its slot 2 (the 3S), but is offered to match it on the 3H.
     with pytest.raises(InvariantViolation, match="changes their legal actions"):
         check_no_leak(fresh(), 0, random.Random(0), pairs=EVERY_PAIR)
@@ -193,7 +194,7 @@ def test_no_leak_catches_a_card_the_view_shows_but_the_engine_says_unknown(
 ) -> None:
     """If the knowledge that the check trusts were wrong, a known card (in the view) would be
     exchanged: the check sees the view change."""
-    monkeypatch.setattr(Game, "knows", lambda self, player, card: False)
+    monkeypatch.setattr(Round, "knows", lambda self, player, card: False)
     with pytest.raises(InvariantViolation, match="changes their view"):
         check_no_leak(fresh(), 0, random.Random(0), pairs=EVERY_PAIR)
 
@@ -208,38 +209,38 @@ def test_listed_actions_are_accepted_on_the_engine() -> None:
 
 
 def test_listing_an_action_apply_refuses_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    real_legal = Game.legal_actions
+    real_legal = Round.legal_actions
     # Seat 1 is offered a draw out of turn.
     monkeypatch.setattr(
-        Game, "legal_actions", lambda self, p: [*real_legal(self, p), *([Draw(1, "stock")] if p == 1 else [])]
+        Round, "legal_actions", lambda self, p: [*real_legal(self, p), *([Draw(1, "stock")] if p == 1 else [])]
     )
     with pytest.raises(InvariantViolation, match=r"legal_actions\(1\) lists .*draw.* but apply refuses it"):
         check_legal_actions_accepted(fresh())
 
 
 def test_listing_an_action_of_another_player_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    real_legal = Game.legal_actions
-    monkeypatch.setattr(Game, "legal_actions", lambda self, p: real_legal(self, 0))
+    real_legal = Round.legal_actions
+    monkeypatch.setattr(Round, "legal_actions", lambda self, p: real_legal(self, 0))
     with pytest.raises(InvariantViolation, match=r"legal_actions\(1\) lists an action of another player"):
         check_legal_actions_accepted(fresh())
 
 
 def test_listing_an_action_twice_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    real_legal = Game.legal_actions
-    monkeypatch.setattr(Game, "legal_actions", lambda self, p: real_legal(self, p) * 2)
+    real_legal = Round.legal_actions
+    monkeypatch.setattr(Round, "legal_actions", lambda self, p: real_legal(self, p) * 2)
     with pytest.raises(InvariantViolation, match="twice"):
         check_legal_actions_accepted(fresh())
 
 
 def test_a_round_where_nobody_may_act_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(Game, "legal_actions", lambda self, p: [])
+    monkeypatch.setattr(Round, "legal_actions", lambda self, p: [])
     with pytest.raises(InvariantViolation, match="deadlock"):
         check_legal_actions_accepted(fresh())
 
 
 def test_an_action_offered_after_the_end_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     game = finished()
-    monkeypatch.setattr(Game, "legal_actions", lambda self, p: [Pass(p)])
+    monkeypatch.setattr(Round, "legal_actions", lambda self, p: [Pass(p)])
     with pytest.raises(InvariantViolation, match="the round is over but player 0 is offered"):
         check_legal_actions_accepted(game)
 
@@ -249,9 +250,9 @@ def test_an_accepted_action_missing_from_the_listing_is_caught(monkeypatch: pyte
     draw_discard = {"type": "draw", "player": 0, "source": "discard"}
     assert check_accepted_is_listed(game, draw_discard) is True
     assert check_accepted_is_listed(game, {"type": "pass", "player": 0}) is False  # refused
-    real_legal = Game.legal_actions
+    real_legal = Round.legal_actions
     monkeypatch.setattr(
-        Game, "legal_actions", lambda self, p: [a for a in real_legal(self, p) if a != Draw(p, "discard")]
+        Round, "legal_actions", lambda self, p: [a for a in real_legal(self, p) if a != Draw(p, "discard")]
     )
     with pytest.raises(InvariantViolation, match=r"does not list .*discard"):
         check_accepted_is_listed(game, draw_discard)
@@ -282,22 +283,22 @@ def test_a_refused_action_leaves_the_engine_unchanged() -> None:
 
 
 def test_a_refusal_that_changed_the_game_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    real_apply = Game.apply
+    real_apply = Round.apply
 
-    def apply(self: Game, action: Any) -> list[Any]:
+    def apply(self: Round, action: Any) -> list[Any]:
         self.draws += 1  # bookkeeping done before the action is validated
         return real_apply(self, action)
 
-    monkeypatch.setattr(Game, "apply", apply)
+    monkeypatch.setattr(Round, "apply", apply)
     with pytest.raises(InvariantViolation, match=r"the refused action .* changed the game: \.draws: 0 -> 1"):
         check_illegal_leaves_state(fresh(), {"type": "replace", "player": 0, "slot": 0})
 
 
 def test_a_crash_instead_of_illegal_action_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    def apply(self: Game, action: Any) -> list[Any]:
+    def apply(self: Round, action: Any) -> list[Any]:
         raise KeyError("slot")
 
-    monkeypatch.setattr(Game, "apply", apply)
+    monkeypatch.setattr(Round, "apply", apply)
     with pytest.raises(InvariantViolation, match="raised KeyError instead of IllegalAction"):
         check_illegal_leaves_state(fresh(), {"type": "replace", "player": 0})
 
@@ -312,14 +313,14 @@ def test_snapshots_and_replays_hold_on_the_engine() -> None:
 
 
 def test_a_snapshot_that_is_not_the_same_game_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    real_from_json = Game.from_json
+    real_from_json = Round.from_json
 
-    def from_json(cls: type[Game], data: str, variant: Any = None) -> Game:
+    def from_json(cls: type[Round], data: str, variant: Any = None) -> Round:
         game = real_from_json(data, variant)
         game.rng.state ^= 1  # the random generator is not restored exactly
         return game
 
-    monkeypatch.setattr(Game, "from_json", classmethod(from_json))
+    monkeypatch.setattr(Round, "from_json", classmethod(from_json))
     with pytest.raises(InvariantViolation, match=r"from_json\(to_json\(\)\) is not the same game: \.rng"):
         check_snapshot_roundtrip(fresh())
 
@@ -327,20 +328,20 @@ def test_a_snapshot_that_is_not_the_same_game_is_caught(monkeypatch: pytest.Monk
 def test_a_snapshot_that_plays_on_differently_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """State outside the JSON (here the card values) is lost: the restored game looks the same
     but ends with other totals."""
-    real_from_json = Game.from_json
+    real_from_json = Round.from_json
 
-    def from_json(cls: type[Game], data: str, variant: Any = None) -> Game:
+    def from_json(cls: type[Round], data: str, variant: Any = None) -> Round:
         game = real_from_json(data, variant)
         game.value = [0] * len(game.value)
         return game
 
-    monkeypatch.setattr(Game, "from_json", classmethod(from_json))
+    monkeypatch.setattr(Round, "from_json", classmethod(from_json))
     with pytest.raises(InvariantViolation, match="gives other events"):
         check_snapshot_roundtrip(after_call(), random.Random(3), steps=40)
 
 
 def test_a_game_that_misreports_its_seed_does_not_replay() -> None:
-    game = random_playout("french", 3, seed=5)
+    game = tamalou.round_of(random_playout("french", 3, seed=5))
     check_replay(game)
     game.seed += 1
     with pytest.raises(InvariantViolation, match="replay of the same seed and actions differs"):
@@ -359,7 +360,7 @@ def test_wrong_totals_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     game = finished()
     real = game.result()
     wrong = real.model_copy(update={"totals": [t + 1 for t in real.totals]})
-    monkeypatch.setattr(Game, "result", lambda self: wrong)
+    monkeypatch.setattr(Round, "result", lambda self: wrong)
     with pytest.raises(InvariantViolation, match="result totals"):
         check_result(game)
 
@@ -369,7 +370,7 @@ def test_a_winner_ranked_below_a_loser_is_caught(monkeypatch: pytest.MonkeyPatch
     real = game.result()
     last = real.ranking[-1][0]
     wrong: Result = real.model_copy(update={"winners": [last]})
-    monkeypatch.setattr(Game, "result", lambda self: wrong)
+    monkeypatch.setattr(Round, "result", lambda self: wrong)
     with pytest.raises(InvariantViolation, match="are not all in the first place"):
         check_result(game)
 
@@ -387,10 +388,10 @@ def test_a_round_without_calls_ends_at_the_turn_limit() -> None:
 
 
 def test_a_round_that_never_ends_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    def end_turn(self: Game, events: list[Any]) -> None:
+    def end_turn(self: Round, events: list[Any]) -> None:
         self.start_turn((self.current_player + 1) % self.players, events)  # the turn is not counted
 
-    monkeypatch.setattr(Game, "end_turn", end_turn)
+    monkeypatch.setattr(Round, "end_turn", end_turn)
     with pytest.raises(InvariantViolation, match="has not ended after 500 actions"):
         random_playout("french", 2, seed=3, call_probability=0.0, max_steps=500)
 
@@ -434,8 +435,8 @@ def test_verify_reports_a_clean_engine() -> None:
 
 
 def test_verify_reports_every_failure_with_the_actions_that_reproduce_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    real_legal = Game.legal_actions
-    monkeypatch.setattr(Game, "legal_actions", lambda self, p: real_legal(self, p) * 2)
+    real_legal = Round.legal_actions
+    monkeypatch.setattr(Round, "legal_actions", lambda self, p: real_legal(self, p) * 2)
     report = verify("french", games=3, players=3, seed=40)
     assert report.games == 3 and not report.ok
     assert [(seed, players) for seed, players, _ in report.failures] == [(40, 3), (41, 3), (42, 3)]
@@ -492,7 +493,7 @@ def test_checks_need_no_generator_and_sample_the_same_state_the_same_way(monkeyp
     seen: list[Any] = []
     real = checks_actions.random_action
 
-    def spy(g: Game, rng: random.Random) -> Any:
+    def spy(g: Round, rng: random.Random) -> Any:
         seen.append(real(g, rng))
         return seen[-1]
 
@@ -505,13 +506,13 @@ def test_checks_need_no_generator_and_sample_the_same_state_the_same_way(monkeyp
 def test_a_sampled_listing_check_tries_at_most_limit_actions(monkeypatch: pytest.MonkeyPatch) -> None:
     game = fresh()
     tried: list[Any] = []
-    real_apply = Game.apply
+    real_apply = Round.apply
 
-    def apply(self: Game, action: Any, **kw: Any) -> list[Any]:
+    def apply(self: Round, action: Any, **kw: Any) -> list[Any]:
         tried.append(action)
         return real_apply(self, action, **kw)
 
-    monkeypatch.setattr(Game, "apply", apply)
+    monkeypatch.setattr(Round, "apply", apply)
     check_legal_actions_accepted(game, limit=2)
     assert len(tried) <= 2 * game.players
     tried.clear()
@@ -577,9 +578,9 @@ def test_a_call_decided_on_the_hidden_total_is_a_leak(monkeypatch: pytest.Monkey
         game.apply(action)
     assert game.phase == "call" and any(isinstance(a, tamalou.Call) for a in game.legal_actions(0))
     check_no_leak(game, 0, pairs=0)
-    real_legal = Game.legal_actions
+    real_legal = Round.legal_actions
     monkeypatch.setattr(
-        Game,
+        Round,
         "legal_actions",
         lambda self, p: [a for a in real_legal(self, p) if not isinstance(a, tamalou.Call) or self.total(p) <= 12],
     )
@@ -600,16 +601,16 @@ def test_the_result_does_not_depend_on_the_order_of_the_cards_on_any_ruleset() -
 
 
 def test_a_score_read_from_the_first_slot_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = Game.final_result
+    real = Round.final_result
 
-    def final_result(self: Game) -> Result:
+    def final_result(self: Round) -> Result:
         if not isinstance(self._result, Result):  # (None, or the judged lists the Result is made from)
             r = real(self)
             first = next(c for c in self.hands[0] if c != -1)
             self._result = r.model_copy(update={"scores": [r.scores[0] + self.value[first], *r.scores[1:]]})
         return self._result
 
-    monkeypatch.setattr(Game, "final_result", final_result)
+    monkeypatch.setattr(Round, "final_result", final_result)
     game = random_playout("french", 3, seed=2)
     with pytest.raises(
         InvariantViolation, match=r"the result depends on the order of player 0's cards: scores"
@@ -619,14 +620,14 @@ def test_a_score_read_from_the_first_slot_is_caught(monkeypatch: pytest.MonkeyPa
 
 
 def test_a_hook_that_raises_is_a_no_crash_violation_naming_the_action(monkeypatch: pytest.MonkeyPatch) -> None:
-    real_apply = Game.apply
+    real_apply = Round.apply
 
-    def apply(self: Game, action: Any, **kw: Any) -> list[Any]:
+    def apply(self: Round, action: Any, **kw: Any) -> list[Any]:
         if isinstance(action, tamalou.Call) or (isinstance(action, dict) and action.get("type") == "call"):
             raise tamalou.PluginError("boom", plugin="house", hook="tamalou_round_scores")
         return real_apply(self, action, **kw)
 
-    monkeypatch.setattr(Game, "apply", apply)
+    monkeypatch.setattr(Round, "apply", apply)
     with pytest.raises(InvariantViolation, match="crashed: PluginError") as caught:
         random_playout("french", 2, seed=3, call_probability=1.0)
     assert caught.value.invariant == "no_crash"
@@ -639,9 +640,9 @@ def test_a_hook_that_raises_is_a_no_crash_violation_naming_the_action(monkeypatc
     assert again.value.invariant == "no_crash"
 
 
-class _EndlessGame(Game):
+class _EndlessRound(Round):
     """A broken core: a turn ends without being counted (a subclass, so that the compiled core, which
-    calls its overrides but not a patch on ``Game`` itself, breaks the same way)."""
+    calls its overrides but not a patch on ``Round`` itself, breaks the same way)."""
 
     def end_turn(self, events: list[Any]) -> None:
         self.start_turn((self.current_player + 1) % self.players, events)  # the turn is not counted
@@ -650,12 +651,14 @@ class _EndlessGame(Game):
 def test_a_turn_that_never_ends_is_caught_at_the_turn_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     import tamalou.verify.playout
 
-    def endless(variant: Any, players: int, seed: int | None = None, **kw: Any) -> Game:
-        return _EndlessGame(tamalou.load_variant(variant) if isinstance(variant, str) else variant, players, seed=seed)
+    def endless(variant: Any, players: int, seed: int | None = None, **kw: Any) -> Round:
+        rd = _EndlessRound(tamalou.load_variant(variant) if isinstance(variant, str) else variant, players, seed=seed)
+        rd.start()  # the deal's opening, as new_round does
+        return rd
 
     game = tamalou.new_game("french", 2, seed=3)
     check_termination(game)  # the true core ends its turns
-    monkeypatch.setattr(tamalou.verify.playout, "new_game", endless)  # where random_playout looks it up
+    monkeypatch.setattr(tamalou.verify.playout, "new_round", endless)  # where random_playout looks it up
     bound = turn_bound(game)
     with pytest.raises(
         InvariantViolation, match=rf"has not ended after {bound} actions \(the bound: turn_bound"

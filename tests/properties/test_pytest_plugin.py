@@ -38,6 +38,7 @@ threshold = 7
 
 SCENARIOS = """\
 import pytest
+import tamalou
 from tamalou import Discard, Draw
 
 
@@ -45,7 +46,8 @@ def test_a_stacked_deal(tamalou_game):
     game = tamalou_game(deal={"hands": ["AS 2H 3C 4D", ["5S", "6H", "7C", "8D"]], "stock": "9S 10H", "discard": ["KC"]})
     assert game.players == 2 and game.current_player == 0
     assert game.variant.name == "french"
-    assert [game.text[c] for c in game.hands[1]] == ["5S", "6H", "7C", "8D"]
+    table = tamalou.round_of(game)  # the cards themselves
+    assert [table.text[c] for c in table.hands[1]] == ["5S", "6H", "7C", "8D"]
 
 
 def test_what_a_seat_sees(tamalou_game, tamalou_events):

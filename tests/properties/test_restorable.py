@@ -385,7 +385,8 @@ def worst_table(base: str) -> Variant:
 def _right(game: Game, a: MatchAction) -> bool:
     """Whether the match throws a card of the discard top's rank (the harness sees every card)."""
     owner = a.player if a.owner is None else a.owner
-    return bool(game.discard) and game.rank[game.hands[owner][a.slots[0]]] == game.rank[game.discard[-1]]
+    table = tamalou.round_of(game)
+    return bool(table.discard) and table.rank[table.hands[owner][a.slots[0]]] == table.rank[table.discard[-1]]
 
 
 def play_worst_round(game: Game, rng: random.Random, right_first: bool) -> None:

@@ -176,7 +176,8 @@ def test_stacked_games_have_a_small_stock() -> None:
     @small(10)
     @given(T.stacked_games("french", players=2, max_stock=3))
     def test(game: tamalou.Game) -> None:
-        assert len(game.stock) <= 3 and game.deal_spec is not None
+        table = tamalou.round_of(game)
+        assert len(table.stock) <= 3 and table.deal_spec is not None
 
     test()
 

@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 
 import tamalou
 from simulated import FREE_SEVENS, house  # a sound house rule (sevens worth nothing), beside its file
-from tamalou import Game, Pass
+from tamalou import Pass, Round
 from tamalou.cli import app
 from tamalou.effective import variant_to_toml
 from tamalou.invariants import INVARIANTS, Failure, VerifyReport, random_playout
@@ -308,7 +308,7 @@ def test_the_library_still_trusts_the_files_it_is_given(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", ["french", "cabo", "kaboo", "cambia-circuit", "jokers"])
 def test_a_built_in_ruleset_replays_without_allow_plugins(tmp_path: Path, name: str) -> None:
-    played = random_playout(name, 2, seed=4)
+    played = tamalou.round_of(random_playout(name, 2, seed=4))  # the table itself: was the first player given?
     example = Counterexample(
         variant=EmbeddedVariant.of(tamalou.load_variant(name)),
         players=2,
@@ -345,13 +345,13 @@ def test_replay_prints_the_file_s_text_without_its_control_characters(tmp_path: 
 def test_shrinking_makes_a_failing_game_shorter(monkeypatch: pytest.MonkeyPatch) -> None:
     played = random_playout("french", 4, seed=5, call_probability=0.0)
     actions = [a.to_dict() for a in played.actions[:120]]
-    real_legal = Game.legal_actions
+    real_legal = Round.legal_actions
 
-    def legal_actions(self: Game, p: int) -> list[Any]:
+    def legal_actions(self: Round, p: int) -> list[Any]:
         listed = real_legal(self, p)  # from the third turn on, a pass is listed twice
         return [*listed, Pass(p)] if self.turn >= 2 and Pass(p) in listed else listed
 
-    monkeypatch.setattr(Game, "legal_actions", legal_actions)
+    monkeypatch.setattr(Round, "legal_actions", legal_actions)
     failure = Failure(5, 4, "listed_accepted", "listed twice", actions, style={"call_probability": 0.0})
     example = shrink("french", failure, budget=ShrinkBudget(evaluations=150))
     assert example.invariant == "listed_accepted"

@@ -21,7 +21,8 @@ import pytest
 import scenario
 import tamalou
 from scenario import assert_illegal, kinds, of_kind, seen, turn_options
-from tamalou import Call, Discard, Draw, Event, Game, MatchAction, Pass, PeekAction, Power, Replace
+from tamalou import Call, Discard, Draw, Event, Game, MatchAction, Pass, PeekAction, Power, Replace, Round
+from tamalou.engine import new_round
 from tamalou.hookspecs import MatchTally, Tally
 from tamalou.plugins import cabo as cabo_plugin
 from tamalou.plugins.cabo import ExchangeEqual
@@ -32,16 +33,16 @@ deal = partial(scenario.deal, variant=CABO)
 dealt = partial(scenario.dealt, variant=CABO)
 
 
-def exchanges(g: Game, p: int) -> set[ExchangeEqual]:
+def exchanges(g: Round, p: int) -> set[ExchangeEqual]:
     return {a for a in g.legal_actions(p) if isinstance(a, ExchangeEqual)}
 
 
-def all_views_show(g: Game, owner: int, slot: int) -> list[str | None]:
+def all_views_show(g: Round, owner: int, slot: int) -> list[str | None]:
     """What each seat sees in ``owner``'s ``slot``."""
     return [seen(g, viewer, owner)[slot] for viewer in range(g.players)]
 
 
-def quiet_turn(g: Game) -> list[Event]:
+def quiet_turn(g: Round) -> list[Event]:
     """Draw from the stock and throw it (a quiet card: no power)."""
     p = g.current_player
     events = g.apply(Draw(p, "stock")) + g.apply(Discard(p))
@@ -49,7 +50,7 @@ def quiet_turn(g: Game) -> list[Event]:
     return events
 
 
-def called(hands: Sequence[Sequence[str]], stock: Sequence[str], discard: Sequence[str] = ("6",)) -> Game:
+def called(hands: Sequence[Sequence[str]], stock: Sequence[str], discard: Sequence[str] = ("6",)) -> Round:
     """Seat 0 calls Cabo instead of drawing on the first turn; everybody else plays a quiet last turn."""
     g = dealt(hands, stock, discard)
     g.apply(Call(0))
@@ -59,7 +60,7 @@ def called(hands: Sequence[Sequence[str]], stock: Sequence[str], discard: Sequen
     return g
 
 
-def stock_out(hands: Sequence[Sequence[str]], stock: Sequence[str], discard: Sequence[str] = ("6",)) -> Game:
+def stock_out(hands: Sequence[Sequence[str]], stock: Sequence[str], discard: Sequence[str] = ("6",)) -> Round:
     """Nobody calls: quiet turns until the stock runs out."""
     g = dealt(hands, stock, discard)
     while not g.is_over:
@@ -83,7 +84,7 @@ def test_two_to_four_players() -> None:
 def test_its_own_deck_of_52_cards_valued_0_to_13() -> None:
     """Cabo: "its own deck of 52 cards valued 0 to 13: two 0s, two 13s, and four each of 1 to
     12 (no suits; two cards of the same value are the same "rank" for matching)" """
-    g = tamalou.new_game(CABO, 2, seed=1)
+    g = new_round(CABO, 2, seed=1)
     assert len(g.cards) == 52
     counts = Counter(g.text)
     assert counts == {"0": 2, "13": 2, **{str(v): 4 for v in range(1, 13)}}
@@ -120,7 +121,7 @@ def test_four_cards_face_down_in_a_row_each_player_looks_at_any_two() -> None:
 
 def test_the_top_of_the_stock_is_turned_up_to_start_the_discard() -> None:
     """Cabo: "The top of the stock is turned up to start the discard." """
-    g = tamalou.new_game(CABO, 3, seed=7)
+    g = new_round(CABO, 3, seed=7)
     v = g.view(1)
     assert len(v.discard) == 1 and v.discard_top == v.discard[0]
     assert v.stock_size == 52 - 3 * 4 - 1

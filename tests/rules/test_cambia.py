@@ -24,16 +24,17 @@ from tamalou import (
     Discard,
     Draw,
     Event,
-    Game,
     Give,
     MatchAction,
     Pass,
     Power,
     Replace,
     Result,
+    Round,
     SetupError,
     Swap,
 )
+from tamalou.engine import new_round
 
 CAMBIA = "cambia"
 
@@ -54,7 +55,7 @@ def variant(base: str = CAMBIA, **sections: dict[str, Any]) -> tamalou.Variant:
     return tamalou.variant_from_dict(data)
 
 
-def close_window(g: Game) -> list[Event]:
+def close_window(g: Round) -> list[Event]:
     """Everyone the window waits for passes."""
     events: list[Event] = []
     while g.phase == "window":
@@ -62,7 +63,7 @@ def close_window(g: Game) -> list[Event]:
     return events
 
 
-def quiet_turn(g: Game) -> list[Event]:
+def quiet_turn(g: Round) -> list[Event]:
     """Draw from the stock, throw it, decline its power (or the swap), nobody snaps."""
     p = g.current_player
     events = g.apply(Draw(p, "stock")) + g.apply(Discard(p))
@@ -71,7 +72,7 @@ def quiet_turn(g: Game) -> list[Event]:
     return events + close_window(g)
 
 
-def throw_and_open(g: Game, *, decline: bool = True) -> list[Event]:
+def throw_and_open(g: Round, *, decline: bool = True) -> list[Event]:
     """Draw from the stock and throw it; decline its power: the snap window is open (if anyone may snap)."""
     p = g.current_player
     events = g.apply(Draw(p, "stock")) + g.apply(Discard(p))
@@ -93,7 +94,7 @@ def called_at_once(*hands: Sequence[str], v: tamalou.Variant | str = CAMBIA) -> 
     return result
 
 
-def three_seats(stock: Sequence[str], discard: Sequence[str] = ("2D",), v: tamalou.Variant | str = CAMBIA) -> Game:
+def three_seats(stock: Sequence[str], discard: Sequence[str] = ("2D",), v: tamalou.Variant | str = CAMBIA) -> Round:
     return scenario.deal(
         [
             ["5S", "AS", "2S", "3S"],  # p0 sees 5S, AS
@@ -106,7 +107,7 @@ def three_seats(stock: Sequence[str], discard: Sequence[str] = ("2D",), v: tamal
     )
 
 
-def every_match(g: Game, p: int) -> set[MatchAction]:
+def every_match(g: Round, p: int) -> set[MatchAction]:
     """Every one-card snap ``p`` could try: each occupied slot of theirs and of every other layout."""
     out = {MatchAction(p, (s,)) for s in g.occupied(p)}
     for q in range(g.players):
@@ -125,7 +126,7 @@ def test_two_to_six_players_52_cards_and_two_jokers() -> None:
     for n in (1, 7):
         with pytest.raises(SetupError, match=f"got {n}"):
             tamalou.new_game(CAMBIA, players=n, seed=1)
-    g = tamalou.new_game(CAMBIA, players=3, seed=7)
+    g = new_round(CAMBIA, players=3, seed=7)
     faces = sorted(str(c) for c in g.cards)
     assert len(faces) == 54
     assert set(faces) == FULL_DECK | {"JK1", "JK2"}
@@ -142,7 +143,7 @@ def test_four_cards_in_a_square_and_the_two_nearest_seen_at_the_start() -> None:
     assert seen(g, 0, 1) == {k: None for k in range(4)} and seen(g, 1, 0) == {k: None for k in range(4)}
     assert g.phase == "draw"  # nothing more to look at: the first turn starts
     for n in range(2, 7):
-        g = tamalou.new_game(CAMBIA, players=n, seed=30 + n)
+        g = new_round(CAMBIA, players=n, seed=30 + n)
         for p in range(n):
             assert g.card_count(p) == 4
             for q in range(n):
@@ -241,7 +242,7 @@ def test_after_a_call_every_other_player_has_one_final_turn() -> None:
 # --------------------------------------------------------------------------------- powers
 
 
-def _power_table(drawn: str) -> Game:
+def _power_table(drawn: str) -> Round:
     return three_seats(stock=[drawn, "6C", "6D"])
 
 
@@ -521,7 +522,7 @@ def test_decided_an_empty_layout_takes_its_last_turn_after_a_call() -> None:
     empty takes the last turn like anyone (``rules.call.empty_after_call = "plays"``; French skips it:
     "skipped"). An independent Cambia engine plays that turn; so does this one, and its log replays."""
 
-    def emptied_then_called(v: tamalou.Variant) -> tuple[Game, list[Event]]:
+    def emptied_then_called(v: tamalou.Variant) -> tuple[Round, list[Event]]:
         g = scenario.deal([["5S"], ["AH"]], stock=["5D", "6C", "2C"], discard=["2D"], variant=v)
         throw_and_open(g)
         g.apply(MatchAction(0, (0,)))  # p0 snaps its last card
@@ -564,7 +565,7 @@ def test_house_rule_keys_each_a_key_with_the_pages_defaults() -> None:
     no_discard = variant(draw={"from_discard": False})
     g = scenario.deal([["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], ["6C"], ["5D"], variant=no_discard)
     assert turn_options(g, 0) == {Draw(0, "stock"), Call(0)}
-    no_jokers = tamalou.new_game(variant(deck={"jokers": 0}), players=2, seed=3)
+    no_jokers = new_round(variant(deck={"jokers": 0}), players=2, seed=3)
     assert len(no_jokers.cards) == 52
     no_cap = variant(matching={"penalty_cap": 0})
     g = scenario.deal(

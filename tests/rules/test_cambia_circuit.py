@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 import tamalou
-from tamalou import Call, Discard, Draw, Game, Pass
+from tamalou import Call, Discard, Draw, Pass, Round
+from tamalou.engine import new_round
 from tamalou.hookspecs import MatchTally
 from tamalou.plugins import cambia_circuit
 
@@ -25,11 +26,11 @@ CIRCUIT = "cambia-circuit"
 QUIET = ["5C", "6C", "5D", "6D", "5H", "6H", "5S", "6S"]
 
 
-def called_round(variant: tamalou.Variant | str, hands: Sequence[Sequence[str]], caller: int | None = 0) -> Game:
+def called_round(variant: tamalou.Variant | str, hands: Sequence[Sequence[str]], caller: int | None = 0) -> Round:
     """Seat ``caller`` calls Cambia instead of drawing on their first turn; the others play quiet turns."""
     stock = [c for c in QUIET if all(c not in h for h in hands)][: len(hands) + 1]
     spec = {"hands": [list(h) for h in hands], "stock": stock, "discard": ["QS"]}
-    g = tamalou.new_game(variant, players=len(hands), deal=spec, first_player=0, seed=1)
+    g = new_round(variant, players=len(hands), deal=spec, first_player=0, seed=1)
     while not g.is_over:
         p = g.current_player
         if g.phase == "draw" and p == caller and g.caller is None:

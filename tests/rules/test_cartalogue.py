@@ -34,13 +34,14 @@ from tamalou import (
     Call,
     Discard,
     Draw,
-    Game,
     MatchAction,
     Pass,
     PeekAction,
     Power,
+    Round,
     Swap,
 )
+from tamalou.engine import new_round
 
 CARTALOGUE = "cartalogue"
 
@@ -111,7 +112,7 @@ def test_opening_peek_on_shuffled_deals_shows_each_player_its_own_choice() -> No
     """ "Chaque joueur regarde 2 cartes de son carré" — any two, for every seat of every table."""
     rng = random.Random(1)
     for n in range(2, 7):
-        g = tamalou.new_game(CARTALOGUE, players=n, seed=300 + n)
+        g = new_round(CARTALOGUE, players=n, seed=300 + n)
         chosen = {p: tuple(sorted(rng.sample(range(4), 2))) for p in range(n)}
         for p in rng.sample(range(n), n):
             assert g.phase == "peek"
@@ -203,7 +204,7 @@ def test_missed_match_costs_a_penalty_card_and_uses_the_one_try() -> None:
 # --------------------------------------------------------------------------------- powers
 
 
-def _power_table(drawn: str) -> Game:
+def _power_table(drawn: str) -> Round:
     """Three seats; p0 draws ``drawn`` from the stock."""
     return dealt(
         [

@@ -27,11 +27,11 @@ from tamalou import (
     Discard,
     Draw,
     Event,
-    Game,
     MatchAction,
     Pass,
     Power,
     Replace,
+    Round,
     Swap,
 )
 
@@ -43,7 +43,7 @@ RAPIDE = "cartalogue-rapide"
 dealt = partial(scenario.dealt, variant=RAPIDE)
 
 
-def two_seats(stock: Sequence[str], discard: Sequence[str] = ("9D",), variant: str | tamalou.Variant = RAPIDE) -> Game:
+def two_seats(stock: Sequence[str], discard: Sequence[str] = ("9D",), variant: str | tamalou.Variant = RAPIDE) -> Round:
     return dealt(
         [
             ["AS", "2S", "3S", "4S"],  # p0 sees AS, 2S
@@ -70,7 +70,7 @@ def test_second_draw_offered_once_the_first_card_is_resolved(first: str) -> None
     g = two_seats(stock=["5C", "6C", "2D"])
     plain = two_seats(stock=["5C", "6C", "2D"], variant="cartalogue")
 
-    def play_first_card(game: Game) -> list[Event]:
+    def play_first_card(game: Round) -> list[Event]:
         drew = game.apply(Draw(0, "stock"))  # the 5C
         return drew + (game.apply(Discard(0)) if first == "thrown" else game.apply(Replace(0, 3)))
 

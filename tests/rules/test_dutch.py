@@ -25,7 +25,8 @@ from scenario import (
     seen,
     turn_options,
 )
-from tamalou import Call, Discard, Draw, Game, MatchAction, Pass, Power, Replace, SetupError
+from tamalou import Call, Discard, Draw, MatchAction, Pass, Power, Replace, Round, SetupError
+from tamalou.engine import new_round
 
 DUTCH = "dutch"
 deal = partial(scenario.deal, variant=DUTCH)
@@ -60,7 +61,7 @@ def test_players_two_to_six() -> None:
 
 def test_deck_of_52_cards() -> None:
     """Dutch: "52 cards" — no joker; every card seen before the first reshuffle is different."""
-    g = tamalou.new_game(DUTCH, players=2, seed=52)
+    g = new_round(DUTCH, players=2, seed=52)
     cards = [c for p in range(2) for c in g.layout(p)] + g.view(0).discard
     assert g.view(0).stock_size == 52 - len(cards)
     while g.view(0).stock_size:
@@ -329,7 +330,7 @@ def test_ties_for_the_lowest_favour_the_caller() -> None:
     assert r.winners == [1, 2] and r.scores == [56, 20, 20]
 
 
-def _play_round(g: Game) -> None:
+def _play_round(g: Round) -> None:
     """Everybody draws and throws (powers declined); the first player to reach the call calls."""
     while not g.is_over:
         p = g.current_player
@@ -341,7 +342,7 @@ def _play_round(g: Game) -> None:
             draw_and_throw(g)
 
 
-def expected_scores(g: Game) -> list[int]:
+def expected_scores(g: Round) -> list[int]:
     """Dutch's scoring from the cards on the table: totals; the caller + 10 unless lowest (ties favour them)."""
     totals = [sum(dutch_value(c) for c in g.layout(p) if c is not None) for p in range(g.players)]
     caller = g.result().caller
@@ -358,8 +359,9 @@ def test_a_match_ends_when_a_cumulative_score_passes_100() -> None:
         rounds = 0
         while not m.is_over:
             assert max(cumulative) <= 100
-            _play_round(m.game)
-            scores = expected_scores(m.game)
+            rd = tamalou.round_of(m.game)
+            _play_round(rd)
+            scores = expected_scores(rd)
             assert m.game.result().scores == scores
             cumulative = [a + b for a, b in zip(cumulative, scores, strict=True)]
             m.next_round()

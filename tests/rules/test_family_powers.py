@@ -18,7 +18,7 @@ import pytest
 import scenario
 import tamalou
 from scenario import assert_illegal, draw_and_throw, kinds, of_kind, seen, turn_options
-from tamalou import Discard, Draw, Event, Game, Pass, Power, Swap
+from tamalou import Discard, Draw, Event, Pass, Power, Round, Swap
 
 POWERS = {
     "7": "swap_any_blind",
@@ -45,7 +45,7 @@ deal = partial(scenario.deal, variant=FAMILY)
 HANDS = [["2C", "3C", "4C", "5C"], ["2D", "3D", "4D", "5D"], ["2H", "3H", "4H", "5H"]]
 
 
-def thrown(card: str, hands: list[list[str]] = HANDS, discard: tuple[str, ...] = ("6S",)) -> Game:
+def thrown(card: str, hands: list[list[str]] = HANDS, discard: tuple[str, ...] = ("6S",)) -> Round:
     """Seat 0 has drawn ``card`` from the stock and thrown it: its power is on offer."""
     g = deal(hands, stock=[card, "6C", "6D", "6H"], discard=list(discard))
     draw_and_throw(g)
@@ -53,7 +53,7 @@ def thrown(card: str, hands: list[list[str]] = HANDS, discard: tuple[str, ...] =
     return g
 
 
-def knowers(g: Game, owner: int, slot: int) -> set[int]:
+def knowers(g: Round, owner: int, slot: int) -> set[int]:
     """The seats that know the card in ``owner``'s ``slot``."""
     c = g.card_at(owner, slot)
     return {p for p in range(g.players) if g.knows(p, c)}
@@ -63,11 +63,11 @@ def as_seen(events: list[Event], p: int) -> list[dict[str, object]]:
     return [e.for_player(p).to_dict() for e in events]
 
 
-def powers_of(g: Game, p: int) -> set[Power]:
+def powers_of(g: Round, p: int) -> set[Power]:
     return {a for a in turn_options(g, p) if isinstance(a, Power)}
 
 
-def all_pairs(g: Game, layouts: list[int]) -> Iterator[Power]:
+def all_pairs(g: Round, layouts: list[int]) -> Iterator[Power]:
     for i, o1 in enumerate(layouts):
         for o2 in layouts[i + 1 :]:
             for s1 in g.occupied(o1):

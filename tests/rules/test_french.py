@@ -35,15 +35,16 @@ from tamalou import (
     Call,
     Discard,
     Draw,
-    Game,
     Give,
     MatchAction,
     Pass,
     Power,
     Replace,
+    Round,
     SetupError,
     Swap,
 )
+from tamalou.engine import new_round
 
 FRENCH = "french"
 
@@ -70,7 +71,7 @@ def test_players_two_to_six_one_and_seven_refused() -> None:
 def test_deck_of_52_cards_without_jokers() -> None:
     """ "♦ Matériel : Un jeu de 52 cartes (sans Joker)" — every card dealt, turned up or drawn
     before the first reshuffle is a different card of the 52."""
-    g = tamalou.new_game(FRENCH, players=4, seed=52)
+    g = new_round(FRENCH, players=4, seed=52)
     seen_cards = [c for p in range(4) for c in g.layout(p)] + g.view(0).discard
     assert g.view(0).stock_size == 52 - len(seen_cards)
     while g.view(0).stock_size:
@@ -90,7 +91,7 @@ def test_four_cards_each_in_slots_0_to_3() -> None:
     """ "♦ Nombre de cartes pour chaque joueur : 4 cartes, disposées en carré, face cachée, devant
     chaque joueur" """
     for n in range(2, 7):
-        g = tamalou.new_game(FRENCH, players=n, seed=100 + n)
+        g = new_round(FRENCH, players=n, seed=100 + n)
         for p in range(n):
             assert g.card_count(p) == 4
             for q in range(n):
@@ -112,7 +113,7 @@ def test_opening_peek_shows_slots_0_and_1_only() -> None:
     assert seen(g, 1, 1) == {0: "5H", 1: "6H", 2: None, 3: None}
     assert seen(g, 1, 0) == {0: None, 1: None, 2: None, 3: None}
     # The same on a shuffled deal, for every seat of a 5-player table.
-    g = tamalou.new_game(FRENCH, players=5, seed=3)
+    g = new_round(FRENCH, players=5, seed=3)
     for p in range(5):
         for q in range(5):
             expected = {s: (g.layout(q)[s] if p == q and s < 2 else None) for s in range(4)}
@@ -158,7 +159,7 @@ def test_card_values_of_every_rank_black_kings_15_red_kings_0() -> None:
 # --------------------------------------------------------------------------------- a turn
 
 
-def _two_seats(stock: Sequence[str], discard: Sequence[str] = ("9D",)) -> Game:
+def _two_seats(stock: Sequence[str], discard: Sequence[str] = ("9D",)) -> Round:
     return deal(
         [
             ["AS", "2S", "3S", "4S"],  # p0 sees AS, 2S
@@ -234,7 +235,7 @@ def test_power_only_from_a_stock_card_drawn_and_thrown() -> None:
 # --------------------------------------------------------------------------------- powers
 
 
-def _power_table(drawn: str) -> Game:
+def _power_table(drawn: str) -> Round:
     """Three seats; p0 draws ``drawn`` from the stock."""
     return deal(
         [
@@ -566,7 +567,7 @@ def test_caller_not_protected_from_swaps() -> None:
     assert g.result().winners == [1]
 
 
-def _emptied_before_own_turn() -> Game:
+def _emptied_before_own_turn() -> Round:
     """p1 throws its 4 cards out of turn; then it is p1's turn, and nobody has called."""
     g = deal(
         [
@@ -988,7 +989,7 @@ def test_ruling_13_player_whose_turn_it_is_may_match_drawn_and_known_card() -> N
     assert g.current_player == 0 and g.phase == "call"
 
 
-def _emptied_after_a_call() -> Game:
+def _emptied_after_a_call() -> Round:
     """p0 calls; during p1's last turn p2 throws its last cards. Stops before p1 ends its turn."""
     g = deal(
         [

@@ -16,19 +16,19 @@ from functools import partial
 import pytest
 
 import scenario
-import tamalou
 from scenario import RANKS, assert_illegal, cards_in_play, close, draw_and_throw, kinds, random_game, turn_options
 from tamalou import (
     Call,
     Discard,
     Draw,
-    Game,
     MatchAction,
     Pass,
     PeekAction,
     Power,
     Replace,
+    Round,
 )
+from tamalou.engine import new_round
 
 JOKERS = "jokers"
 DECK_54 = frozenset({f"{r}{s}" for r in RANKS for s in "SHDC"} | {"JK1", "JK2"})
@@ -40,7 +40,7 @@ deal = partial(scenario.dealt, variant=JOKERS)
 called_round = partial(scenario.called_round_stepwise, variant=JOKERS)
 
 
-def every_card_of(g: Game) -> list[str]:
+def every_card_of(g: Round) -> list[str]:
     """Deal, turned-up card, then the whole stock drawn and thrown (powers and calls declined):
     every card of a seeded round before the first reshuffle."""
     if g.phase == "peek":
@@ -68,7 +68,7 @@ def test_deck_of_54_cards_with_two_jokers(variant: list[str]) -> None:
     Joker)") — every card dealt, turned up or drawn before the first reshuffle is a different card of
     the 54."""
     for players in (2, 4, 6):
-        g = tamalou.new_game(variant, players=players, seed=54 + players)
+        g = new_round(variant, players=players, seed=54 + players)
         assert cards_in_play(g) == 54
         cards = every_card_of(g)
         assert len(cards) == 54

@@ -19,7 +19,8 @@ import pytest
 import scenario
 import tamalou
 from scenario import assert_illegal, kinds, of_kind, seen, turn_options
-from tamalou import Call, Discard, Draw, Game, Give, MatchAction, Pass, Power, Replace, SetupError, VariantError
+from tamalou import Call, Discard, Draw, Game, Give, MatchAction, Pass, Power, Replace, Round, SetupError, VariantError
+from tamalou.engine import new_round
 
 KABOO = "kaboo"
 deal = partial(scenario.deal, variant=KABOO)
@@ -47,7 +48,7 @@ def french_with(**changes: Any) -> tamalou.Variant:
     return tamalou.variant_from_dict(d)
 
 
-def quiet(g: Game) -> list[tamalou.Event]:
+def quiet(g: Round) -> list[tamalou.Event]:
     """The player to move draws from the stock and throws it (a card without a power)."""
     p = g.current_player
     events = g.apply(Draw(p, "stock")) + g.apply(Discard(p))
@@ -56,7 +57,7 @@ def quiet(g: Game) -> list[tamalou.Event]:
     return events
 
 
-def start(hands: list[list[str]], stock: list[str], discard: tuple[str, ...] = ()) -> Game:
+def start(hands: list[list[str]], stock: list[str], discard: tuple[str, ...] = ()) -> Round:
     g = deal(hands, stock, discard)
     assert g.phase == "draw" and g.current_player == 0
     return g
@@ -80,17 +81,17 @@ def test_two_to_eight_players() -> None:
 
 def test_52_cards_and_2_jokers_a_key_removes_them() -> None:
     """Kaboo: "52 cards + 2 jokers (**Decided:** jokers in; a key removes them)." """
-    g = tamalou.new_game(KABOO, players=2, seed=1)
+    g = new_round(KABOO, players=2, seed=1)
     faces = sorted(g.text)
     assert len(faces) == 54 and faces.count("JK1") == 1 and faces.count("JK2") == 1
     assert len(set(faces)) == 54
-    no_jokers = tamalou.new_game(kaboo_with(deck={"jokers": 0}), players=2, seed=1)
+    no_jokers = new_round(kaboo_with(deck={"jokers": 0}), players=2, seed=1)
     assert len(no_jokers.text) == 52 and not [c for c in no_jokers.text if c.startswith("JK")]
 
 
 def test_values_ace_1_two_to_ten_face_jqk_10_red_king_minus_1_joker_0() -> None:
     """Kaboo: "Values: A 1, 2–10 face, J Q K 10, red K −1, joker 0." """
-    g = tamalou.new_game(KABOO, players=2, seed=1)
+    g = new_round(KABOO, players=2, seed=1)
     expected = {"A": 1, "J": 10, "Q": 10, "KS": 10, "KC": 10, "KH": -1, "KD": -1, "JK1": 0, "JK2": 0}
     expected |= {str(n): n for n in range(2, 11)}
     for c, text in enumerate(g.text):
@@ -116,7 +117,7 @@ def test_four_cards_in_a_square_each_player_looks_at_their_two_nearest_once() ->
 
 def test_the_discard_starts_empty() -> None:
     """Kaboo: "The discard starts empty." """
-    g = tamalou.new_game(KABOO, players=4, seed=7)
+    g = new_round(KABOO, players=4, seed=7)
     assert g.discard == [] and g.view(0).discard_top is None and len(g.stock) == 54 - 16
     assert Draw(0, "discard") not in g.legal_actions(g.current_player)
 
@@ -177,7 +178,7 @@ def test_only_a_card_drawn_from_the_stock_and_thrown_gives_a_power() -> None:
 # ===================================================================== powers
 
 
-def power_turn(hands: list[list[str]], card: str) -> Game:
+def power_turn(hands: list[list[str]], card: str) -> Round:
     """Seat 0 draws ``card`` from the stock and throws it: its power is on offer."""
     g = start(hands, [card, *QUIET[:4]])
     events = g.apply(Draw(0, "stock")) + g.apply(Discard(0))
@@ -431,7 +432,7 @@ def test_a_player_whose_layout_is_emptied_calls_automatically_at_the_start_of_th
 # ===================================================================== matching
 
 
-def matching_deal() -> Game:
+def matching_deal() -> Round:
     """Seat 0 draws the 5C and throws it; seats 1 and 2 hold 5s."""
     g = start(
         [["AS", "2S", "3S", "4S"], ["5H", "6H", "7H", "8H"], ["AD", "5D", "3D", "4D"]],
@@ -561,7 +562,7 @@ def test_protect_from_everything_seals_the_callers_layout() -> None:
             call={"protect_caller": True, "protect_from": protect_from, "when": "start_of_turn"},
             matching={"opponents": True},
         )
-        g = tamalou.new_game(
+        g = new_round(
             v,
             players=3,
             deal={"hands": THREE, "stock": ["2C", "9C", *QUIET[4:8]], "discard": ["3C"]},
@@ -596,7 +597,7 @@ def test_empty_layout_auto_call_on_french() -> None:
     """``call.empty_layout = "auto_call"`` on its own: the emptied player calls at their next turn, with
     no action of theirs; once somebody called, an empty layout is just skipped."""
     v = french_with(call={"empty_layout": "auto_call"})
-    g = tamalou.new_game(
+    g = new_round(
         v,
         players=3,
         deal={"hands": [["5H"], ["9S", "9H"], ["6H", "6D"]], "stock": QUIET[:6], "discard": ["5D"]},
@@ -624,7 +625,7 @@ def test_empty_layout_auto_call_on_french() -> None:
 def test_targets_always_skip_a_sealed_layout() -> None:
     """``g.sealed``: a sealed layout is never a target, whether cards are exchanged or not; a locked one
     only when they are."""
-    g = tamalou.new_game("french", players=4, seed=2)
+    g = new_round("french", players=4, seed=2)
     assert g.targets(0) == [1, 2, 3] and g.targets(0, True) == [1, 2, 3]
     g.locked = 1 << 2
     assert g.targets(0) == [1, 2, 3] and g.targets(0, True) == [1, 3]
@@ -642,11 +643,11 @@ def test_sealed_is_saved_and_restored_and_an_older_snapshot_restores_unsealed() 
     data = json.loads(g.to_json())
     assert data["sealed"] == 1
     back = Game.from_json(g.to_json())
-    assert back.sealed == 1 and back.to_json() == g.to_json()
+    assert tamalou.round_of(back).sealed == 1 and back.to_json() == g.to_json()
     del data["sealed"]
-    assert Game.from_json(json.dumps(data)).sealed == 0
+    assert tamalou.round_of(Game.from_json(json.dumps(data))).sealed == 0
     data["sealed"] = 1 << 5
     with pytest.raises(tamalou.SnapshotError, match="masks"):
         Game.from_json(json.dumps(data))
-    fresh = tamalou.new_game(KABOO, players=2, seed=4)
-    assert fresh.sealed == 0 and Game.from_json(fresh.to_json()).sealed == 0
+    fresh = new_round(KABOO, players=2, seed=4)
+    assert fresh.sealed == 0 and tamalou.round_of(Game.from_json(fresh.to_json())).sealed == 0

@@ -31,11 +31,11 @@ from tamalou import (
     Call,
     Discard,
     Draw,
-    Game,
     Match,
     Pass,
     PeekAction,
     Replace,
+    Round,
     Variant,
 )
 
@@ -55,7 +55,7 @@ def french_value(card: str) -> int:
     return int(rank)
 
 
-def expected_round(g: Game) -> tuple[list[int], list[int]]:
+def expected_round(g: Round) -> tuple[list[int], list[int]]:
     """(winners, scores) of a finished French round, from the cards on the table.
 
     "L’annonceur du Tamalou gagne s’il totalise un maximum de 5 points et s’il a moins de points que
@@ -98,7 +98,7 @@ def variant(tmp_path: Path, name: str, extends: Sequence[str] = ("french", "mult
     return tamalou.load_variant(path)
 
 
-def step(g: Game, call_after: int = 30) -> None:
+def step(g: Round, call_after: int = 30) -> None:
     """One action of a simple full-information policy: draw from the stock, keep the drawn card in
     place of a higher one, decline powers, call at 5 or less (or once ``call_after`` turns passed)."""
     if g.phase == "peek":
@@ -127,7 +127,7 @@ def step(g: Game, call_after: int = 30) -> None:
         g.apply(Pass(p))
 
 
-def play_round(g: Game, call_after: int = 30) -> None:
+def play_round(g: Round, call_after: int = 30) -> None:
     while not g.is_over:
         step(g, call_after)
 
@@ -136,13 +136,14 @@ def play_match(m: Match) -> list[tuple[list[int], list[int]]]:
     """Play every round to the end; return each round's expected (winners, scores)."""
     out = []
     while not m.is_over:
-        play_round(m.game)
-        out.append(expected_round(m.game))
+        rd = tamalou.round_of(m.game)
+        play_round(rd)
+        out.append(expected_round(rd))
         m.next_round()
     return out
 
 
-def stacked(v: Variant, hands: Sequence[Sequence[str]]) -> Game:
+def stacked(v: Variant, hands: Sequence[Sequence[str]]) -> Round:
     """A French stacked deal; seat 0 plays first, calls on its first turn; the others play a quiet
     last turn, and nobody matches the last thrown card in the closing window. The hands never change."""
     pool = [c for c in ("6C", "5C", "3C", "2C", "6D", "5D") if all(c not in h for h in hands)]
@@ -209,7 +210,7 @@ def test_ruling_03_scoring_composes_over_cartalogue() -> None:
     m = tamalou.new_match(v, players=3, seed=8)
     seen_won = seen_lost = False
     while not m.is_over:
-        play_round(m.game)
+        play_round(tamalou.round_of(m.game))
         result = m.game.result()
         expected = list(result.totals)
         if result.caller is not None:
@@ -236,12 +237,13 @@ def test_fixed_form_count_rounds_lowest_cumulative_score_wins(tmp_path: Path) ->
     callers_won: list[bool] = []
     for k in range(3):
         assert m.round == k and not m.is_over
-        play_round(m.game)
-        winners, scores = expected_round(m.game)
+        rd = tamalou.round_of(m.game)
+        play_round(rd)
+        winners, scores = expected_round(rd)
         assert m.game.result().winners == winners
         assert m.game.result().scores == scores
-        if m.game.caller is not None:
-            callers_won.append(m.game.caller in winners)
+        if rd.caller is not None:
+            callers_won.append(rd.caller in winners)
         rounds.append(scores)
         m.next_round()
         assert m.totals() == [sum(r[p] for r in rounds) for p in range(3)]
@@ -261,15 +263,17 @@ def test_points_form_ends_when_a_cumulative_score_passes_the_limit(tmp_path: Pat
     """Patrice: "une limite de points à ne pas dépasser ; dans ce cas, la partie se termine dès lors
     qu'un joueur la franchit." — passes: a score equal to the limit does not end the match."""
     probe = tamalou.new_match(variant(tmp_path, "probe", form="points", limit=10**6), players=3, seed=6)
-    play_round(probe.game)
-    first = expected_round(probe.game)[1]
+    probe_round = tamalou.round_of(probe.game)
+    play_round(probe_round)
+    first = expected_round(probe_round)[1]
     limit = max(first)
     # The same seed deals the same rounds whatever the limit; the policy plays them the same way.
     at_limit = tamalou.new_match(variant(tmp_path, "at-limit", form="points", limit=limit), players=3, seed=6)
     under = tamalou.new_match(variant(tmp_path, "under", form="points", limit=limit - 1), players=3, seed=6)
     for m in (at_limit, under):
-        play_round(m.game)
-        assert m.game.layout(0) == probe.game.layout(0) and expected_round(m.game)[1] == first
+        rd = tamalou.round_of(m.game)
+        play_round(rd)
+        assert rd.layout(0) == probe_round.layout(0) and expected_round(rd)[1] == first
         m.next_round()
     assert under.is_over and under.result().rounds == [first]
     assert under.result().winners == [p for p in range(3) if first[p] == min(first)]
@@ -349,7 +353,7 @@ def test_first_player_moves_one_seat_each_round(tmp_path: Path) -> None:
     m = tamalou.new_match(v, players=4, seed=9)
     firsts: list[int] = []
     while not m.is_over:
-        g = m.game
+        g = tamalou.round_of(m.game)
         assert g.turn == 0 and g.current_player == g.first_player
         firsts.append(g.first_player)
         play_round(g)
@@ -364,7 +368,7 @@ def test_first_player_moves_one_seat_each_round(tmp_path: Path) -> None:
     firsts = []
     while not m.is_over:
         firsts.append(m.game.current_player)
-        play_round(m.game)
+        play_round(tamalou.round_of(m.game))
         m.next_round()
     assert firsts == [2, 0, 1, 2, 0]
 
@@ -374,8 +378,9 @@ def test_next_round_before_the_round_ends_raises(tmp_path: Path) -> None:
     m = tamalou.new_match(v, players=2, seed=5)
     with pytest.raises(RuntimeError):
         m.next_round()  # not a single action played
-    step(m.game)
-    step(m.game)
+    rd = tamalou.round_of(m.game)
+    step(rd)
+    step(rd)
     before = m.to_json()
     with pytest.raises(RuntimeError):
         m.next_round()
@@ -387,11 +392,11 @@ def test_result_before_the_match_ends_raises(tmp_path: Path) -> None:
     m = tamalou.new_match(v, players=2, seed=5)
     with pytest.raises(RuntimeError):
         m.result()
-    play_round(m.game)
+    play_round(tamalou.round_of(m.game))
     m.next_round()
     with pytest.raises(RuntimeError):
         m.result()  # one round of two
-    play_round(m.game)
+    play_round(tamalou.round_of(m.game))
     assert m.game.is_over and not m.is_over
     with pytest.raises(RuntimeError):
         m.result()  # the last round is over, but not scored yet
@@ -405,10 +410,11 @@ def test_result_before_the_match_ends_raises(tmp_path: Path) -> None:
 def test_snapshot_mid_match_continues_identically(tmp_path: Path) -> None:
     v = variant(tmp_path, "three-rounds", form="fixed", count=3)
     m = tamalou.new_match(v, players=3, seed=8)
-    play_round(m.game)
+    play_round(tamalou.round_of(m.game))
     m.next_round()
+    rd = tamalou.round_of(m.game)
     for _ in range(7):
-        step(m.game)
+        step(rd)
     snapshot = m.to_json()
     restored = Match.from_json(snapshot)
     assert restored.to_json() == snapshot
@@ -424,11 +430,12 @@ def test_replay_match_gives_the_same_json(tmp_path: Path) -> None:
     v = variant(tmp_path, "three-rounds", form="fixed", count=3)
     m = tamalou.new_match(v, players=3, seed=11)
     checkpoints = []
-    play_round(m.game)
+    play_round(tamalou.round_of(m.game))
     checkpoints.append(m.to_json())  # a round over, not scored yet
     m.next_round()
+    rd = tamalou.round_of(m.game)
     for _ in range(5):
-        step(m.game)
+        step(rd)
     checkpoints.append(m.to_json())  # in the middle of round 2
     play_match(m)
     checkpoints.append(m.to_json())  # the end

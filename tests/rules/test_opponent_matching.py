@@ -26,13 +26,13 @@ from tamalou import (
     Action,
     Call,
     Draw,
-    Game,
     Give,
     IllegalAction,
     MatchAction,
     Pass,
     PeekAction,
     Power,
+    Round,
     Swap,
 )
 
@@ -44,7 +44,7 @@ OPPONENT_MATCHING = "opponent-matching"  # loaded alone, a modifier applies to F
 deal = partial(scenario.deal, variant=OPPONENT_MATCHING)
 
 
-def own_and_opponents(g: Game, p: int) -> set[Action]:
+def own_and_opponents(g: Round, p: int) -> set[Action]:
     """Every one-card match ``p`` could try: on each occupied slot of theirs and of every opponent."""
     out: set[Action] = {MatchAction(p, (s,)) for s in g.occupied(p)}
     for q in range(g.players):
@@ -53,7 +53,7 @@ def own_and_opponents(g: Game, p: int) -> set[Action]:
     return out
 
 
-def _three_seats() -> Game:
+def _three_seats() -> Round:
     """The discard turned up at the deal is a 5D: its window is open from the start."""
     return deal(
         [
@@ -284,7 +284,7 @@ def test_ruling_16_missed_opponent_card_goes_back_seen_by_all_thrower_takes_pena
 # --------------------------------------------------------------------------------- no card to give
 
 
-def _p0_emptied() -> Game:
+def _p0_emptied() -> Round:
     """p0 throws its four cards on two windows (9S, then three 6s); then p1 throws a 5C and p0 has
     no card left to give."""
     g = deal(

@@ -35,9 +35,11 @@ from tamalou import (
     Pass,
     Power,
     Replace,
+    Round,
     SetupError,
     Tick,
 )
+from tamalou.engine import new_round
 from tamalou.testing import check_conservation
 
 FUN = "tamalou.fun"
@@ -64,7 +66,7 @@ def fun_with(**changes: Any) -> tamalou.Variant:
     return tamalou.variant_from_dict(d)
 
 
-def known_to_all(g: Game, owner: int) -> bool:
+def known_to_all(g: Round, owner: int) -> bool:
     """Every card of ``owner`` shows in every player's view."""
     cards = {s: c for s, c in enumerate(g.layout(owner)) if c is not None}
     return all(seen(g, p, owner) == cards for p in range(g.players))
@@ -74,7 +76,7 @@ def double(p: int, slot: int, at: float) -> MatchAction:
     return MatchAction(p, (slot,), at=at)
 
 
-def quiet_turn(g: Game, at: float) -> list[Event]:
+def quiet_turn(g: Round, at: float) -> list[Event]:
     """Draw from the stock and throw it at ``at``, passing a power if one is offered."""
     p = g.current_player
     events = throw(g, at)
@@ -83,12 +85,12 @@ def quiet_turn(g: Game, at: float) -> list[Event]:
     return events
 
 
-def run_out_the_clock(g: Game) -> list[Event]:
+def run_out_the_clock(g: Round) -> list[Event]:
     """Nobody plays any more: every turn times out until one player is left."""
     return g.apply(Tick(at=g.now + 10_000))
 
 
-def thrown_after_the_opening(variant: tamalou.Variant, top: str) -> Game:
+def thrown_after_the_opening(variant: tamalou.Variant, top: str) -> Round:
     """After the opening, seat 0 draws ``top`` from the stock at 6 s and throws it."""
     g = scenario.deal(
         [["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], stock=[top, "6C", "5D"], discard=["3C"], variant=variant
@@ -98,7 +100,7 @@ def thrown_after_the_opening(variant: tamalou.Variant, top: str) -> Game:
     return g
 
 
-def check_cards(g: Game, universe: int) -> None:
+def check_cards(g: Round, universe: int) -> None:
     """Cards are conserved: every card is in one place, and what is public adds up."""
     check_conservation(g)
     view = g.view(0)
@@ -115,7 +117,7 @@ def test_two_to_five_players_with_an_ordinary_deck_of_52_cards_and_no_jokers() -
     """FAQ "How many players can play Tamalou?" — "2 to 5 players, with an ordinary deck of 52 cards
     and no jokers." Also "The goal": "2 to 5 players, one ordinary deck of 52 cards, no jokers." """
     for n in range(2, 6):
-        g = tamalou.new_game(FUN, players=n, seed=n)
+        g = new_round(FUN, players=n, seed=n)
         dealt = [c for p in range(n) for c in g.layout(p)]
         assert len(dealt) == 4 * n == len(set(dealt))
         assert set(dealt) <= FULL_DECK
@@ -124,7 +126,7 @@ def test_two_to_five_players_with_an_ordinary_deck_of_52_cards_and_no_jokers() -
         with pytest.raises(SetupError):
             tamalou.new_game(FUN, players=n, seed=1)
     # Every card of the stock, drawn one by one until the first reshuffle: the 52 cards, no joker.
-    g = tamalou.new_game(FUN, players=2, seed=52)
+    g = new_round(FUN, players=2, seed=52)
     cards = [c for p in range(2) for c in g.layout(p) if c is not None]
     t = OPEN
     while g.view(0).stock_size:
@@ -144,7 +146,7 @@ def test_a_game_is_a_single_round() -> None:
     """ "A game is a single round." — a match of tamalou.fun is over after its first round."""
     assert tamalou.load_variant(FUN).rules.rounds.form == "single"
     m = tamalou.new_match(FUN, players=3, seed=11)
-    run_out_the_clock(m.game)
+    run_out_the_clock(tamalou.round_of(m.game))
     assert m.game.is_over and not m.is_over
     m.next_round()
     assert m.is_over
@@ -155,7 +157,7 @@ def test_every_player_gets_4_cards_face_down_in_a_row() -> None:
     """ "Every player gets 4 cards face down, in a row in front of them." """
     assert tamalou.load_variant(FUN).rules.deal.layout == "row"
     for n in range(2, 6):
-        g = tamalou.new_game(FUN, players=n, seed=40 + n)
+        g = new_round(FUN, players=n, seed=40 + n)
         for p in range(n):
             assert g.card_count(p) == 4
             for q in range(n):
@@ -211,7 +213,7 @@ def test_for_5_seconds_everyone_sees_the_first_and_the_last_of_their_row() -> No
     assert seen(g, 0, 0) == {0: "AS", 1: None, 2: None, 3: "4S"}
     # The same on shuffled deals of every size.
     for n in range(2, 6):
-        g = tamalou.new_game(FUN, players=n, seed=80 + n)
+        g = new_round(FUN, players=n, seed=80 + n)
         for p in range(n):
             for q in range(n):
                 expected = {s: (g.layout(q)[s] if p == q and s in (0, 3) else None) for s in range(4)}
@@ -231,9 +233,9 @@ def test_from_then_on_you_play_from_memory_you_no_longer_see_your_own_cards() ->
 
 def test_the_first_player_is_drawn_at_random_then_everyone_plays_in_turn() -> None:
     """ "The first player is drawn at random, then everyone plays in turn." """
-    firsts = {tamalou.new_game(FUN, players=4, seed=s).first_player for s in range(40)}
+    firsts = {new_round(FUN, players=4, seed=s).first_player for s in range(40)}
     assert firsts == {0, 1, 2, 3}
-    g = tamalou.new_game(FUN, players=4, seed=5)
+    g = new_round(FUN, players=4, seed=5)
     first = g.first_player
     order = []
     t = OPEN
@@ -1657,7 +1659,7 @@ def _value(card: str | None) -> int:
     return 0 if card is None else VALUES[card[:-1]]
 
 
-def _good_placement(g: Game, p: int, options: Sequence[Action]) -> Action:
+def _good_placement(g: Round, p: int, options: Sequence[Action]) -> Action:
     """Keep the held card in place of the worst card if that lowers the total, else throw it."""
     held = _value(g.view(p).held)
     worst = max((a for a in options if isinstance(a, Replace)), key=lambda a: _value(g.layout(p)[a.slot]))
@@ -1675,7 +1677,7 @@ STYLES = {
 }
 
 
-def _random_step(g: Game, rng: random.Random, style: tuple[float, ...]) -> Action:
+def _random_step(g: Round, rng: random.Random, style: tuple[float, ...]) -> Action:
     """A random action of a random seat (or a tick), at a random later time. Doubles are sometimes
     right (the driver peeks at the cards), calls mostly when they are right: games end every way."""
     tick, right_double, any_double, right_call, wrong_call, good = style
@@ -1717,7 +1719,7 @@ def test_random_timed_games_conserve_cards_and_replay(seed: int) -> None:
     rng = random.Random(seed)
     players = rng.randint(2, 5)
     style = STYLES[list(STYLES)[seed % len(STYLES)]]
-    g = tamalou.new_game(FUN, players=players, seed=seed)
+    g = new_round(FUN, players=players, seed=seed)
     universe = 52
     snapshot: str | None = None
     snapshot_at = rng.randint(0, 60)

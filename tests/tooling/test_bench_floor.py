@@ -21,7 +21,7 @@ import tamalou
 from scenario import load_script
 from tamalou import actions as A
 from tamalou.cards import RANKS
-from tamalou.engine.game import Game
+from tamalou.engine import Round, new_round
 from tamalou.engine.state import NO_CARD
 from tamalou.rng import Rng
 
@@ -31,21 +31,21 @@ F: Any = load_script(Path(__file__).resolve().parents[2] / "benchmarks" / "floor
 FRENCH = tamalou.load_variant("french")
 
 
-def card_ids(g: Game) -> list[int]:
+def card_ids(g: Round) -> list[int]:
     """Engine card id -> the floor's card (rank index * 4 + suit index)."""
     return [RANKS.index(c.rank) * 4 + "SHDC".index(c.suit) for c in g.cards]
 
 
-def layout(g: Game, ids: list[int], p: int) -> list[int]:
+def layout(g: Round, ids: list[int], p: int) -> list[int]:
     return [ids[c] for c in g.hands[p] if c != NO_CARD]
 
 
-def place(g: Game, p: int, slot: int | None) -> int | None:
+def place(g: Round, p: int, slot: int | None) -> int | None:
     """The floor keeps no emptied slot: a slot is its place among the occupied ones."""
     return None if slot is None else g.occupied(p).index(slot)
 
 
-def engine_key(g: Game, a: A.Action) -> tuple[Any, ...]:
+def engine_key(g: Round, a: A.Action) -> tuple[Any, ...]:
     p = getattr(a, "player", -1)
     if isinstance(a, A.Draw):
         return ("draw", a.source)
@@ -88,7 +88,7 @@ def floor_key(a: tuple[int, ...]) -> tuple[Any, ...]:
 class EngineShuffle:
     """The floor's ``rng`` at a reshuffle: the engine's own shuffle, on the engine's card ids."""
 
-    def __init__(self, g: Game, ids: list[int]) -> None:
+    def __init__(self, g: Round, ids: list[int]) -> None:
         self.g, self.ids = g, ids
 
     def shuffle(self, pile: list[int]) -> None:
@@ -103,7 +103,7 @@ class EngineShuffle:
 PHASES = {"draw": "DRAW", "hold": "HOLD", "power": "USE", "swap": "SWAP", "call": "CALL", "closing": "CLOSING"}
 
 
-def floor_from(g: Game, ids: list[int]) -> Any:
+def floor_from(g: Round, ids: list[int]) -> Any:
     r = F.Round.__new__(F.Round)
     r.rng = EngineShuffle(g, ids)
     r.hands = [layout(g, ids, p) for p in range(4)]
@@ -122,7 +122,7 @@ def floor_from(g: Game, ids: list[int]) -> Any:
     return r
 
 
-def assert_same(g: Game, r: Any, ids: list[int], where: str) -> None:
+def assert_same(g: Round, r: Any, ids: list[int], where: str) -> None:
     over = g.is_over
     assert (r.phase == F.OVER) == over, where
     if over:
@@ -159,7 +159,7 @@ def test_the_floor_lists_and_plays_exactly_what_the_engine_does(call_p: float) -
     ended = set()
     for seed in range(12):
         choose = random.Random(seed)
-        g = tamalou.new_game(FRENCH, players=4, seed=seed)
+        g = new_round(FRENCH, players=4, seed=seed)
         ids = card_ids(g)
         r = floor_from(g, ids)
         assert_same(g, r, ids, f"seed {seed}, the deal")

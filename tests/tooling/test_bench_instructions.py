@@ -57,6 +57,17 @@ def test_another_tree_is_run_from_its_folder(fake_valgrind: str, monkeypatch: py
     assert BENCH.instructions(fake_valgrind, "french", "random", 2, None) == 1_000_000 + 4321 * 2
 
 
+def test_the_public_api_s_games_are_random_playout_s(
+    fake_valgrind: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(BENCH.shutil, "which", lambda name: fake_valgrind)
+    monkeypatch.setattr(sys, "argv", ["instructions.py", "2", "--public"])
+    BENCH.main()  # the stand-in runs random_playout.py's games for real
+    assert capsys.readouterr().out.strip() == (
+        "french, random_playout.py's policy (the public API), 2 games: 4,321 instructions a game"
+    )
+
+
 def test_a_failing_run_is_reported(fake_valgrind: str) -> None:
     with pytest.raises(SystemExit, match="the measured run failed"):
         BENCH.instructions(fake_valgrind, "no-such-ruleset", "random", 1, None)

@@ -17,6 +17,7 @@ from tamalou import cli, invariants, simulation
 from tamalou.bots import play_game
 from tamalou.cli import app, play_command
 from tamalou.effective import effective_rules
+from tamalou.engine.rulebook import ranking_rule, rulebook
 from tamalou.simulation import game_seed
 
 runner = CliRunner()
@@ -76,7 +77,7 @@ def test_show_prints_the_rules_as_played() -> None:
     for line in rules.cards:
         assert (line.rank if line.whole_rank else f"{line.rank}: {' '.join(line.cards)}") in out
     assert "call: right at 5 points or less" in out
-    for step in tamalou.rules.ranking_rule("french"):
+    for step in ranking_rule("french"):
         assert step in out
     assert "tamalou.plugins.french" in out and "tamalou_rank" in out
     assert "tamalou show french --keys" in out
@@ -97,7 +98,7 @@ def test_show_json_effective_is_the_effective_rules() -> None:
     data = json.loads(result.output)
     assert data == effective_rules(["french", "gabo"]).model_dump(mode="json")
     assert data["call_threshold"] == 7
-    assert data["ranking"] == tamalou.rules.ranking_rule(["french", "gabo"])
+    assert data["ranking"] == ranking_rule(["french", "gabo"])
 
 
 @pytest.mark.parametrize(
@@ -362,8 +363,9 @@ def test_play_is_reproducible_and_prints_the_whole_game() -> None:
     # The printed game is the real one: same deal, same log length, same result.
     game = tamalou.new_game("french", players=3, seed=5)
     kinds = ["cautious", "random", "random"]
+    table = tamalou.round_of(game)  # the cards dealt
     for p in range(3):
-        assert f"P{p} ({kinds[p]}): {' '.join(c or '·' for c in game.layout(p))}" in first.output
+        assert f"P{p} ({kinds[p]}): {' '.join(c or '·' for c in table.layout(p))}" in first.output
     events: list[tamalou.Event] = []
     result = play_game(game, cli._bots(kinds, 5), on_event=events.append)
     winners = ", ".join(f"P{p}" for p in result.winners) or "nobody"
@@ -679,7 +681,7 @@ def test_the_log_says_powers_in_words() -> None:
 
 
 def test_every_built_in_ruleset_plays_with_a_log_in_words() -> None:
-    powers = set(tamalou.rules.rulebook(tamalou.load_variant("kaboo")).powers)
+    powers = set(rulebook(tamalou.load_variant("kaboo")).powers)
     for name in tamalou.variant_names():
         v = tamalou.load_variant(name)
         players = max(v.rules.players.min, min(3, v.rules.players.max))

@@ -501,7 +501,7 @@ def test_no_card_leaks_to_seat_0(browser: Browser, shared_server: Server) -> Non
         policy = Policy(seed=5, call_from_turn=5, prefer_powers=True)
         play([me, other], policy, after_step=check, match_at_step=3)
         # at the end every card is shown: the scanner must now find seat 1's cards on seat 0's page
-        final = {c for c in referee.game.layout(1) if c is not None}
+        final = {c for c in tamalou.round_of(referee.game).layout(1) if c is not None}  # the referee's table
         assert final <= codes_in_text(me.page.evaluate(_EVERYTHING))
         shot(me.page, "noleak-seat0-end")
     finally:

@@ -164,7 +164,7 @@ def test_a_seat_never_receives_a_card_it_may_not_see(shared_server: Server) -> N
         view = game.view(0)
         hidden = {
             text
-            for slot, text in enumerate(game.layout(1))
+            for slot, text in enumerate(tamalou.round_of(game).layout(1))
             if text is not None and view.hands[1][slot].card is None and text in DECK
         }
         seen.setdefault(len(game.events_so_far()), []).append((view.model_dump(mode="json"), hidden))

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 import tamalou
 from hypothesis import HealthCheck, given, settings
-from tamalou import Discard, Draw, Event, Game, IllegalAction, Pass, Power, Replace
+from tamalou import Discard, Draw, Event, IllegalAction, Pass, Power, Replace, Round
 from tamalou import invariants as inv
+from tamalou.engine import new_round
 from tamalou.testing import played_games
 
 from tamalou_spy_powers import SpyPeekAny, SpySwapLook
@@ -25,14 +26,14 @@ RULESET = "french-spy"
 
 def deal(
     hands: Sequence[Sequence[str]], stock: Sequence[str], discard: Sequence[str] = ("2H",), variant: object = RULESET
-) -> Game:
+) -> Round:
     spec = {"hands": [list(h) for h in hands], "stock": list(stock), "discard": list(discard)}
-    g = tamalou.new_game(variant, players=len(hands), deal=spec, first_player=0, seed=1)  # type: ignore[arg-type]
+    g = new_round(variant, players=len(hands), deal=spec, first_player=0, seed=1)  # type: ignore[arg-type]
     assert g.phase == "draw" and g.current_player == 0
     return g
 
 
-def draw_and_throw(g: Game) -> list[Event]:
+def draw_and_throw(g: Round) -> list[Event]:
     p = g.current_player
     return g.apply(Draw(p, "stock")) + g.apply(Discard(p))
 
@@ -41,12 +42,12 @@ def facts(events: list[Event]) -> list[tuple[str, dict[str, object], dict[str, o
     return [(e.type, e.data, e.secret, e.seen_by) for e in events]
 
 
-def knowers(g: Game, text: str) -> set[int]:
+def knowers(g: Round, text: str) -> set[int]:
     card = g.text.index(text)
     return {p for p in range(g.players) if g.knows(p, card)}
 
 
-def assert_refused(g: Game, action: object, why: str | None) -> None:
+def assert_refused(g: Round, action: object, why: str | None) -> None:
     """Refused (with ``why`` in the message, if given), the game exactly as before."""
     before = g.to_json()
     with pytest.raises(IllegalAction, match=why):
@@ -246,7 +247,7 @@ def test_verify() -> None:
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(played_games(RULESET, max_actions=80))
-def test_hypothesis_games_keep_knowledge_exact(game: Game) -> None:
+def test_hypothesis_games_keep_knowledge_exact(game: tamalou.Game) -> None:
     inv.check_conservation(game)
     inv.check_knowledge(game)
     for p in range(game.players):

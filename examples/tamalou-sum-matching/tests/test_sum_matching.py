@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 import tamalou
-from tamalou import Call, Discard, Draw, Event, Game, IllegalAction, MatchAction, Pass, invariants
+from tamalou import Call, Discard, Draw, Event, IllegalAction, MatchAction, Pass, Round, invariants
+from tamalou.engine import new_round
 
 from tamalou_sum_matching import SumMatch
 
@@ -24,9 +25,9 @@ RANDOM_GAMES = 12
 
 def deal(
     hands: Sequence[Sequence[str]], stock: Sequence[str], discard: Sequence[str] = (), variant: object = RULESET
-) -> Game:
+) -> Round:
     spec = {"hands": [list(h) for h in hands], "stock": list(stock), "discard": list(discard)}
-    g = tamalou.new_game(variant, players=len(hands), deal=spec, first_player=0, seed=1)  # type: ignore[arg-type]
+    g = new_round(variant, players=len(hands), deal=spec, first_player=0, seed=1)  # type: ignore[arg-type]
     assert g.phase == "draw" and g.current_player == 0
     return g
 
@@ -35,11 +36,11 @@ def facts(events: list[Event]) -> list[tuple[str, dict[str, object]]]:
     return [(e.type, e.data) for e in events]
 
 
-def sums(g: Game, p: int) -> set[tuple[int, ...]]:
+def sums(g: Round, p: int) -> set[tuple[int, ...]]:
     return {a.slots for a in g.legal_actions(p) if isinstance(a, SumMatch)}
 
 
-def assert_refused(g: Game, action: object, why: str | None) -> None:
+def assert_refused(g: Round, action: object, why: str | None) -> None:
     """Refused (with ``why`` in the message, if given), the game exactly as before."""
     before = g.to_json()
     with pytest.raises(IllegalAction, match=why):
@@ -47,7 +48,7 @@ def assert_refused(g: Game, action: object, why: str | None) -> None:
     assert g.to_json() == before
 
 
-def card_id(g: Game, text: str) -> int:
+def card_id(g: Round, text: str) -> int:
     return g.text.index(text)
 
 

@@ -58,6 +58,7 @@ from ..schema import Variant
 
 if TYPE_CHECKING:
     from ..engine.game import Game
+    from ..engine.round import Round
 
 __all__ = [
     "ActionEncodingError",
@@ -362,14 +363,14 @@ class ActionSpace:
 
     # ----------------------------------------------------------------------------- masks
 
-    def _check_game(self, game: Game) -> None:
+    def _check_game(self, game: Game | Round) -> None:
         if game.variant is not self.variant or game.players != self.players:
             raise ActionEncodingError(
                 f"this action space is {self.variant.name} for {self.players} players; the game is "
                 f"{game.variant.name} for {game.players}: use ActionSpace.of(game.variant, game.players)"
             )
 
-    def legal_ids(self, game: Game, player: int, *, strict: bool = False) -> list[int]:
+    def legal_ids(self, game: Game | Round, player: int, *, strict: bool = False) -> list[int]:
         """The ids of ``game.legal_actions(player)``, in its order. An action on a slot beyond
         ``max_slots`` is left out (``strict=True``: raises ``ActionEncodingError``), and so is ``Tick``
         (timed rulesets: time passing is nobody's decision)."""
@@ -390,7 +391,7 @@ class ActionSpace:
             out.append(i)
         return out
 
-    def mask(self, game: Game, player: int, *, strict: bool = False) -> npt.NDArray[np.bool_]:
+    def mask(self, game: Game | Round, player: int, *, strict: bool = False) -> npt.NDArray[np.bool_]:
         """A bool array of ``size``: ``True`` at the id of each of ``game.legal_actions(player)`` (see
         ``legal_ids`` for actions beyond ``max_slots``)."""
         m = np.zeros(self.size, dtype=np.bool_)
@@ -456,18 +457,18 @@ def _beyond(a: Action, name: str, v: int, max_slots: int) -> _Beyond:
 # ----------------------------------------------------------------------------- a game's ids
 
 
-def action_id(game: Game, action: Action) -> int:
+def action_id(game: Game | Round, action: Action) -> int:
     """The integer id of ``action`` in ``game``'s action space (``ActionSpace.of(game.variant, game.players)``).
     Raises ``ActionEncodingError`` if it has none. (It was ``game.action_id(action)``, which made the engine
     import this extra.)"""
     return ActionSpace.of(game.variant, game.players).id(action)
 
 
-def action_from_id(game: Game, i: int, player: int) -> Action:
+def action_from_id(game: Game | Round, i: int, player: int) -> Action:
     """The action with id ``i`` taken by seat ``player`` in ``game``'s action space (``action_id``'s inverse)."""
     return ActionSpace.of(game.variant, game.players).action(i, player)
 
 
-def legal_mask(game: Game, player: int) -> npt.NDArray[np.bool_]:
+def legal_mask(game: Game | Round, player: int) -> npt.NDArray[np.bool_]:
     """A numpy bool array over ``game``'s action space: ``True`` at the id of each of ``legal_actions(player)``."""
     return ActionSpace.of(game.variant, game.players).mask(game, player)

@@ -31,7 +31,7 @@ and seats, never a hidden card), so that it has perfect recall. While the cards 
 are the empty table.
 
 **Serialisation** goes through the round's snapshot: a state's Python attributes hold the round in an
-object that pickles as ``game.to_json()`` and is restored with ``tamalou.Game.from_json``; a clone
+object that pickles as ``game.to_json()`` and is restored with ``tamalou.Round.from_json``; a clone
 copies it with ``game.copy()``.
 
 **Resampling** (``state.resample_from_infostate(player, sampler)``, which OpenSpiel's ISMCTS asks for):
@@ -62,7 +62,8 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel
 
-from ..engine.game import Game, new_game
+from ..engine.game import Game, game_of
+from ..engine.round import Round, new_round
 from ..invariants import step_bound
 from ..schema import Variant
 from ..variant import load_variant
@@ -123,7 +124,7 @@ class _Round:
 
     __slots__ = ("game",)
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Round) -> None:
         self.game = game
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Round:
@@ -134,7 +135,7 @@ class _Round:
 
 
 def _round_from_json(snapshot: str) -> _Round:
-    return _Round(Game.from_json(snapshot))
+    return _Round(Round.from_json(snapshot))
 
 
 class TamalouSpielGame(pyspiel.Game):  # type: ignore[misc]
@@ -158,7 +159,7 @@ class TamalouSpielGame(pyspiel.Game):  # type: ignore[misc]
         self.space = ActionSpace.of(variant, players)
         self.observer = Observer.of(variant, players, max_slots=self.space.max_slots)
         self.noop = self.space.size
-        scratch = new_game(variant, players, seed=0)
+        scratch = new_round(variant, players, seed=0)
         self.deck_texts = list(scratch.rb.deck_tables()[1])
         self.random_first = r.deal.first_player == "random"
         low, high = (-(players - 1), 0.0) if reward == "rank" else (-1.0, 1.0)
@@ -213,7 +214,7 @@ class TamalouSpielState(pyspiel.State):  # type: ignore[misc]
     @property
     def round(self) -> Game | None:
         """The ``tamalou.Game`` in play (``None`` while the cards are being dealt)."""
-        return None if self._round is None else self._round.game
+        return None if self._round is None else game_of(self._round.game)
 
     def current_player(self) -> int:
         if self._round is None:
@@ -304,7 +305,7 @@ class TamalouSpielState(pyspiel.State):  # type: ignore[misc]
         deal = {"hands": hands, "discard": rest[:d], "stock": rest[d:]}
         digest = hashlib.blake2b(bytes(self._order), digest_size=8).digest()
         seed = int.from_bytes(digest, "big") >> 1
-        self._round = _Round(new_game(spiel.variant, n, seed=seed, deal=deal, first_player=self._first))
+        self._round = _Round(new_round(spiel.variant, n, seed=seed, deal=deal, first_player=self._first))
         self._queue = []
         self._select()
 

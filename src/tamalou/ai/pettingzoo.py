@@ -47,7 +47,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..engine.game import Game
+from ..engine.game import Game, round_of
 from ..errors import GameStateError
 from ..schema import Variant
 from ..variant import load_variant
@@ -157,7 +157,6 @@ class TamalouEnv(AECEnv):  # type: ignore[misc]
         if seed is not None:
             self._seeds = random.Random(seed)
         self.game = Game(self.variant, self.players, seed=self._seeds.getrandbits(63))
-        self.game.start()
         self.auto_played = 0
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -233,7 +232,7 @@ class TamalouEnv(AECEnv):  # type: ignore[misc]
         self._select()
 
     def _select(self) -> None:
-        turn, auto = next_turn(self._game(), self.space, self._queue)
+        turn, auto = next_turn(round_of(self._game()), self.space, self._queue)
         self.auto_played += auto
         if turn is None:
             self._finish()
@@ -245,7 +244,7 @@ class TamalouEnv(AECEnv):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[seat]
 
     def _finish(self) -> None:
-        result = self._game().final_result()
+        result = round_of(self._game()).final_result()
         for p, agent in enumerate(self.possible_agents):
             if agent in self.rewards:
                 self.rewards[agent] = float(self._reward(result, p))

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from ..errors import GameStateError
 
 if TYPE_CHECKING:
-    from ..engine.game import Game
+    from ..engine.round import Round
     from .encoding import ActionSpace
 
 __all__ = ["Turn", "next_turn", "reactions_after"]
@@ -37,7 +37,7 @@ def reactions_after(seat: int, players: int) -> list[int]:
     return [(seat + k) % players for k in range(1, players + 1)]
 
 
-def next_turn(game: Game, space: ActionSpace, queue: list[int]) -> tuple[Turn | None, int]:
+def next_turn(game: Round, space: ActionSpace, queue: list[int]) -> tuple[Turn | None, int]:
     """The next turn (``None`` once the round is over) and how many moves were played for seats that had
     none with an id. ``queue`` holds the reaction turns pending: taken from it, and refilled after a
     move played so."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..effective import power_title
-from ..engine.game import Game
+from ..engine.round import Round
 from ..engine.rulebook import rulebook
 from ..events import Event
 
@@ -34,7 +34,7 @@ def _players(items: Any) -> str:
     return ", ".join(seat(p) for p in items) if isinstance(items, list | tuple) else str(items)
 
 
-def _card_at(game: Game, player: int, slot: int) -> str | None:
+def _card_at(game: Round, player: int, slot: int) -> str | None:
     layout = game.layout(player)
     return layout[slot] if 0 <= slot < len(layout) else None
 
@@ -67,7 +67,7 @@ class Narrator:
     """Says the events of one round as lines (``None``: nothing worth a line). The game is read for the cards
     a line names (a card placed, swapped, given): the log is the referee's, every card shown."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Round) -> None:
         self.game = game
         self.rb = rulebook(game.variant)
 

@@ -15,7 +15,8 @@ from rich.table import Table
 
 from ..bots import BotLike, bot_names, make_bot, play_game
 from ..effective import match_words
-from ..engine.game import Game, new_game
+from ..engine.game import round_of
+from ..engine.round import Round, new_round
 from ..errors import SetupError, TamalouError, VariantError
 from ..events import Event
 from ..match import Match, MatchResult, new_match
@@ -59,9 +60,9 @@ def _round_bots(kinds: list[str], seed: int, round_index: int) -> list[BotLike]:
     return [make_bot(k, bot_seed(seed, seat, round_index)) for seat, k in enumerate(kinds)]
 
 
-def _new_game(variant: Variant, players: int, seed: int) -> Game:
+def _new_game(variant: Variant, players: int, seed: int) -> Round:
     try:
-        return new_game(variant, players=players, seed=seed)
+        return new_round(variant, players=players, seed=seed)
     except (VariantError, SetupError) as exc:
         _fail(str(exc))
 
@@ -80,7 +81,7 @@ def _is_match(v: Variant) -> bool:
 # ----------------------------------------------------------------------------- play
 
 
-def _result_table(result: Result, game: Game, names: list[str], title: str = "Result") -> Table:
+def _result_table(result: Result, game: Round, names: list[str], title: str = "Result") -> Table:
     place = {p: i + 1 for i, group in enumerate(result.ranking) for p in group}
     table = Table(title=f"{title} ({result.reason})")
     table.add_column("seat", no_wrap=True)
@@ -137,7 +138,7 @@ def _match_table(result: MatchResult, names: list[str]) -> Table:
 class _Round:
     """Plays one round between bots, saying it line by line (``say`` is ``None``: silently)."""
 
-    def __init__(self, game: Game, kinds: list[str], say: Callable[[str], None] | None) -> None:
+    def __init__(self, game: Round, kinds: list[str], say: Callable[[str], None] | None) -> None:
         self.game, self.kinds, self.say = game, kinds, say
         self.narrator = Narrator(game)
         self.last_turn = -1  # the last turn event's ``turn``
@@ -173,7 +174,7 @@ def _play_json(v: Variant, players: int, seed: int, kinds: list[str]) -> dict[st
     """The whole game (or match) as one JSON document."""
     rounds: list[dict[str, Any]] = []
 
-    def one(game: Game, bots: list[BotLike]) -> None:
+    def one(game: Round, bots: list[BotLike]) -> None:
         try:
             result = play_game(game, bots)
         except TamalouError as exc:
@@ -191,7 +192,7 @@ def _play_json(v: Variant, players: int, seed: int, kinds: list[str]) -> dict[st
     if _is_match(v):
         m = _new_match(v, players, seed)
         while not m.is_over:
-            one(m.game, _round_bots(kinds, seed, m.round))
+            one(round_of(m.game), _round_bots(kinds, seed, m.round))
             m.next_round()
         match = m.result()
     else:
@@ -254,7 +255,7 @@ def play(
     m = _new_match(v, players, seed)
     say(f"{title}: {match_words(v)}; {players} players, seed {seed}, bots {', '.join(kinds)}")
     while not m.is_over:
-        r, game = m.round, m.game
+        r, game = m.round, round_of(m.game)
         say(f"== round {r + 1}: {seat(game.first_player)} plays first")
         rnd = _Round(game, kinds, log)
         result = rnd.play(_round_bots(kinds, seed, r))

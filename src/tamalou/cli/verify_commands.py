@@ -18,7 +18,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..engine.game import Game
+from ..engine.round import Round
 from ..errors import SetupError, VariantError
 from ..events import Event
 from .application import (
@@ -262,7 +262,7 @@ def replay(
     interactive = step and sys.stdin.isatty()
     shown = range(example.players) if seat_ is None else [seat_]
 
-    def on_step(game: Game, action: Any, events: list[Event]) -> None:
+    def on_step(game: Round, action: Any, events: list[Event]) -> None:
         say()
         if action is None:
             say("deal")
@@ -299,7 +299,7 @@ def replay(
 def _read_replayable(text: str, file: Path, allow_plugins: bool) -> Counterexample:
     """A counterexample from ``text``, or a game snapshot made into one; else a usage error. Unless
     ``allow_plugins``, a snapshot's ruleset may use no plugin module but tamalou's own and those already imported
-    (``Game.from_json``): nothing it names is imported."""
+    (``Round.from_json``): nothing it names is imported."""
     from pydantic import ValidationError
 
     from ..errors import SnapshotError

@@ -1,4 +1,4 @@
-"""The core: a round's state, the table's card moves, the flow of phases, and the ``Game`` facade.
+"""The core: a round's state, the table's card moves, the flow of phases, the ``Round`` and the ``Game`` facade.
 
 | module | holds |
 |---|---|
@@ -8,12 +8,13 @@
 | ``phases.py`` | the phase table, built once per variant |
 | ``mechanic.py`` | ``Mechanic`` and ``PhaseSpec``: how mechanics plug into the flow |
 | ``deal.py``, ``clock.py``, ``view.py``, ``seats.py`` | the deal; time; a seat's view; the seats' actions |
-| ``game.py`` | ``Game``, ``new_game``, ``replay`` |
+| ``round.py`` | ``Round``: a round in play, as mechanics, powers and hooks are handed it; ``new_round`` |
+| ``game.py`` | ``Game``, the facade users hold (the public API only); ``new_game``, ``replay``, ``round_of`` |
 | ``snapshot.py`` | snapshots and copies |
 
-Nothing here names a ruleset, a power or an optional mechanic: those are plugins. ``Game``,
-``new_game`` and ``replay`` are loaded on first use, so that the rulebook (which the game needs) can
-import the mechanic base class from here without a cycle.
+Nothing here names a ruleset, a power or an optional mechanic: those are plugins. ``Game``, ``Round``,
+``new_game``, ``replay`` and ``round_of`` are loaded on first use, so that the rulebook (which the round
+needs) can import the mechanic base class from here without a cycle.
 """
 
 from __future__ import annotations
@@ -24,9 +25,13 @@ from .mechanic import Mechanic, PhaseSpec
 from .state import NO_CARD, Phase, Reason
 
 if TYPE_CHECKING:
-    from .game import Game, new_game, replay
+    from .game import Game, game_of, new_game, replay, round_of
+    from .round import Round, new_round
 
-__all__ = ["NO_CARD", "Game", "Mechanic", "Phase", "PhaseSpec", "Reason", "compiled", "new_game", "replay"]
+__all__ = [
+    "NO_CARD", "Game", "Mechanic", "Phase", "PhaseSpec", "Reason", "Round",
+    "compiled", "game_of", "new_game", "new_round", "replay", "round_of",
+]  # fmt: skip
 
 
 def compiled() -> bool:
@@ -34,14 +39,18 @@ def compiled() -> bool:
     its Python sources. Either way the games are the same, to the last event: the compiled core is only faster."""
     from importlib.machinery import EXTENSION_SUFFIXES
 
-    from . import game
+    from . import round
 
-    return (game.__file__ or "").endswith(tuple(EXTENSION_SUFFIXES))
+    return (round.__file__ or "").endswith(tuple(EXTENSION_SUFFIXES))
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("Game", "new_game", "replay"):
+    if name in ("Game", "game_of", "new_game", "replay", "round_of"):
         from . import game
 
         return getattr(game, name)
+    if name in ("Round", "new_round"):
+        from . import round
+
+        return getattr(round, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

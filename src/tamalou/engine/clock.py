@@ -13,11 +13,11 @@ from ..events import Event
 from .state import OVER
 
 if TYPE_CHECKING:
-    from .game import Game
     from .mechanic import Mechanic
+    from .round import Round
 
 
-def deadline(g: Game) -> float | None:
+def deadline(g: Round) -> float | None:
     """When the next timed thing happens, if anything is pending."""
     timers = g.flow.timers
     if len(timers) == 1:  # the usual case (a timed ruleset's clock): no loop
@@ -30,7 +30,7 @@ def deadline(g: Game) -> float | None:
     return due
 
 
-def apply_at(g: Game, action: Action, at: float, dispatch: Callable[[Action], list[Event]]) -> list[Event]:
+def apply_at(g: Round, action: Action, at: float, dispatch: Callable[[Action], list[Event]]) -> list[Event]:
     """Bring the game to the action's time, then apply it; all or nothing."""
     if (type(at) is not float and not isinstance(at, int | float)) or not math.isfinite(at):
         raise IllegalAction(f"'at' is a time in seconds, got {at!r}", action)
@@ -60,7 +60,7 @@ def apply_at(g: Game, action: Action, at: float, dispatch: Callable[[Action], li
     return events
 
 
-def _within_reach(g: Game, at: float, action: Action | None) -> None:
+def _within_reach(g: Round, at: float, action: Action | None) -> None:
     """``IllegalAction`` if ``at`` would move past ``CLOCK_REACH`` the clock of a round in play that keeps
     deadlines, other than onto a deadline (the deadlines that follow must stay restorable)."""
     if at > CLOCK_REACH and at > g.now and g.flow.timers and g.phase != OVER:
@@ -70,7 +70,7 @@ def _within_reach(g: Game, at: float, action: Action | None) -> None:
         )
 
 
-def advance(g: Game, t: float, events: list[Event], action: Action | None = None) -> None:
+def advance(g: Round, t: float, events: list[Event], action: Action | None = None) -> None:
     """Bring the game to time ``t``: fire, in order, every deadline due before it (``IllegalAction``, the game
     then half-moved, if ``t`` is past ``CLOCK_REACH`` and no deadline: the caller puts it back)."""
     while g.phase != OVER:

@@ -14,10 +14,10 @@ from ..rng import Rng
 from .state import DRAW, NO_CARD
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .round import Round
 
 
-def deal_round(g: Game, seed: int | None, deal: dict[str, Any] | None, first_player: int | None) -> None:
+def deal_round(g: Round, seed: int | None, deal: dict[str, Any] | None, first_player: int | None) -> None:
     """Set up ``g`` (its runtime already set): shuffle and deal, or lay out a stacked ``deal``."""
     r = g.variant.rules
     players = g.players
@@ -66,13 +66,13 @@ def deal_round(g: Game, seed: int | None, deal: dict[str, Any] | None, first_pla
     g.ms = [m.new_state(g) for m in g.rb.mechanics]
 
 
-def first_seat(g: Game) -> int:
+def first_seat(g: Round) -> int:
     """The first player as the variant says: drawn with the game's generator, or a given seat."""
     fp = g.variant.rules.deal.first_player
     return g.rng.below(g.players) if fp == "random" else int(fp) % g.players
 
 
-def set_universe(g: Game, universe: list[Card]) -> None:
+def set_universe(g: Round, universe: list[Card]) -> None:
     """The game's cards and their faces, texts, ranks, values and powers, by card id."""
     rb = g.rb
     if universe is rb.deck:  # the variant's own deck: its tables are made once per variant
@@ -85,7 +85,7 @@ def set_universe(g: Game, universe: list[Card]) -> None:
     g.power_of = [rb.power_name(c) for c in universe]
 
 
-def opening(g: Game) -> list[Event]:
+def opening(g: Round) -> list[Event]:
     """Deal-time events and the opening (``new_game`` calls it once)."""
     events = [
         Event(

@@ -189,11 +189,11 @@ class Flow(Table):
         events.extend(self.throw_held(self.current_player))
 
     def final_result(self) -> Result:
-        """The round's result as the game keeps it (``Game.final_result``)."""
+        """The round's result as the game keeps it (``Round.final_result``)."""
         raise NotImplementedError
 
     def judged(self) -> Judged:
-        """The round's end as the hooks judged it (``Game.judged``)."""
+        """The round's end as the hooks judged it (``Round.judged``)."""
         raise NotImplementedError
 
     # ----------------------------------------------------------------------------- transitions

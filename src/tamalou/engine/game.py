@@ -1,406 +1,152 @@
-"""``Game``: one round in play — the facade users hold.
+"""``Game``: one round in play — the facade users hold, over the ``Round`` that mechanics are handed.
 
-``legal_actions(p)`` reads the phase table; ``apply(action)`` finds the handler the phase table names
-for the action's type, brings the game to the action's time first (timed rulesets), and is all or
-nothing; ``view(p)`` is what ``p`` may see; ``result()`` asks the ranking hooks once the round is over.
+A ``Game`` shows the public API (``docs/api.md``) and nothing of the table: its cards, its knowledge bits and its
+transitions are the ``Round``'s, reached by the mechanics, powers, hooks and checks that are handed the round,
+and by ``round_of(game)`` where a tool or a test needs the table itself. So ``game.hands = ...`` or a flow
+transition cannot skip ``apply``. Every method passes straight to the round: the facade holds no state of its
+own, and two facades of one round are the same game.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, cast, overload
+from collections.abc import Iterable, Sequence
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, overload
 
-from ..actions import Action, Tick, parse_action
-from ..display import game_lines, panel
-from ..errors import GameStateError, IllegalAction, PluginError, SetupError, SnapshotError, TamalouError
+from ..actions import Action
 from ..events import Event
-from ..hookspecs import Tally
-from ..resolver import resolve
 from ..schema import Variant
 from ..views import PlayerView, Result, SeatView
-from . import snapshot
-from .clock import advance, apply_at, deadline
-from .deal import deal_round, opening
-from .flow import Flow
-from .mechanic import Mechanic
-from .phases import phase_table
-from .rulebook import rulebook
-from .seats import seat_actions
-from .state import DRAW, HOLD, NO_CARD, OVER, Judged, mypyc_attr
-from .view import player_view, seat_view
+from .round import Round, new_round, replayed
+
+#: The public names of a ``Game``: those of the contract (``docs/api.md``), then the documented extras
+#: (the variant and the seats, the seed, time, undo for search, the fast view, the events so far).
+PUBLIC_NAMES = (
+    "phase", "current_player", "is_over", "turn", "to_act", "legal_actions", "apply", "view", "result",
+    "actions", "to_json", "from_json", "copy",
+    "variant", "players", "seed", "now", "deadline", "push", "pop", "pushed", "seat_view", "events_so_far",
+)  # fmt: skip
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
-class Game(Flow):
-    """One round in play. Create it with ``tamalou.new_game``."""
+def _passed(name: str, doc: str) -> Any:
+    """A member of the facade that is the round's own, read through a C-level getter
+    (``operator.attrgetter``): reading ``game.phase`` runs no Python frame of the facade, and
+    ``game.apply`` is the round's bound method itself. Justified by ``benchmarks/instructions.py
+    --public`` (the public API's cost a game): delegating methods cost 5.1 % more instructions a game."""
+    return property(attrgetter(f"_round.{name}"), doc=doc)
 
-    __slots__ = ()
+
+class Game:
+    """One round in play: deal one with ``tamalou.new_game`` (or ``Game(variant, players, ...)``, the same).
+
+    Read ``phase``, ``current_player``, ``to_act``, ``turn``, ``is_over``; list ``legal_actions(p)``;
+    ``apply(action)``; show seat ``p`` its ``view(p)``; read ``result()`` at the end; save with ``to_json()``.
+    """
+
+    __slots__ = ("_round",)
 
     def __init__(
         self,
-        variant: Variant | None,
-        players: int = 0,
+        variant: Variant | str | Sequence[str],
+        players: int,
         *,
         seed: int | None = None,
         deal: dict[str, Any] | None = None,
         first_player: int | None = None,
     ) -> None:
-        self._undo = []
-        if variant is None:  # a blank game, for ``copy`` and ``from_json`` to fill
-            return
-        r = variant.rules
-        if type(players) is not int or not r.players.min <= players <= r.players.max:
-            raise SetupError(f"{variant.name} is played by {r.players.min} to {r.players.max} players, got {players!r}")
-        if seed is not None and type(seed) is not int:
-            raise SetupError(f"a seed is an integer, got {seed!r}")
-        if first_player is not None and (type(first_player) is not int or not 0 <= first_player < players):
-            raise SetupError(f"first_player must be a seat from 0 to {players - 1}, got {first_player!r}")
-        self.init_runtime(variant, players)
-        deal_round(self, seed, deal, first_player)
+        self._round = new_round(variant, players, seed=seed, deal=deal, first_player=first_player)
 
-    def init_runtime(self, variant: Variant, players: int) -> None:
-        self.variant = variant
-        self.rb = rulebook(variant)
-        self.flow = phase_table(self.rb)
-        self.players = players
-        seat_actions(players - 1)  # the seats' action objects exist
-        self.all_mask = (1 << players) - 1
-        self.deal_spec = None
-        self._result = None
+    if TYPE_CHECKING:  # what the members passed to the round are, for type checkers (``Round`` documents them)
+        _round: Round
 
-    def start(self) -> list[Event]:
-        """Deal-time events and the opening (``new_game`` calls it once)."""
-        return opening(self)
-
-    # ----------------------------------------------------------------------------- reading
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
-    @property
-    def rules(self) -> Any:
-        """The variant's rules (``variant.rules``)."""
-        return self.variant.rules
-
-    @property
-    def deadline(self) -> float | None:
-        """When the next timed thing happens (a turn's end, the opening's, the countdown's), if any."""
-        return deadline(self)
-
-    def state_of(self, name: str) -> Any:
-        """The state of the mechanic called ``name`` in this game (``None`` if it plays no part)."""
-        for m in self.rb.mechanics:
-            if m.name == name:
-                return self.ms[m.index]
-        return None
-
-    def phase_beneath(self) -> tuple[str, int]:
-        """The phase and the player the round is in beneath any interruption (see
-        ``Mechanic.resumes``): ``(phase, current_player)`` when nothing interrupted the turn."""
-        for m in self.rb.mechanics:
-            st = self.ms[m.index]
-            back = m.resumes(self, st) if st is not None else None
-            if back is not None:
-                return back
-        return self.phase, self.current_player
-
-    def mechanic(self, name: str) -> Mechanic | None:
-        """The mechanic called ``name`` of this game's variant, if it plays a part."""
-        return next((m for m in self.rb.mechanics if m.name == name), None)
-
-    @property
-    def to_act(self) -> list[int]:
-        """The seats the round waits for now: the player to move in a turn; every player yet to choose
-        their opening peek; the one who owes a card; in a closing window, those who have not matched or
-        passed; in a time-only phase (a timed opening, a countdown), every seat (``legal_actions`` then
-        lists ``Tick`` to the deadline). Others may still act out of turn (a match): ask
-        ``legal_actions``."""
-        if self.phase == OVER:
-            return []
-        waiting = self.flow.rows[self.phase].waiting
-        return [self.current_player] if waiting is None else waiting(self)
-
-    def legal_actions(self, player: object) -> list[Action]:
-        """Every action ``player`` may take now, out-of-turn matches included.
-
-        What is listed depends only on what ``player`` knows: a match is offered on every
-        occupied slot (right or wrong), the call whatever the hidden total. Every listed action
-        is accepted by ``apply``.
-        """
-        if type(player) is not int or not 0 <= player < self.players:
-            raise IllegalAction(f"no player {player!r} in a {self.players}-player game")
-        row = self.flow.rows[self.phase]
-        out: list[Action] = []
-        if row.guards and player == self.current_player:
-            for guard in row.guards:
-                forced = guard(self, player)
-                if forced is not None:  # only this, and what may come in out of turn
-                    out.extend(forced[0])
-                    for lister in row.out_of_turn:
-                        lister(self, player, out)
-                    return out
-        for lister in row.everyone:
-            lister(self, player, out)
-        return out
-
-    # ----------------------------------------------------------------------------- applying
-
-    @overload
-    def apply(self, action: Action, *, max_step: float | None = None) -> list[Event]: ...
-
-    @overload
-    def apply(self, action: dict[str, Any], *, max_step: float | None = None) -> list[Event]: ...
-
-    # ``object``, not the union of the overloads: compiled by mypyc, a parameter's type is checked on the way
-    # in, and anything else must still be refused with ``IllegalAction`` (by ``parse_action``).
-    def apply(self, action: object, *, max_step: float | None = None) -> list[Event]:
-        """Apply one action (an action object or its JSON dict); return the events.
-
-        Raises ``IllegalAction`` (and changes nothing) if the rules forbid it now. A legal action
-        that fails on hidden information (a wrong match) is played and penalised. An action's ``at``
-        may not be earlier than the game's time, nor (with ``max_step``) more than ``max_step``
-        seconds later: a server stamps ``at`` from its own clock and never trusts a client's.
-        """
-        a = action if isinstance(action, Action) else parse_action(cast(Any, action))
-        if self.phase == OVER:
-            raise IllegalAction("the round is over", a)
-        at = a.at
-        if max_step is not None and at is not None and at - self.now > max_step:
-            raise IllegalAction(f"time may move {max_step:g} s at most at once: it is {self.now:g} s, not {at:g} s", a)
-        flow = self.flow
-        if at is None and flow.fast:
-            # The common case: no time to move, no third-party code to guard against.
-            handler = flow.dispatch[self.phase].get(type(a))
-            if handler is not None:
-                events = handler(self, a)
-                self.actions.append(a)
-                return events
-        rb = self.rb
-        if type(at) is int:  # one form for times, so a log replays to the same snapshot
-            a = dataclasses.replace(a, at=float(at))
-        backup = self.copy() if rb.guarded else None
-        log = self.actions
-        # A tick that fires nothing, after a tick, takes that tick's place in the log: one tick to the later
-        # time replays the same (what the first fired, and nothing since), so however often a server stamps
-        # the time, the log (and a snapshot) grows only with what happens.
-        quiet = type(a) is Tick and bool(log) and type(log[-1]) is Tick and self._fires_nothing_by(at)
-        try:
-            events = apply_at(self, a, at, self._dispatch) if at is not None and at != self.now else self._dispatch(a)
-        except IllegalAction:
-            raise
-        except Exception as exc:
-            if backup is None:
-                raise
-            self._restore_from(backup)
-            if isinstance(exc, PluginError):
-                raise
-            raise PluginError(f"a hook failed: {exc!r}") from exc
-        if quiet:
-            log[-1] = a
-        else:
-            log.append(a)
-        return events
-
-    def _fires_nothing_by(self, at: float | None) -> bool:
-        """Whether no deadline is due by ``at``."""
-        due = deadline(self)
-        return due is None or at is None or due > at
-
-    # ----------------------------------------------------------------------------- undo, for search
-
-    def push(self, action: Action | dict[str, Any], *, max_step: float | None = None) -> list[Event]:
-        """``apply(action)``, remembering how to take it back: ``pop()`` then puts the game back exactly as
-        it was (state, generator, action log, result; ``to_json()`` equal), for tree searches that try an
-        action and come back. Refused actions raise ``IllegalAction`` as ``apply`` does, change nothing and
-        push nothing. Each push keeps a copy of the game's mutable state, its saved fields and every
-        mechanic's state object (about 4 µs, about what an action takes, and 1 µs to put back; a whole
-        ``copy()`` takes about 14 µs), so the undo is exact for every mechanic, built-in or a plugin's,
-        that keeps its state in its state object as mechanics must."""
-        saved = snapshot.save(self)
-        events = self.apply(action, max_step=max_step)
-        self._undo.append((saved, self.actions[-1]))
-        return events
-
-    def pop(self) -> Action:
-        """Take back the last ``push`` (and any ``apply`` made since) and return the action pushed.
-        Raises ``GameStateError`` when there is nothing to take back. A ``copy()`` or a restored
-        snapshot starts with nothing to take back."""
-        if not self._undo:
-            raise GameStateError("nothing to pop: no action was pushed (game.push) since the game began")
-        memento: snapshot.Memento
-        action: Action
-        memento, action = self._undo.pop()
-        snapshot.restore(self, memento)
-        return action
-
-    @property
-    def pushed(self) -> int:
-        """How many pushes ``pop`` can take back."""
-        return len(self._undo)
-
-    def _dispatch(self, a: Action) -> list[Event]:
-        handler = self.flow.dispatch[self.phase].get(type(a))
-        if handler is None:
-            phase = self.phase
-            if getattr(a, "player", None) != self.current_player and phase in (DRAW, HOLD):
-                raise IllegalAction(f"it is player {self.current_player}'s turn, not player {a.player}'s", a)
-            raise IllegalAction(f"{a.type} is not possible in phase {str(phase)!r}", a)
-        presence = self.rb.presence
-        if not presence:
-            return handler(self, a)
-        if len(presence) == 1:  # the usual case (the clock of a timed ruleset): no lists to build
-            before, undo = presence[0]
-            token = before(self, a)
-            try:
-                return handler(self, a)
-            except IllegalAction:
-                undo(self, token)
-                raise
-        undos: list[Callable[..., None]] = []
-        tokens: list[object] = []
-        for before, undo in presence:
-            undos.append(undo)
-            tokens.append(before(self, a))
-        try:
-            return handler(self, a)
-        except IllegalAction:
-            for i in range(len(tokens) - 1, -1, -1):  # put back in the reverse order
-                undos[i](self, tokens[i])
-            raise
-
-    def advance(self, t: float, events: list[Event]) -> None:
-        """Bring the game to time ``t``: fire, in order, every deadline due before it."""
-        advance(self, t, events)
-
-    def auto_play(self, events: list[Event]) -> None:
-        """Play the move the phase table says for a player who ran out of time (one step)."""
-        auto = self.flow.rows[self.phase].auto
-        if auto is None:
-            raise GameStateError(f"nothing to play for a player in phase {str(self.phase)!r}")
-        auto(self, events)
-
-    # ----------------------------------------------------------------------------- results and views
-
-    def result(self) -> Result:
-        """The round's result (a copy: changing it changes nothing in the game). Raises
-        ``GameStateError`` before the round is over."""
-        if self.phase != OVER:
-            raise GameStateError("the round is not over: result() is known once game.is_over")
-        kept = self.final_result()
-        # A copy whose lists are its own (faster than a deep copy: the fields are ints, strings, lists).
-        return kept.model_copy(update={k: _copied(v) for k, v in kept.__dict__.items() if type(v) is list})
-
-    def final_result(self) -> Result:
-        """The round's result as the game keeps it (computed once; not to be changed)."""
-        kept = self._result
-        if isinstance(kept, Result):
-            return kept
-        totals, winners, ranking, counts, scores = self.judged()
-        # Every field is made from checked answers: no validation to run again.
-        result = Result.model_construct(
-            totals=totals,
-            winners=winners,
-            ranking=ranking,
-            caller=self.caller,
-            card_counts=counts,
-            reason=self.reason,
-            scores=scores,
+        @property
+        def phase(self) -> str: ...
+        @property
+        def current_player(self) -> int: ...
+        @property
+        def is_over(self) -> bool: ...
+        @property
+        def turn(self) -> int: ...
+        @property
+        def to_act(self) -> list[int]: ...
+        @property
+        def actions(self) -> list[Action]: ...
+        @property
+        def variant(self) -> Variant: ...
+        @property
+        def players(self) -> int: ...
+        @property
+        def seed(self) -> int: ...
+        @property
+        def now(self) -> float: ...
+        @property
+        def deadline(self) -> float | None: ...
+        @property
+        def pushed(self) -> int: ...
+        def legal_actions(self, player: object) -> list[Action]: ...
+        @overload
+        def apply(self, action: Action, *, max_step: float | None = None) -> list[Event]: ...
+        @overload
+        def apply(self, action: dict[str, Any], *, max_step: float | None = None) -> list[Event]: ...
+        def apply(self, action: object, *, max_step: float | None = None) -> list[Event]: ...
+        def view(self, player: object) -> PlayerView: ...
+        def result(self) -> Result: ...
+        def to_json(self) -> str: ...
+        def push(self, action: Action | dict[str, Any], *, max_step: float | None = None) -> list[Event]: ...
+        def pop(self) -> Action: ...
+        def seat_view(self, player: object) -> SeatView: ...
+        def events_so_far(self, player: object = None) -> list[Event]: ...
+    else:
+        # ----------------------------------------------------------------------------- the contract
+        phase = _passed("phase", "The phase the round is in (a ``str``: ``tamalou.Phase`` for the built-in ones).")
+        current_player = _passed("current_player", "The seat whose turn it is.")
+        is_over = _passed("is_over", "Whether the round has ended (``result()`` is then known).")
+        turn = _passed("turn", "The turns played so far.")
+        to_act = _passed(
+            "to_act", "The seats the round waits for now (others may still act out of turn: ask ``legal_actions``)."
         )
-        self._result = result
-        return result
-
-    def judged(self) -> Judged:
-        """The round's end as the ranking hooks judged it, computed once: totals, winners, ranking, card
-        counts and scores, as plain lists (the ``Result`` model is made from them only when asked for:
-        the end of a round in a simulation needs no pydantic). Not to be changed."""
-        kept = self._result
-        if kept is None:
-            players = self.players
-            value, text = self.value, self.text
-            # (``map`` and ``filter`` with C-level functions: layouts grow long with penalty cards)
-            held = [list(filter(NO_CARD.__ne__, hand)) if NO_CARD in hand else hand for hand in self.hands]
-            totals = [sum(map(value.__getitem__, cards)) for cards in held]
-            counts = [len(cards) for cards in held]
-            tally = Tally(
-                totals=tuple(totals),
-                card_counts=tuple(counts),
-                caller=self.caller,
-                threshold=self.rb.threshold,
-                left=tuple([p for p in range(players) if self.left >> p & 1]),
-                hands=tuple([tuple(map(text.__getitem__, cards)) for cards in held]),
-            )
-            ranking, winners, scores = self.rb.judge(tally)
-            judged = (totals, sorted(winners), [list(place) for place in ranking], counts, list(scores))
-            self._result = judged
-            return judged
-        if isinstance(kept, Result):
-            return kept.totals, kept.winners, kept.ranking, kept.card_counts, kept.scores
-        return kept
-
-    def view(self, player: object) -> PlayerView:
-        """What ``player`` may see now, and nothing more."""
-        return player_view(self, player)
-
-    def seat_view(self, player: object) -> SeatView:
-        """``view(player)`` as a plain slotted ``SeatView``: the same fields, several times cheaper to
-        build (bots, simulations); ``.to_model()`` or ``.model_dump()`` at the boundary."""
-        return seat_view(self, player)
-
-    def __repr__(self) -> str:
-        """The table as the referee sees it (``tamalou.display``): every card, ``*`` after a card its owner
-        does not know. Never show it to a player: ``repr(game.view(p))`` is what seat ``p`` sees."""
-        if not hasattr(self, "variant"):
-            return "<Game (blank)>"
-        return "\n".join(game_lines(self))
-
-    def __rich__(self) -> object:
-        return panel(game_lines(self))
-
-    def events_so_far(self, player: object = None) -> list[Event]:
-        """Every event of the round so far, from the deal on, as ``player`` may see it (all of it with
-        ``None``: not for a player's eyes). The game keeps no events: they are rebuilt by replaying
-        its actions from the deal (exact, and O(actions)), so call this when a seat joins or comes
-        back, and forward what ``apply`` returns step by step."""
-        if player is not None and not self.player_ok(player):
-            raise IllegalAction(f"no player {player!r} in a {self.players}-player game")
-        first = self.first_player if self.first_given else None
-        fresh = Game(self.variant, self.players, seed=self.seed, deal=self.deal_spec, first_player=first)
-        events = fresh.start()
-        for a in self.actions:
-            events.extend(fresh.apply(a))
-        return events if player is None else [e.for_player(player) for e in events]
-
-    # ----------------------------------------------------------------------------- copies and snapshots
-
-    def copy(self) -> Game:
-        """An independent copy of the game (same state, same RNG state, same history)."""
-        g = Game(None)
-        g._restore_from(self)
-        return g
-
-    def __copy__(self) -> Game:
-        """``copy.copy(game)``: an independent copy, as ``game.copy()`` (a shallow copy would share the
-        game's lists with it)."""
-        return self.copy()
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
-        """``copy.deepcopy(game)``: ``game.copy()`` (the variant, immutable, is shared)."""
-        g = self.copy()
-        memo[id(self)] = g
-        return g
-
-    def _restore_from(self, other: Game) -> None:
-        snapshot.copy_into(self, other)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """A game pickles as its snapshot and its variant (for worker processes)."""
-        return (_unpickle, (self.to_json(), self.variant))
-
-    def to_json(self) -> str:
-        """The whole state as compact JSON; ``Game.from_json`` restores it exactly (RNG included)."""
-        return snapshot.dump(self)
+        legal_actions = _passed(
+            "legal_actions",
+            "``legal_actions(player)``: every action ``player`` may take now, out-of-turn matches included; each is "
+            "accepted by ``apply``.",
+        )
+        apply = _passed(
+            "apply",
+            "``apply(action, *, max_step=None)``: apply one action (an action object or its JSON dict); return the "
+            "events. Raises ``IllegalAction`` and changes nothing if the rules forbid it now; with ``max_step``, an "
+            "action's ``at`` may not be more than ``max_step`` seconds after the game's time (a server stamps "
+            "``at`` from its own clock).",
+        )
+        view = _passed("view", "``view(player)``: what ``player`` may see now, and nothing more.")
+        result = _passed("result", "``result()``: the round's result (a copy); ``GameStateError`` before the end.")
+        actions = _passed(
+            "actions", "The actions applied so far (``tamalou.replay`` rebuilds the game from them). Not to be changed."
+        )
+        to_json = _passed(
+            "to_json", "``to_json()``: the whole state as compact JSON; ``Game.from_json`` restores it exactly."
+        )
+        # ----------------------------------------------------------------------------- the documented extras
+        variant = _passed("variant", "The ruleset played.")
+        players = _passed("players", "The number of seats.")
+        seed = _passed("seed", "The seed of the shuffle (drawn when none was given; a stacked deal keeps one too).")
+        now = _passed("now", "The game's time, in seconds (timed rulesets: the ``at`` of the latest action).")
+        deadline = _passed(
+            "deadline", "When the next timed thing happens (a turn's end, the opening's, the countdown's), if any."
+        )
+        push = _passed(
+            "push", "``push(action)``: ``apply(action)``, remembering how to take it back with ``pop()`` (searches)."
+        )
+        pop = _passed("pop", "``pop()``: take back the last ``push`` (and what was applied since); return its action.")
+        pushed = _passed("pushed", "How many pushes ``pop`` can take back.")
+        seat_view = _passed(
+            "seat_view",
+            "``seat_view(player)``: ``view(player)`` as a plain slotted ``SeatView``, several times cheaper to build.",
+        )
+        events_so_far = _passed(
+            "events_so_far",
+            "``events_so_far(player=None)``: every event of the round so far, from the deal on, as ``player`` may "
+            "see it (all of it with ``None``).",
+        )
 
     @classmethod
     def from_json(
@@ -411,42 +157,46 @@ class Game(Flow):
         allow_plugins: bool | Iterable[str] | None = None,
         replay_check: bool = False,
     ) -> Game:
-        """Restore a game from ``to_json``. The variant is the one saved in the snapshot (by name for
-        a registered ruleset, whole for one loaded from a file) unless given; its plugins must be
-        modules this process already imported or that ``allow_plugins`` names (``True``: any).
-        Everything is checked (types, sizes, each card in one place, seats that exist, a stacked deal
-        as ``new_game`` checks one); with ``replay_check`` the game is also rebuilt from its seed and
-        action log and must be the same. Raises ``SnapshotError`` for anything that is not such a snapshot.
+        """Restore a game from ``to_json``, checked whole (``Round.from_json`` says how); with
+        ``replay_check`` (for a snapshot from outside) it must also be the game its seed and actions make.
+        Raises ``SnapshotError`` for anything that is not such a snapshot."""
+        return game_of(Round.from_json(data, variant, allow_plugins=allow_plugins, replay_check=replay_check))
 
-        Without ``replay_check`` the game restored is one that can be played on, not necessarily the game
-        its seed and actions make: a snapshot may be edited into another consistent one (a hidden card
-        marked as known by a seat that never saw it shows in that seat's view). Pass ``replay_check=True``
-        for a snapshot that comes from outside (a client, a file you did not write). It replays every
-        action of the round: about twice the time of the restore (1 ms against 0.5 ms for a 4-player
-        French round of 23 actions, 33 ms against 16 ms for one of 3,000), so a server restoring the
-        snapshots it saved itself does without."""
-        game = cls(None)
-        snapshot.load(game, data, variant, allow_plugins)
-        if replay_check:
-            first = game.first_player if game.first_given else None
-            try:
-                again = replay(
-                    game.variant,
-                    game.players,
-                    seed=game.seed,
-                    actions=game.actions,
-                    deal=game.deal_spec,
-                    first_player=first,
-                )
-            except TamalouError as exc:
-                raise SnapshotError(f"the snapshot's actions do not replay: {exc}") from None
-            if again.to_json() != game.to_json():
-                raise SnapshotError("the snapshot is not the game its seed and actions make")
+    def copy(self) -> Game:
+        """An independent copy of the game (same state, same RNG state, same history)."""
+        return game_of(self._round.copy())
+
+    def __copy__(self) -> Game:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        game = self.copy()
+        memo[id(self)] = game
         return game
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A game pickles as its round (a snapshot and the variant)."""
+        return (game_of, (self._round,))
 
-def _unpickle(snapshot: str, variant: Variant) -> Game:
-    return Game.from_json(snapshot, variant)
+    def __repr__(self) -> str:
+        """The table as the referee sees it: every card, ``*`` after a card its owner does not know. Never
+        show it to a player: ``repr(game.view(p))`` is what seat ``p`` sees."""
+        return repr(self._round)
+
+    def __rich__(self) -> object:
+        return self._round.__rich__()
+
+
+def game_of(rd: Round) -> Game:
+    """The ``Game`` over round ``rd`` (the facade holds nothing else: ``round_of`` gives ``rd`` back)."""
+    game = Game.__new__(Game)
+    game._round = rd
+    return game
+
+
+def round_of(game: Game | Round) -> Round:
+    """The ``Round`` a game is played on (a round is its own): the table a tool, a check or a test reads."""
+    return game._round if isinstance(game, Game) else game
 
 
 def new_game(
@@ -460,10 +210,7 @@ def new_game(
     """Start a round: shuffled with ``seed`` (a fresh one, kept in ``game.seed``, if ``None``), or
     a stacked ``deal`` (``hands``, ``stock`` top first, ``discard`` bottom first). The events of the
     deal and the opening are in ``game.events_so_far(p)``."""
-    v = resolve(variant)  # a name: the ruleset loader, registered with tamalou.resolver, finds it
-    game = Game(v, players, seed=seed, deal=deal, first_player=first_player)
-    game.start()
-    return game
+    return game_of(new_round(variant, players, seed=seed, deal=deal, first_player=first_player))
 
 
 def replay(
@@ -476,12 +223,4 @@ def replay(
     first_player: int | None = None,
 ) -> Game:
     """Rebuild a game from its start and its actions (``game.actions``)."""
-    game = new_game(variant, players, seed=seed, deal=deal, first_player=first_player)
-    for a in actions:
-        game.apply(a)
-    return game
-
-
-def _copied(value: list[Any]) -> list[Any]:
-    """``value`` copied, and the lists in it."""
-    return [_copied(x) if type(x) is list else x for x in value]
+    return game_of(replayed(variant, players, seed=seed, actions=actions, deal=deal, first_player=first_player))

@@ -28,7 +28,7 @@ from .phases import PhaseTable
 _DEFAULTS = "tamalou.plugins.defaults"
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .round import Round
 
 T = TypeVar("T")
 
@@ -339,7 +339,7 @@ class Rulebook:
 
     # ---------------------------------------------------------------- decisions during play
 
-    def call_allowed(self, game: Game, player: int) -> bool:
+    def call_allowed(self, game: Round, player: int) -> bool:
         """Whether ``player`` may call now (``tamalou_call_allowed``, asked with their own view)."""
         if self.call_allowed_hook is None:
             return True

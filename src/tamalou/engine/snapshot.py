@@ -26,7 +26,7 @@ from .state import GIVE, HOLD, NO_CARD, OVER, Phase, State
 
 if TYPE_CHECKING:
     from ..schema import Variant
-    from .game import Game
+    from .round import Round
 
 VERSION = 2
 _BUILTIN_PHASES = frozenset(p.value for p in Phase)
@@ -160,7 +160,7 @@ def copy_state(st: Any) -> Any:
     return new
 
 
-def copy_into(g: Game, other: Game) -> None:
+def copy_into(g: Round, other: Round) -> None:
     """Make ``g`` an independent copy of ``other``."""
     g.init_runtime(other.variant, other.players)
     g.deal_spec = other.deal_spec
@@ -231,7 +231,7 @@ def _core_copier(names: tuple[str, ...]) -> Any:
 _CORE: list[Any] = []
 
 
-def save(g: Game) -> Memento:
+def save(g: Round) -> Memento:
     """What ``restore`` needs to put ``g`` back exactly as it is now: the mutable state only (lists
     copied, lists in lists too)."""
     if not _CORE:
@@ -249,11 +249,11 @@ def save(g: Game) -> Memento:
             found = _getter(type(st), _slots(st))
         values.append(_copied(found[0](st)))
     log = g.actions
-    last = log[-1] if log else None  # a quiet tick takes the last tick's place (Game.apply): put it back
+    last = log[-1] if log else None  # a quiet tick takes the last tick's place (Round.apply): put it back
     return (copy_core(get_core(g)), g.rng.state, len(log), g._result, list(states), values, last)
 
 
-def restore(g: Game, memento: Memento) -> None:
+def restore(g: Round, memento: Memento) -> None:
     """Put ``g`` back as it was when ``save`` made ``memento`` (which it takes over: use it once)."""
     core, rng_state, n_actions, result, states, values, last = memento
     _CORE[2](g, core)
@@ -268,7 +268,7 @@ def restore(g: Game, memento: Memento) -> None:
             _GETTERS[type(st)][1](st, saved)
 
 
-def dump(g: Game) -> str:
+def dump(g: Round) -> str:
     state: dict[str, Any] = {"v": VERSION, "variant": variant_ref(g.variant), "players": g.players}
     for key in g.STATE:
         state[key] = getattr(g, key)
@@ -331,7 +331,7 @@ def read(data: object, shape: type[BaseModel], version: int, what: str) -> dict[
     return state
 
 
-def load(g: Game, data: object, variant: Variant | None, allow_plugins: Any = None) -> None:
+def load(g: Round, data: object, variant: Variant | None, allow_plugins: Any = None) -> None:
     state = read(data, SnapshotShape, VERSION, "snapshot")
     try:
         _load(g, state, variant, allow_plugins)
@@ -344,7 +344,7 @@ def load(g: Game, data: object, variant: Variant | None, allow_plugins: Any = No
         raise SnapshotError(f"damaged snapshot: {problem}")
 
 
-def _inconsistency(g: Game) -> str | None:
+def _inconsistency(g: Round) -> str | None:
     """What makes a restored game impossible (a card in two places, a seat that does not exist...)."""
     n = len(g.cards)
     players = g.players
@@ -418,7 +418,7 @@ def _same_shape(default: Any, value: Any) -> bool:
     return True
 
 
-def _check_deal(g: Game, deal: Any, cards: Any) -> None:
+def _check_deal(g: Round, deal: Any, cards: Any) -> None:
     """A stacked deal, as ``new_game(..., deal=...)`` checks one, whose cards are the snapshot's."""
     try:
         universe = stacked_universe(g.rb.deck, deal, g.players)
@@ -428,7 +428,7 @@ def _check_deal(g: Game, deal: Any, cards: Any) -> None:
         raise SnapshotError("the snapshot's deal does not hold the snapshot's cards")
 
 
-def _load(g: Game, state: Any, variant: Variant | None, allow_plugins: Any) -> None:
+def _load(g: Round, state: Any, variant: Variant | None, allow_plugins: Any) -> None:
     if variant is None:
         variant = resolve_variant(state["variant"], allow_plugins)
     if not variant.rules.players.min <= state["players"] <= variant.rules.players.max:

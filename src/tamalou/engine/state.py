@@ -33,7 +33,7 @@ except ImportError:  # not a dependency: only mypyc reads the decorator (the com
         return lambda cls: cls
 
 
-#: The end of a round as the ranking hooks judged it (``Game.judged``): totals, winners, ranking, card counts,
+#: The end of a round as the ranking hooks judged it (``Round.judged``): totals, winners, ranking, card counts,
 #: scores.
 Judged = tuple[list[int], list[int], list[list[int]], list[int], list[int]]
 
@@ -73,7 +73,7 @@ class Reason(StrEnum):
     NO_PLAYER_LEFT = "no_player_left"
 
 
-# Compiled by mypyc, the core's classes stay open to subclasses in Python (the mechanics, a user's Game).
+# Compiled by mypyc, the core's classes stay open to subclasses in Python (the mechanics, a user's Round).
 @mypyc_attr(allow_interpreted_subclasses=True)
 class State:
     """The core's saved state (``STATE`` lists what a snapshot keeps) and the round's fixed facts."""
@@ -184,4 +184,4 @@ class State:
     now: float  #: the game's time in seconds (timed rulesets; time is an input)
     actions: list[Action]
     _result: Result | Judged | None  #: ``judged()``'s lists, then the ``Result`` made of them once asked for
-    _undo: list[Any]  #: ``Game.push``'s saved states, newest last (not saved: a copy starts with none)
+    _undo: list[Any]  #: ``Round.push``'s saved states, newest last (not saved: a copy starts with none)

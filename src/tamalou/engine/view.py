@@ -12,10 +12,10 @@ from .state import NO_CARD, OVER
 
 if TYPE_CHECKING:
     from ..schema import Variant
-    from .game import Game
+    from .round import Round
 
 
-def seat_view(g: Game, player: object) -> SeatView:
+def seat_view(g: Round, player: object) -> SeatView:
     """What ``player`` may see now, and nothing more, as a plain ``SeatView``."""
     if not g.player_ok(player):
         raise IllegalAction(f"no player {player!r} in a {g.players}-player game")
@@ -57,7 +57,7 @@ def seat_view(g: Game, player: object) -> SeatView:
     return view
 
 
-def player_view(g: Game, player: object) -> PlayerView:
+def player_view(g: Round, player: object) -> PlayerView:
     """What ``player`` may see now, and nothing more (the pydantic ``PlayerView``; a mechanic's ``extra`` checked
     by its ``view_model``)."""
     view = seat_view(g, player)

@@ -27,7 +27,7 @@ from ..errors import IllegalAction
 from ..events import Event
 
 if TYPE_CHECKING:
-    from ..engine.game import Game
+    from ..engine.round import Round
     from ..schema import Variant
 
 
@@ -69,26 +69,26 @@ class Calling(Mechanic):
         }
 
     @staticmethod
-    def may_call(g: Game, p: int) -> bool:
+    def may_call(g: Round, p: int) -> bool:
         return g.caller is None and (g.rb.call_allowed_hook is None or g.rb.call_allowed(g, p))
 
-    def forced_call(self, g: Game, p: int) -> tuple[list[Action], str] | None:
+    def forced_call(self, g: Round, p: int) -> tuple[list[Action], str] | None:
         if g.caller is None and g.draws == 0 and g.empty(p):
             return [SEATS[p].call], "your layout is empty: you must call"
         return None
 
-    def list_at_start(self, g: Game, p: int, out: list[Action]) -> None:
+    def list_at_start(self, g: Round, p: int, out: list[Action]) -> None:
         if p == g.current_player and g.draws == 0 and self.may_call(g, p):
             out.append(SEATS[p].call)
 
-    def list_call(self, g: Game, p: int, out: list[Action]) -> None:
+    def list_call(self, g: Round, p: int, out: list[Action]) -> None:
         if p == g.current_player:
             acts = SEATS[p]
             if g.caller is None and (g.rb.call_allowed_hook is None or g.rb.call_allowed(g, p)):
                 out.append(acts.call)
             out.append(acts.pass_)
 
-    def do_call(self, g: Game, a: Call) -> list[Event]:
+    def do_call(self, g: Round, a: Call) -> list[Event]:
         p = g.turn_check(a)
         forced = g.phase == DRAW and self.must_call and self.forced_call(g, p) is not None
         at_start = g.phase == DRAW and self.at_start and g.draws == 0
@@ -115,7 +115,7 @@ class Calling(Mechanic):
         g.end_turn(events)
         return events
 
-    def _caller(self, g: Game, p: int) -> None:
+    def _caller(self, g: Round, p: int) -> None:
         g.caller = p
         if self.protect:
             g.locked |= 1 << p
@@ -123,27 +123,27 @@ class Calling(Mechanic):
                 g.sealed |= 1 << p
 
     @staticmethod
-    def sealed_match(g: Game, p: int) -> str | None:
+    def sealed_match(g: Round, p: int) -> str | None:
         """A sealed caller matches no more: neither from their own layout (nobody matches from it) nor
         from another's (a give would come out of it, a miss would add a penalty card to it)."""
         return "your cards are sealed: you may not match" if g.sealed >> p & 1 else None
 
-    def do_pass(self, g: Game, a: Pass) -> list[Event]:
+    def do_pass(self, g: Round, a: Pass) -> list[Event]:
         p = g.turn_check(a)
         events = [Event("passed", {"player": p, "phase": "call"})]
         g.end_turn(events)
         return events
 
-    def auto_pass(self, g: Game, events: list[Event]) -> None:
+    def auto_pass(self, g: Round, events: list[Event]) -> None:
         events.extend(self.do_pass(g, SEATS[g.current_player].pass_))
 
-    def turn_ending(self, g: Game, events: list[Event]) -> bool:
+    def turn_ending(self, g: Round, events: list[Event]) -> bool:
         if g.caller is None and (g.rb.call_allowed_hook is None or g.rb.call_allowed(g, g.current_player)):
             g.phase = CALL
             return True
         return False
 
-    def skip_turn(self, g: Game, p: int) -> str | None:
+    def skip_turn(self, g: Round, p: int) -> str | None:
         # Le Tamalou: "s'il n'a plus de cartes ... il doit annoncer le Tamalou" — unless someone already called.
         if g.caller is not None:
             return "no card" if self.skip_empty and g.empty(p) else None
@@ -154,7 +154,7 @@ class Calling(Mechanic):
             return "called"
         return None
 
-    def after_out_of_turn(self, g: Game, events: list[Event]) -> None:
+    def after_out_of_turn(self, g: Round, events: list[Event]) -> None:
         if self.ends_round and any(map(g.empty, range(g.players))):  # a layout emptied
             g.finish(Reason.EMPTIED, events)
 
@@ -173,5 +173,5 @@ class SealedCalling(Calling):
     def wanted(cls, variant: Variant) -> bool:
         return _sealing(variant)
 
-    def match_blocked(self, g: Game, p: int) -> str | None:
+    def match_blocked(self, g: Round, p: int) -> str | None:
         return self.sealed_match(g, p)

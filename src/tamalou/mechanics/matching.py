@@ -42,7 +42,7 @@ from ._match_actions import _OWN, own_matches
 from .match_contract import MatchBlocker, MatchListener
 
 if TYPE_CHECKING:
-    from ..engine.game import Game
+    from ..engine.round import Round
     from ..engine.rulebook import Rulebook
     from ..schema import Variant
     from ..views import SeatInfo
@@ -63,7 +63,7 @@ class MatchingState:
 
     __slots__ = ("tried", "waiting", "win", "win_by")
 
-    def __init__(self, g: Game, first: int) -> None:
+    def __init__(self, g: Round, first: int) -> None:
         self.win = first
         self.win_by = -1
         self.tried = [0] * g.players
@@ -78,7 +78,7 @@ class WindowState(MatchingState):
 
     __slots__ = ("turn_player",)
 
-    def __init__(self, g: Game, first: int) -> None:
+    def __init__(self, g: Round, first: int) -> None:
         super().__init__(g, first)
         self.turn_player = -1
 
@@ -109,8 +109,8 @@ class Matching(Mechanic):
         self.bare = m.opponents and m.give == "may"
         # Known once the rulebook is (``bind``): the other mechanics' blockers and listeners; whether
         # nothing but leaving the round blocks a match; whether matching compares ranks only.
-        self._blockers: list[Callable[[Game, int], str | None]] = []
-        self._results: list[Callable[[Game, int, bool], None]] = []
+        self._blockers: list[Callable[[Round, int], str | None]] = []
+        self._results: list[Callable[[Round, int, bool], None]] = []
         self._plain = False
         self._rank_only = False
         self.idle.add("after_out_of_turn")  # the closing window moves on in do_match / do_pass itself
@@ -121,7 +121,7 @@ class Matching(Mechanic):
         self.window_phases = self.window_phases_of(variant)
         self._more = type(self).list_more is not Matching.list_more
         self._after = True  # whether a mechanic reacts to layouts changing (``bind``)
-        self._then: tuple[Callable[[Game, list[Event]], bool], ...] = ()  # play_resolved after this one
+        self._then: tuple[Callable[[Round, list[Event]], bool], ...] = ()  # play_resolved after this one
 
     def bind(self, rb: Rulebook) -> None:
         others = [m for m in rb.mechanics if m is not self]
@@ -139,12 +139,12 @@ class Matching(Mechanic):
         m = variant.rules.matching
         return m.enabled and not m.opponents
 
-    def new_state(self, g: Game) -> MatchingState:
+    def new_state(self, g: Round) -> MatchingState:
         own_matches(g.players - 1, 16)  # every seat's one-card matches are made
         first = g.discard[-1] if g.discard and self.first_matchable else NO_CARD
         return (WindowState if self.after_power else MatchingState)(g, first)
 
-    def check_state(self, g: Game, st: Any) -> str | None:  # (Any: a restored MatchingState may hold anything)
+    def check_state(self, g: Round, st: Any) -> str | None:  # (Any: a restored MatchingState may hold anything)
         n = len(g.cards)
         if not -1 <= st.win < n or not -1 <= st.win_by < g.players or not 0 <= st.waiting <= g.all_mask:
             return "the window names a card or a player that is not there"
@@ -176,7 +176,7 @@ class Matching(Mechanic):
 
     # ---------------------------------------------------------------- listing
 
-    def blocked(self, g: Game, p: int) -> str | None:
+    def blocked(self, g: Round, p: int) -> str | None:
         """Why ``p`` may not match now (besides the window itself), or ``None``."""
         if g.left >> p & 1:
             return "you have left the round"
@@ -190,7 +190,7 @@ class Matching(Mechanic):
                 return why
         return None
 
-    def list_matches(self, g: Game, p: int, out: list[Action]) -> None:
+    def list_matches(self, g: Round, p: int, out: list[Action]) -> None:
         """(contract) One-card matches on every occupied slot (in an open phase)."""
         st: MatchingState = g.ms[self.index]
         if (
@@ -221,12 +221,12 @@ class Matching(Mechanic):
         if self._more:
             self.list_more(g, p, out)
 
-    def list_more(self, g: Game, p: int, out: list[Action]) -> None:
+    def list_more(self, g: Round, p: int, out: list[Action]) -> None:
         """More matches (opponent matching lists matches on others' cards here)."""
 
     # ---------------------------------------------------------------- applying
 
-    def same(self, g: Game, c: int, win: int) -> bool:
+    def same(self, g: Round, c: int, win: int) -> bool:
         hook = g.rb.same_kind_hook
         if hook is None:
             if self.by == "rank":
@@ -234,12 +234,12 @@ class Matching(Mechanic):
             return g.value[c] == g.value[win]
         return g.rb.same_kind(g.cards[c], g.cards[win])
 
-    def check_owner(self, g: Game, a: MatchAction, owner: int) -> None:
+    def check_owner(self, g: Round, a: MatchAction, owner: int) -> None:
         """Whose cards ``a`` may throw (opponent matching widens this)."""
         if owner != a.player:
             raise IllegalAction("this ruleset lets you match only your own cards", a)
 
-    def do_match(self, g: Game, a: MatchAction) -> list[Event]:
+    def do_match(self, g: Round, a: MatchAction) -> list[Event]:
         p = a.player
         if not 0 <= p < g.players:
             raise IllegalAction(f"no player {p}", a)
@@ -319,7 +319,7 @@ class Matching(Mechanic):
             self.closing_moves_on(g, events)
         return events
 
-    def penalise(self, g: Game, p: int, count: int, events: list[Event]) -> None:
+    def penalise(self, g: Round, p: int, count: int, events: list[Event]) -> None:
         """(contract) ``count`` penalty cards for a miss of ``p``, within ``penalty_cap`` (an event says what the
         cap spared). A move of another mechanic that misses on the window penalises through this too."""
         if self.cap:
@@ -330,11 +330,11 @@ class Matching(Mechanic):
         if count:
             g.deal_unseen(p, events, count)
 
-    def took(self, g: Game, a: MatchAction, owner: int, events: list[Event]) -> bool:
+    def took(self, g: Round, a: MatchAction, owner: int, events: list[Event]) -> bool:
         """After a match: ``True`` if the round now waits for something (opponent matching's give)."""
         return False
 
-    def resample(self, g: Game, info: SeatInfo) -> None:
+    def resample(self, g: Round, info: SeatInfo) -> None:
         """(search) The window on the discard's top, won by nobody yet, nothing thrown on it; in a window phase it
         waits for the seats the view names; taken as closed when the seat may not match now (won, tried, or
         not open)."""
@@ -365,15 +365,15 @@ class Matching(Mechanic):
         closing = r.matching.closing_window and r.timing.turn_seconds == 0
         return frozenset(ph for ph, on in ((CLOSING, closing), (WINDOW, r.matching.window == "after_power")) if on)
 
-    def card_on_offer(self, g: Game) -> int:
+    def card_on_offer(self, g: Round) -> int:
         """(contract) The card that may be matched now (an index into ``g.cards``), ``NO_CARD`` if none."""
         return int(g.ms[self.index].win)
 
-    def taken_by(self, g: Game) -> int:
+    def taken_by(self, g: Round) -> int:
         """(contract) Who took the card on offer with a right throw (-1: nobody yet; always -1 without a race)."""
         return int(g.ms[self.index].win_by)
 
-    def refusal(self, g: Game, p: int, count: int) -> str | None:
+    def refusal(self, g: Round, p: int, count: int) -> str | None:
         """(contract) Why ``p`` may not throw ``count`` cards of theirs on the card on offer now, or ``None``: the
         phase and the window, the caller, the cards already thrown on it (``max_cards``), and every
         ``MatchBlocker``. (A card somebody already took may still be thrown: a right one comes back, ``late``.)"""
@@ -395,7 +395,7 @@ class Matching(Mechanic):
             return f"you may throw {left} more card(s) on this one ({self.max_cards} at most)"
         return self.blocked(g, p)
 
-    def record_throw(self, g: Game, p: int, count: int, right: bool) -> None:
+    def record_throw(self, g: Round, p: int, count: int, right: bool) -> None:
         """(contract) Another mechanic's move threw ``count`` cards of ``p`` on the card on offer (moved already),
         all right or not: they count against ``max_cards``, ``p``'s last chance in the closing window is used, a
         right throw takes the card (with a race), and every ``MatchListener`` is told. ``closing_moves_on``
@@ -411,7 +411,7 @@ class Matching(Mechanic):
 
     # ---------------------------------------------------------------- the flow
 
-    def thrown(self, g: Game, card: int, how: str, events: list[Event]) -> bool:
+    def thrown(self, g: Round, card: int, how: str, events: list[Event]) -> bool:
         st: MatchingState = g.ms[self.index]
         st.win_by = -1
         st.tried = [0] * g.players
@@ -423,7 +423,7 @@ class Matching(Mechanic):
             st.win = card
         return False
 
-    def play_resolved(self, g: Game, events: list[Event]) -> bool:
+    def play_resolved(self, g: Round, events: list[Event]) -> bool:
         """``window = "after_power"``: the card the turn threw (the discard's top: nothing else lands on it
         meanwhile) is resolved, power and all: its window opens, as the phase ``window``, for every player
         who may match (whatever their cards: who is asked says nothing of them)."""
@@ -444,7 +444,7 @@ class Matching(Mechanic):
         events.append(Event("window", {"players": self.waiting(g), "card": g.text[st.win]}))
         return True
 
-    def _first(self, g: Game) -> int:
+    def _first(self, g: Round) -> int:
         """The first seat the window waits for, from the turn's player on."""
         waiting = g.ms[self.index].waiting
         for i in range(g.players):
@@ -453,7 +453,7 @@ class Matching(Mechanic):
                 return p
         return g.current_player  # pragma: no cover - only called with somebody waiting
 
-    def close_window(self, g: Game, events: list[Event]) -> None:
+    def close_window(self, g: Round, events: list[Event]) -> None:
         """Everyone has matched or passed: the window closes, the turn goes on (the other mechanics'
         ``play_resolved``, then the end of the turn)."""
         st: Any = g.ms[self.index]  # a WindowState or opponents' twin of it (both have turn_player)
@@ -468,14 +468,14 @@ class Matching(Mechanic):
                 return
         g.turn_over(events)
 
-    def discard_taken(self, g: Game, card: int) -> None:
+    def discard_taken(self, g: Round, card: int) -> None:
         st: MatchingState = g.ms[self.index]
         if st.win == card:
             st.win = NO_CARD
 
     # ---------------------------------------------------------------- the closing window
 
-    def round_ending(self, g: Game, events: list[Event]) -> bool:
+    def round_ending(self, g: Round, events: list[Event]) -> bool:
         if not self.closing:
             return False
         st: MatchingState = g.ms[self.index]
@@ -487,7 +487,7 @@ class Matching(Mechanic):
         events.append(Event("closing", {"players": self.waiting(g)}))
         return True
 
-    def _able(self, g: Game) -> int:
+    def _able(self, g: Round) -> int:
         """The players who may match now (those ``list_matches`` lists something for)."""
         st: MatchingState = g.ms[self.index]
         if st.win == NO_CARD:
@@ -504,7 +504,7 @@ class Matching(Mechanic):
                 mask |= 1 << p
         return mask
 
-    def _next(self, g: Game) -> None:
+    def _next(self, g: Round) -> None:
         waiting = g.ms[self.index].waiting
         for i in range(1, g.players + 1):
             p = (g.current_player + i) % g.players
@@ -512,17 +512,17 @@ class Matching(Mechanic):
                 g.current_player = p
                 return
 
-    def waiting(self, g: Game) -> list[int]:
+    def waiting(self, g: Round) -> list[int]:
         waiting = g.ms[self.index].waiting
         return [p for p in range(g.players) if waiting >> p & 1]
 
-    def list_closing(self, g: Game, p: int, out: list[Action]) -> None:
+    def list_closing(self, g: Round, p: int, out: list[Action]) -> None:
         """(contract) In a window phase: ``list_matches`` and ``pass`` for a seat the window waits for."""
         if g.ms[self.index].waiting >> p & 1:
             self.list_matches(g, p, out)
             out.append(SEATS[p].pass_)
 
-    def do_pass(self, g: Game, a: Pass) -> list[Event]:
+    def do_pass(self, g: Round, a: Pass) -> list[Event]:
         p = a.player
         st: MatchingState = g.ms[self.index]
         if not g.player_ok(p) or not st.waiting >> p & 1:
@@ -532,11 +532,11 @@ class Matching(Mechanic):
         self.closing_moves_on(g, events)
         return events
 
-    def auto_pass(self, g: Game, events: list[Event]) -> None:
+    def auto_pass(self, g: Round, events: list[Event]) -> None:
         """Time ran out in a window: the seat it waits for passes."""
         events.extend(self.do_pass(g, SEATS[g.current_player].pass_))
 
-    def closing_moves_on(self, g: Game, events: list[Event]) -> None:
+    def closing_moves_on(self, g: Round, events: list[Event]) -> None:
         """(contract) After a match, a give or a pass in a window (the closing one, or one after a power): the next
         seat to wait for, or the end of the window (the end of the round, or the turn going on)."""
         if g.phase == OVER:  # an emptied layout ended the round meanwhile

@@ -7,7 +7,8 @@ import hashlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..engine.game import new_game
+from ..engine.game import round_of
+from ..engine.round import new_round
 from ..errors import SimulationError
 from ..events import Event
 from ..match import new_match
@@ -103,7 +104,7 @@ def _run_chunk(
                 m = new_match(variant, players, seed=gs)
                 while not m.is_over:
                     r = m.round
-                    _round(tally, m.game, [make(bot_seed(gs, p, r)) for p, make in enumerate(seats)])
+                    _round(tally, round_of(m.game), [make(bot_seed(gs, p, r)) for p, make in enumerate(seats)])
                     m.next_round()
                 result = m.result()
                 tally.matches += 1
@@ -118,7 +119,7 @@ def _run_chunk(
                 for p, v in enumerate(result.totals):
                     _count(tally.match_totals[p], v)
             else:
-                game = new_game(variant, players, seed=gs)
+                game = new_round(variant, players, seed=gs)
                 _round(tally, game, [make(bot_seed(gs, p)) for p, make in enumerate(seats)])
         except Exception as exc:
             raise SimulationError(f"game {i} (seed {gs}): {type(exc).__name__}: {exc}") from exc

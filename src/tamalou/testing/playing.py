@@ -9,16 +9,20 @@ import json
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from hypothesis import note
 from hypothesis import strategies as st
 
 from ..actions import Action, action_to_dict
-from ..engine.game import Game
+from ..engine.game import Game, round_of
+from ..engine.round import Round
 from ..errors import IllegalAction
 from ..invariants import InvariantViolation, check_conservation, choose_action, play_out
 from ..schema import Variant
 from .rulesets import DrawFn
+
+G = TypeVar("G", Game, Round)  # a round played on is handed back as it was given
 
 
 def _ref(v: Variant) -> str:
@@ -31,8 +35,9 @@ def _ref(v: Variant) -> str:
     return "variant"
 
 
-def _replay_note(game: Game) -> str:
+def _replay_note(game: Game | Round) -> str:
     """The ``tamalou.replay`` call that rebuilds ``game`` (for hypothesis's failure report)."""
+    game = round_of(game)
     actions = json.dumps([action_to_dict(a) for a in game.actions])
     deal = f", deal={json.dumps(game.deal_spec)}, first_player={game.first_player}" if game.deal_spec else ""
     return f"tamalou.replay({_ref(game.variant)}, {game.players}, seed={game.seed}{deal}, actions={actions})"
@@ -92,19 +97,19 @@ BUDGET = 40  # choices drawn one by one by hypothesis in a game, before a drawn 
 _MATCH_STYLES = st.sampled_from([(0.3, 0.15), (0.8, 0.6), (0.0, 0.0)])  # (out_of_turn, match_probability)
 
 
-def _conserved(game: Game, _action: Action) -> None:
+def _conserved(game: Game | Round, _action: Action) -> None:
     check_conservation(game)
 
 
 @st.composite
 def _moves(
     draw: DrawFn,
-    game: Game,
+    game: G,
     *,
     steps: int | None = None,
     calls: Sequence[float] = (0.05, 0.2),
-    on_step: Callable[[Game, Action], None] | None = None,
-) -> Game:
+    on_step: Callable[[G, Action], None] | None = None,
+) -> G:
     """Play ``game`` on: ``steps`` random legal actions, or (``None``) to its end with ``play_out``
     (within ``step_bound``). The choices are drawn inside this strategy, so a failure report shows
     the round, not each choice; the round that failed is noted as its ``tamalou.replay`` call."""
@@ -134,7 +139,7 @@ def _moves(
     return game
 
 
-def _no_progress(game: Game, action: object, exc: Exception) -> InvariantViolation:
+def _no_progress(game: Game | Round, action: object, exc: Exception) -> InvariantViolation:
     what = json.dumps(action_to_dict(action)) if isinstance(action, Action) else repr(action)
     return InvariantViolation(
         f"the listed action {what} was refused: {exc} [turn {game.turn}, phase {game.phase!r}]",

@@ -15,7 +15,8 @@ from hypothesis import note
 from hypothesis import strategies as st
 
 from ..actions import ACTION_TYPES, Action, Tick, action_to_dict
-from ..engine.game import Game, new_game
+from ..engine.game import Game, new_game, round_of
+from ..engine.round import Round
 from ..engine.rulebook import rulebook
 from ..invariants import choose_action
 from ..schema import Variant
@@ -65,7 +66,7 @@ def deals(
     ... @given(deals("french", players=3, max_stock=4))
     ... def test_a_small_stock(deal):
     ...     game = tamalou.new_game("french", players=len(deal["hands"]), deal=deal, first_player=0)
-    ...     assert len(game.stock) <= 4
+    ...     assert len(tamalou.round_of(game).stock) <= 4  # the table itself
     ...     check_conservation(game)
     >>> test_a_small_stock()
     """
@@ -97,7 +98,7 @@ def dealt_games(draw: DrawFn, variant: VariantArg = None, players: PlayersArg = 
     >>> @property_settings(max_examples=5)
     ... @given(dealt_games("french", players=st.integers(2, 6)))
     ... def test_deal(game):
-    ...     assert all(game.card_count(p) == 4 for p in range(game.players))
+    ...     assert all(len(game.view(p).hands[p]) == 4 for p in range(game.players))
     >>> test_deal()
     """
     v = _variant(draw, variant)
@@ -188,7 +189,7 @@ played_games = games
 # ----------------------------------------------------------------------------- actions
 
 
-def _listed(game: Game, player: int | None) -> list[Action]:
+def _listed(game: Game | Round, player: int | None) -> list[Action]:
     """The legal actions of ``player`` (``None``: the player to move's, then the others'); when nobody
     may act but a deadline is due, the ``Tick`` to it."""
     if player is not None:
@@ -203,10 +204,12 @@ def _listed(game: Game, player: int | None) -> list[Action]:
 
 
 @overload
-def actions(game: Game, *, player: int | None = None, hostile: Literal[False] = False) -> st.SearchStrategy[Action]: ...
+def actions(
+    game: Game | Round, *, player: int | None = None, hostile: Literal[False] = False
+) -> st.SearchStrategy[Action]: ...
 @overload
-def actions(game: Game, *, player: int | None = None, hostile: bool) -> st.SearchStrategy[Any]: ...
-def actions(game: Game, *, player: int | None = None, hostile: bool = False) -> st.SearchStrategy[Any]:
+def actions(game: Game | Round, *, player: int | None = None, hostile: bool) -> st.SearchStrategy[Any]: ...
+def actions(game: Game | Round, *, player: int | None = None, hostile: bool = False) -> st.SearchStrategy[Any]:
     """An action for ``game`` as it is now: a legal action of ``player`` (``None``: of anybody who
     has one, the player to move's first; when only time can move the round on, the ``Tick`` to the
     deadline). ``hostile``: also, as often, what ``any_action`` draws: mostly illegal actions, JSON
@@ -230,7 +233,7 @@ def actions(game: Game, *, player: int | None = None, hostile: bool = False) -> 
     return st.one_of(legal, any_action(game)) if listed else any_action(game)
 
 
-def actions_for(game: Game, player: int) -> st.SearchStrategy[Action]:
+def actions_for(game: Game | Round, player: int) -> st.SearchStrategy[Action]:
     """One of the legal actions of ``player`` now (``st.nothing()`` if they have none): ``actions(game,
     player=player)``.
 
@@ -314,7 +317,7 @@ def _mutated(draw: DrawFn, listed: list[dict[str, Any]], n: int, size: int, focu
     return d
 
 
-def any_action(game: Game) -> st.SearchStrategy[object]:
+def any_action(game: Game | Round) -> st.SearchStrategy[object]:
     """An action for robustness tests, most often illegal: a legal action's JSON form, or one with
     a field changed, a well-typed action with random fields (players, slots and targets around the
     valid ranges; the player to move half of the time), or junk (unknown type, missing, extra or
@@ -330,7 +333,7 @@ def any_action(game: Game) -> st.SearchStrategy[object]:
     >>> test_refusals_change_nothing()
     """
     n = game.players
-    size = max((len(h) for h in game.hands), default=0)
+    size = max((len(h) for h in round_of(game).hands), default=0)
     focus = game.current_player
     fuzz = _fuzz(n, size, focus)[2]
     listed = [action_to_dict(a) for p in range(n) for a in game.legal_actions(p)]

@@ -5,31 +5,34 @@ of a counterexample all stop a round at these bounds."""
 
 from __future__ import annotations
 
-from ..engine import Game
+from ..engine import Round
+from ..engine.game import Game, round_of
 
 
-def turn_bound(game: Game) -> int:
+def turn_bound(game: Game | Round) -> int:
     """How many actions one turn may take at most (the opening's peeks included in the first): a few
     draws with their placement, power steps and call, every player's match attempts on each thrown
     card, and one action per player; four times that for slack. ``tamalou verify`` reports a turn
     that takes more as a round that does not end (long before ``step_bound``)."""
+    game = round_of(game)
     r = game.variant.rules
     per_turn = r.draw.per_turn
     matches = game.players * r.matching.max_cards * (per_turn + 1)
     return 4 * (6 * per_turn + 4 + matches + game.players)
 
 
-def step_bound(game: Game) -> int:
+def step_bound(game: Game | Round) -> int:
     """How many actions a round may take at most, from ``rules.end.max_turns``: per turn, a few
     draws with their placement, power steps and call, plus every player's match attempts on each
     thrown card; four times that for slack (a play-again power adds draws to a turn)."""
+    game = round_of(game)
     r = game.variant.rules
     per_turn = r.draw.per_turn
     matches = game.players * r.matching.max_cards * (per_turn + 1)
     return 4 * ((r.end.max_turns + 1) * (6 * per_turn + 4 + matches) + game.players)
 
 
-def _stalled(game: Game, since: int, bound: int | None, per_turn: int | None) -> str | None:
+def _stalled(game: Round, since: int, bound: int | None, per_turn: int | None) -> str | None:
     """Why the round in play is not ending (``since``: actions of the turn in play), or ``None``."""
     if bound is not None and len(game.actions) >= bound:
         return _not_ended(game, bound)
@@ -44,7 +47,7 @@ def _stalled(game: Game, since: int, bound: int | None, per_turn: int | None) ->
     return None
 
 
-def _not_ended(game: Game, bound: int) -> str:
+def _not_ended(game: Round, bound: int) -> str:
     return (
         f"the round has not ended after {len(game.actions)} actions (the bound: step_bound = {bound} actions, "
         f"from rules.end.max_turns = {game.variant.rules.end.max_turns})"

@@ -11,13 +11,14 @@ import random
 from typing import Any
 
 from ..actions import ACTION_TYPES, Action, MatchAction, PeekAction, Tick, action_to_dict, parse_action
-from ..engine import Game
+from ..engine import Round
+from ..engine.game import Game, round_of
 from ..errors import IllegalAction
 from .violation import _describe, _fail, _json_diff, _rng, _State, _state_diff, _state_of
 
 
 def check_legal_actions_accepted(
-    game: Game, *, snapshot: str | None = None, limit: int | None = None, rng: random.Random | None = None
+    game: Game | Round, *, snapshot: str | None = None, limit: int | None = None, rng: random.Random | None = None
 ) -> None:
     """Every action that ``legal_actions(p)`` lists, for every player ``p``, is complete (its own
     player, listed once, the same after a trip through its JSON form) and is accepted by ``apply``
@@ -30,6 +31,7 @@ def check_legal_actions_accepted(
     >>> from tamalou import new_game
     >>> check_legal_actions_accepted(new_game("french", players=3, seed=4))
     """
+    game = round_of(game)
     before = _state_of(game) if snapshot is None else snapshot
     anybody = False
     for p in range(game.players):
@@ -95,7 +97,7 @@ def _listing_keys(action: Action) -> list[str]:
 
 
 def check_illegal_leaves_state(
-    game: Game, action: Action | dict[str, Any] | object, *, snapshot: str | None = None
+    game: Game | Round, action: Action | dict[str, Any] | object, *, snapshot: str | None = None
 ) -> bool:
     """Apply ``action`` (an action, a JSON dict, or any junk) to a copy of ``game``. If it is refused
     with ``IllegalAction``, the copy must be byte-identical (``to_json``) to the game before; any
@@ -108,10 +110,11 @@ def check_illegal_leaves_state(
     >>> check_illegal_leaves_state(g, {"type": "replace", "player": 0, "slot": 9})
     True
     """
+    game = round_of(game)
     return _refusal(game, action, snapshot, None)
 
 
-def _refusal(game: Game, action: object, snapshot: str | None, base: _State | None) -> bool:
+def _refusal(game: Round, action: object, snapshot: str | None, base: _State | None) -> bool:
     trial = game.copy()
     try:
         trial.apply(action)  # type: ignore[call-overload]
@@ -135,7 +138,7 @@ def _refusal(game: Game, action: object, snapshot: str | None, base: _State | No
     return False
 
 
-def check_accepted_is_listed(game: Game, action: Action | dict[str, Any]) -> bool:
+def check_accepted_is_listed(game: Game | Round, action: Action | dict[str, Any]) -> bool:
     """If ``apply`` accepts ``action`` (tried on a copy), it was listed by ``legal_actions`` of its
     player: the listing is complete, not a sample. A multi-card match stands for its one-card
     matches, the order of peeked slots, ``at`` and a default ``owner`` are ignored; a late match
@@ -147,6 +150,7 @@ def check_accepted_is_listed(game: Game, action: Action | dict[str, Any]) -> boo
     >>> check_accepted_is_listed(new_game("french", 2, seed=1), {"type": "pass", "player": 0})
     False
     """
+    game = round_of(game)
     try:
         parsed = parse_action(action)
     except IllegalAction:
@@ -175,7 +179,7 @@ def check_accepted_is_listed(game: Game, action: Action | dict[str, Any]) -> boo
     return True
 
 
-def _fuzz(game: Game, rng: random.Random, count: int, *, refusals: bool, listing: bool) -> None:
+def _fuzz(game: Round, rng: random.Random, count: int, *, refusals: bool, listing: bool) -> None:
     base = _state_of(game) if refusals else None
     for _ in range(count):
         action = random_action(game, rng)
@@ -184,7 +188,7 @@ def _fuzz(game: Game, rng: random.Random, count: int, *, refusals: bool, listing
             check_accepted_is_listed(game, action)
 
 
-def _refused(game: Game, action: object) -> bool:
+def _refused(game: Round, action: object) -> bool:
     try:
         game.copy().apply(action)  # type: ignore[call-overload]
     except IllegalAction:
@@ -194,7 +198,7 @@ def _refused(game: Game, action: object) -> bool:
     return False
 
 
-def check_refusals(game: Game, rng: random.Random | None = None, *, actions: int = 3) -> None:
+def check_refusals(game: Game | Round, rng: random.Random | None = None, *, actions: int = 3) -> None:
     """``actions`` random, mostly illegal, actions (``random_action``, drawn with ``rng``; default:
     seeded from the game) are tried on copies: each one refused raises ``IllegalAction`` (never
     another exception) and leaves the copy byte-identical (``check_illegal_leaves_state``).
@@ -202,20 +206,22 @@ def check_refusals(game: Game, rng: random.Random | None = None, *, actions: int
     >>> from tamalou import new_game
     >>> check_refusals(new_game("french", players=3, seed=1))
     """
+    game = round_of(game)
     _fuzz(game, rng if rng is not None else _rng(game, "refusals"), actions, refusals=True, listing=False)
 
 
-def check_listing_complete(game: Game, rng: random.Random | None = None, *, actions: int = 3) -> None:
+def check_listing_complete(game: Game | Round, rng: random.Random | None = None, *, actions: int = 3) -> None:
     """``actions`` random actions (``random_action``, drawn with ``rng``; default: seeded from the
     game) are tried on copies: each one ``apply`` accepts is listed (``check_accepted_is_listed``).
 
     >>> from tamalou import new_game
     >>> check_listing_complete(new_game("french", players=3, seed=1))
     """
+    game = round_of(game)
     _fuzz(game, rng if rng is not None else _rng(game, "listing_complete"), actions, refusals=False, listing=True)
 
 
-def check_no_crash(game: Game) -> None:
+def check_no_crash(game: Game | Round) -> None:
     """Nothing a client may ask raises but ``IllegalAction``: every seat's ``legal_actions`` and
     ``view``, every listed action applied (on copies: a refusal is ``listed_accepted``'s business),
     and the result once the round is over. A plugin's hook that raises is turned by the engine into
@@ -224,6 +230,7 @@ def check_no_crash(game: Game) -> None:
     >>> from tamalou import new_game
     >>> check_no_crash(new_game("french", players=3, seed=1))
     """
+    game = round_of(game)
     for p in range(game.players):
         try:
             listed = game.legal_actions(p)
@@ -251,13 +258,14 @@ def check_no_crash(game: Game) -> None:
 # ----------------------------------------------------------------------------- random actions
 
 
-def random_action(game: Game, rng: random.Random) -> dict[str, Any] | object:
+def random_action(game: Game | Round, rng: random.Random) -> dict[str, Any] | object:
     """A random, probably illegal, action for robustness checks: a listed action with one field
     changed, a well-typed action with random fields, or a malformed one (missing or extra fields,
     wrong types, unknown type, not a dict at all).
 
     >>> check_illegal_leaves_state(g, random_action(g, random.Random(3)))  # doctest: +SKIP
     """
+    game = round_of(game)
     n = game.players
     size = max((len(h) for h in game.hands), default=0)
     junk: list[object] = [None, "x", "0", -1, 10**12, 1.5, [0], {"a": 1}, True]

@@ -7,17 +7,19 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from ..engine import NO_CARD, Game
+from ..engine import NO_CARD, Round
+from ..engine.game import Game, round_of
 from .violation import _fail, _rng
 
 
-def check_conservation(game: Game) -> None:
+def check_conservation(game: Game | Round) -> None:
     """Every card of the universe is in exactly one place: a layout slot, the stock, the discard,
     or held (``game.held``; ``-1`` if none). Nothing is lost, duplicated or invented.
 
     >>> from tamalou import new_game
     >>> check_conservation(new_game("french", players=3, seed=1))
     """
+    game = round_of(game)
     n = len(game.cards)
     problems: list[str] = []
     for name in ("text", "rank", "value", "knowers"):
@@ -71,7 +73,7 @@ def _permutations(cards: list[int], rng: random.Random, count: int) -> list[list
 
 
 def check_slot_order(
-    game: Game, rng: random.Random | None = None, *, permutations: int = 3, players: Iterable[int] | None = None
+    game: Game | Round, rng: random.Random | None = None, *, permutations: int = 3, players: Iterable[int] | None = None
 ) -> None:
     """A finished round's result does not depend on where each card lies in its layout: with one
     player's cards put in other slots of their layout (``permutations`` orders each: reversed,
@@ -84,6 +86,7 @@ def check_slot_order(
     >>> from tamalou.verify import random_playout
     >>> check_slot_order(random_playout("french", players=3, seed=4))
     """
+    game = round_of(game)
     if not game.is_over:
         raise _fail(game, "the round is not over", "slot_order")
     rng = rng if rng is not None else _rng(game, "slot_order")

@@ -10,18 +10,20 @@ import random
 from collections.abc import Sequence
 
 from ..actions import action_to_dict
-from ..engine import NO_CARD, Game
+from ..engine import NO_CARD, Round
+from ..engine.game import Game, round_of
 from ..events import Event
 from .violation import _card, _diff, _fail, _rng
 
 
-def check_knowledge(game: Game) -> None:
+def check_knowledge(game: Game | Round) -> None:
     """What everybody must know: the whole discard (it is face up), the held card by its holder,
     and at the end of the round every card of every layout.
 
     >>> from tamalou import new_game
     >>> check_knowledge(new_game("french", players=2, seed=3))
     """
+    game = round_of(game)
     everyone = range(game.players)
     for c in game.discard:
         blind = [p for p in everyone if not game.knows(p, c)]
@@ -51,9 +53,9 @@ def _texts(value: object, into: set[str]) -> None:
             _texts(v, into)
 
 
-def check_step_knowledge(game: Game, before: Sequence[int], events: Sequence[Event]) -> None:
-    """One step of ``knowledge_events``: ``before`` is ``game.knowers`` (a copy) before the step, and
-    ``events`` what the step returned. Who knows what must follow from what each seat was told:
+def check_step_knowledge(game: Game | Round, before: Sequence[int], events: Sequence[Event]) -> None:
+    """One step of ``knowledge_events``: ``before`` is ``round_of(game).knowers`` (a copy) before the step,
+    and ``events`` what the step returned. Who knows what must follow from what each seat was told:
 
     - a seat that now knows a card it did not know was shown that card by an event of the step: its
       text is in the public facts of an event, or in the secret facts of an event the seat sees (a
@@ -64,11 +66,12 @@ def check_step_knowledge(game: Game, before: Sequence[int], events: Sequence[Eve
     breaks one or the other. Cards are compared by their text (two cards of the same face count as
     one: the check is weaker with several decks, never wrong).
 
-    >>> from tamalou import new_game
+    >>> from tamalou import new_game, round_of
     >>> g = new_game("french", players=2, seed=1)
-    >>> before = list(g.knowers)
+    >>> before = list(round_of(g).knowers)
     >>> check_step_knowledge(g, before, g.apply(g.legal_actions(g.current_player)[0]))
     """
+    game = round_of(game)
     n = game.players
     public: set[str] = set()
     secret: list[set[str]] = [set() for _ in range(n)]
@@ -115,7 +118,7 @@ def check_step_knowledge(game: Game, before: Sequence[int], events: Sequence[Eve
             )
 
 
-def check_knowledge_events(game: Game) -> None:
+def check_knowledge_events(game: Game | Round) -> None:
     """``knowledge_events`` over the whole round so far: the game is played again from its deal (it
     keeps no events), and ``check_step_knowledge`` checks every step, the deal's included.
     O(actions): a check for the end of a game or a test, not for every step (``tamalou verify``
@@ -124,24 +127,26 @@ def check_knowledge_events(game: Game) -> None:
     >>> from tamalou.verify import random_playout
     >>> check_knowledge_events(random_playout("french", players=3, seed=2))
     """
+    game = round_of(game)
     first = game.first_player if game.first_given else None
-    fresh = Game(game.variant, game.players, seed=game.seed, deal=game.deal_spec, first_player=first)
+    fresh = Round(game.variant, game.players, seed=game.seed, deal=game.deal_spec, first_player=first)
     check_step_knowledge(fresh, [0] * len(fresh.knowers), fresh.start())
     for a in game.actions:
         before = list(fresh.knowers)
         check_step_knowledge(fresh, before, fresh.apply(a))
 
 
-def exchange_faces(game: Game, a: int, b: int) -> Game:
+def exchange_faces(game: Game | Round, a: int, b: int) -> Round:
     """A copy of ``game`` where card ids ``a`` and ``b`` have exchanged faces (text, rank, value):
     every place and every player's knowledge stay as they are, only what the two cards *are*
     changes. The original game is untouched.
 
-    >>> from tamalou import new_game
-    >>> g = new_game("french", players=2, seed=1)
+    >>> from tamalou.engine import new_round
+    >>> g = new_round("french", players=2, seed=1)
     >>> exchange_faces(g, g.stock[-1], g.stock[0]).text[g.stock[-1]] == g.text[g.stock[0]]
     True
     """
+    game = round_of(game)
     g = game.copy()
     # The copy shares the face tables with the original: give it its own before exchanging.
     g.cards, g.text, g.rank, g.value = list(g.cards), list(g.text), list(g.rank), list(g.value)
@@ -156,7 +161,7 @@ def exchange_faces(game: Game, a: int, b: int) -> Game:
     return g
 
 
-def _unknown_pairs(game: Game, player: int, rng: random.Random, pairs: int) -> list[tuple[int, int]]:
+def _unknown_pairs(game: Round, player: int, rng: random.Random, pairs: int) -> list[tuple[int, int]]:
     """Pairs of different-faced cards unknown to ``player``: first each of their own unknown cards
     with the unknown card elsewhere whose value differs most from it (what changes their hidden total
     most: a call or a rule decided on it shows up), then up to ``pairs`` random pairs, half of them
@@ -188,7 +193,7 @@ def _unknown_pairs(game: Game, player: int, rng: random.Random, pairs: int) -> l
     return out
 
 
-def _exchanged(game: Game, pairs: Sequence[tuple[int, int]]) -> Game:
+def _exchanged(game: Round, pairs: Sequence[tuple[int, int]]) -> Round:
     """A copy of ``game`` with the faces of each pair of card ids exchanged (disjoint pairs)."""
     g = exchange_faces(game, *pairs[0])
     for a, b in pairs[1:]:
@@ -200,7 +205,7 @@ def _exchanged(game: Game, pairs: Sequence[tuple[int, int]]) -> Game:
     return g
 
 
-def _extremes(game: Game, player: int) -> list[list[tuple[int, int]]]:
+def _extremes(game: Round, player: int) -> list[list[tuple[int, int]]]:
     """Two exchanges of several cards at once: ``player``'s unknown cards given the lowest, then the
     highest, faces among the cards they do not know (their hidden total at its least and at its most).
     Any arrangement of the faces of unknown cards is as indistinguishable as one exchange: a rule that
@@ -222,7 +227,7 @@ def _extremes(game: Game, player: int) -> list[list[tuple[int, int]]]:
     return [[(c, x) for c, x in pairs if text[c] != text[x]] for pairs in (down, up) if pairs]
 
 
-def check_no_leak(game: Game, player: int, rng: random.Random | None = None, *, pairs: int = 12) -> None:
+def check_no_leak(game: Game | Round, player: int, rng: random.Random | None = None, *, pairs: int = 12) -> None:
     """What ``player`` sees and may do depends only on what they know: exchanging the faces of two
     cards unknown to them leaves ``view(player)`` and ``legal_actions(player)`` (order included)
     unchanged. Tried: their unknown cards given the lowest faces they do not know, then the highest,
@@ -233,6 +238,7 @@ def check_no_leak(game: Game, player: int, rng: random.Random | None = None, *, 
     >>> from tamalou import new_game
     >>> check_no_leak(new_game("french", players=4, seed=2), 0)
     """
+    game = round_of(game)
     rng = rng if rng is not None else _rng(game, "no_leak")
     base_view = game.view(player)
     base_actions = game.legal_actions(player)

@@ -8,7 +8,8 @@ from __future__ import annotations
 import random
 
 from ..actions import action_to_dict
-from ..engine import Game, replay
+from ..engine.game import Game, round_of
+from ..engine.round import Round, replayed
 from ..errors import IllegalAction
 from ..schema import Variant
 from .bounds import _stalled, step_bound, turn_bound
@@ -17,14 +18,14 @@ from .violation import _describe, _diff, _fail, _json_diff, _rng, _state_diff, _
 
 
 def check_snapshot_roundtrip(
-    game: Game,
+    game: Game | Round,
     rng: random.Random | None = None,
     *,
     steps: int = 3,
     variant: Variant | None = None,
     snapshot: str | None = None,
 ) -> None:
-    """``Game.from_json(g.to_json())`` is the same game: the same JSON, and played on with the same
+    """``Round.from_json(g.to_json())`` is the same game: the same JSON, and played on with the same
     next ``steps`` random legal actions (chosen with ``rng``), the same events, views and JSON.
     ``game`` itself is not changed (a copy plays on). ``variant`` is passed to ``from_json``
     (``None``: loaded by the name the snapshot holds, as a fresh process does). ``snapshot``:
@@ -33,9 +34,10 @@ def check_snapshot_roundtrip(
     >>> from tamalou import new_game
     >>> check_snapshot_roundtrip(new_game("french", players=3, seed=6), random.Random(0))
     """
+    game = round_of(game)
     rng = rng if rng is not None else random.Random(0)
     snapshot = game.to_json() if snapshot is None else snapshot
-    restored = Game.from_json(snapshot, variant)
+    restored = Round.from_json(snapshot, variant)
     again = restored.to_json()
     if again != snapshot:
         raise _fail(game, f"from_json(to_json()) is not the same game: {_json_diff(snapshot, again)}", "snapshot")
@@ -70,7 +72,7 @@ def check_snapshot_roundtrip(
             raise _fail(game, f"after from_json, player {p}'s view differs: {_diff(v1, v2, 'view')}", "snapshot")
 
 
-def check_replay(game: Game, *, first_player: int | None = None) -> None:
+def check_replay(game: Game | Round, *, first_player: int | None = None) -> None:
     """``tamalou.replay`` of the game's seed, deal and actions (in their JSON form, as a client
     would send them) rebuilds exactly the same game. Pass the ``first_player`` the game was
     created with, if one was given; for a stacked deal without it, both ways are tried (the game
@@ -79,6 +81,7 @@ def check_replay(game: Game, *, first_player: int | None = None) -> None:
     >>> from tamalou.verify import random_playout
     >>> check_replay(random_playout("french", players=3, seed=8))
     """
+    game = round_of(game)
     actions = [action_to_dict(a) for a in game.actions]
     tries: list[int | None] = [first_player]
     if first_player is None and game.deal_spec is not None:
@@ -87,7 +90,7 @@ def check_replay(game: Game, *, first_player: int | None = None) -> None:
     problems: list[str] = []
     for fp in tries:
         try:
-            rebuilt = replay(
+            rebuilt = replayed(
                 game.variant, game.players, seed=game.seed, actions=actions, deal=game.deal_spec, first_player=fp
             )
         except IllegalAction as exc:
@@ -100,7 +103,7 @@ def check_replay(game: Game, *, first_player: int | None = None) -> None:
     raise _fail(game, "replay of the same seed and actions differs: " + "; ".join(problems), "replay")
 
 
-def check_result(game: Game) -> None:
+def check_result(game: Game | Round) -> None:
     """A finished round's result is consistent: the totals and card counts are the layouts', the
     ranking places every player exactly once, every winner is in the first place, the caller is
     the game's, every view shows it, nobody may act, and the turn bound holds.
@@ -108,6 +111,7 @@ def check_result(game: Game) -> None:
     >>> from tamalou.verify import random_playout
     >>> check_result(random_playout("french", players=2, seed=9))
     """
+    game = round_of(game)
     if not game.is_over:
         raise _fail(game, "the round is not over", "result")
     r = game.result()
@@ -142,7 +146,7 @@ def check_result(game: Game) -> None:
 
 
 def check_termination(
-    game: Game, rng: random.Random | None = None, *, bound: int | None = None, turn_actions: int = 0
+    game: Game | Round, rng: random.Random | None = None, *, bound: int | None = None, turn_actions: int = 0
 ) -> None:
     """The round ends: played on (a copy) with random legal actions (``choose_action``, drawn with
     ``rng``; default: seeded from the game), no turn takes ``turn_bound(game)`` actions, no turn is
@@ -153,6 +157,7 @@ def check_termination(
     >>> from tamalou import new_game
     >>> check_termination(new_game("french", players=2, seed=3))
     """
+    game = round_of(game)
     bound = step_bound(game) if bound is None else bound
     per_turn = turn_bound(game)
     g = game.copy()

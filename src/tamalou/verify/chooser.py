@@ -9,7 +9,8 @@ import random
 from typing import Protocol
 
 from ..actions import Action, Call, MatchAction, Tick
-from ..engine import Game
+from ..engine import Round
+from ..engine.game import Game, round_of
 from .violation import _fail
 
 
@@ -40,7 +41,7 @@ class RandomChooser:
 
 
 def choose_action(
-    game: Game,
+    game: Game | Round,
     chooser: Chooser,
     *,
     call_probability: float = 0.05,
@@ -69,6 +70,7 @@ def choose_action(
     >>> g = new_game("french", players=3, seed=1)
     >>> g.apply(choose_action(g, RandomChooser(random.Random(1))))  # doctest: +SKIP
     """
+    game = round_of(game)
     if game.is_over:
         raise ValueError("the round is over: no action to choose")
     if game.mechanic("timing") is not None and chooser.chance(tick_probability):
@@ -100,7 +102,7 @@ def choose_action(
     return actions[chooser.below(len(actions))]
 
 
-def _low_total(game: Game, chooser: Chooser, right_call_probability: float) -> Action | None:
+def _low_total(game: Round, chooser: Chooser, right_call_probability: float) -> Action | None:
     """The move of a player who keeps their total low (and sees everything): another player's match
     that lowers their total, else the current player's action that leaves them the lowest total
     (a call only at the threshold or under, with ``right_call_probability``). Ties at random;
@@ -132,7 +134,7 @@ def _low_total(game: Game, chooser: Chooser, right_call_probability: float) -> A
     return best[chooser.below(len(best))] if best else None
 
 
-def _tick(game: Game, chooser: Chooser) -> Tick:
+def _tick(game: Round, chooser: Chooser) -> Tick:
     """Time passes: to the next deadline (it fires), halfway to it, or past it; a few seconds if
     none is due (lockouts run out)."""
     now = game.now

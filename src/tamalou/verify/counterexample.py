@@ -18,7 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..actions import action_to_dict
-from ..engine import Game
+from ..engine import Round
 from ..schema import Variant
 from .reproduction import Reproduction, StepCallback, reproduce
 
@@ -138,7 +138,7 @@ class Counterexample(_Model):
     def from_snapshot(cls, snapshot: str, *, allow_plugins: bool | Iterable[str] = True) -> Counterexample:
         """A game snapshot (``game.to_json()``) as a counterexample of every invariant: replaying it
         checks them all on the way and at the end."""
-        game = Game.from_json(snapshot, allow_plugins=allow_plugins)
+        game = Round.from_json(snapshot, allow_plugins=allow_plugins)
         return cls(
             variant=EmbeddedVariant.of(game.variant),
             players=game.players,

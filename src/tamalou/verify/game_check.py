@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..actions import Action, action_to_dict
-from ..engine import Game
+from ..engine import Round
 from ..errors import IllegalAction
 from ..resolver import resolve
 from ..schema import Variant
@@ -119,7 +119,7 @@ def check_game(
 
     # Pass 1: play, checking every step.
     try:
-        game = Game(v, players, seed=seed)
+        game = Round(v, players, seed=seed)
         events = game.start()
     except Exception as exc:
         checks["no_crash"] += 1
@@ -174,7 +174,7 @@ def check_game(
     # Pass 2: play it again from its seed, the actions in their JSON form, checking sampled states.
     positions = _sample_positions(len(game.actions), seed, samples, check_every)
     sampled = [inv for inv in INVARIANTS.values() if inv.when == "sample"]
-    again = Game(v, players, seed=seed)
+    again = Round(v, players, seed=seed)
     again.start()
     played: list[Action | None] = [*game.actions, None]
     for k, step in enumerate(played):

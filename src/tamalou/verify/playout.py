@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from ..actions import Action
-from ..engine import Game, new_game
+from ..engine.game import Game, game_of, round_of
+from ..engine.round import Round, new_round
 from ..errors import IllegalAction
 from ..resolver import resolve
 from ..schema import Variant
@@ -20,9 +22,11 @@ from .chooser import Chooser, RandomChooser, choose_action
 from .registry import check_all
 from .violation import InvariantViolation, _describe, _fail
 
+G = TypeVar("G", Game, Round)  # a round played out is handed back as it was given
+
 
 def play_out(
-    game: Game,
+    game: G,
     chooser: Chooser,
     *,
     call_probability: float = 0.05,
@@ -33,9 +37,10 @@ def play_out(
     check_every: int = 0,
     check_rng: random.Random | None = None,
     max_steps: int | None = None,
-    on_step: Callable[[Game, Action], None] | None = None,
-) -> Game:
-    """Play ``game`` to its end with random choices (see ``choose_action``) and return it.
+    on_step: Callable[[G, Action], None] | None = None,
+) -> G:
+    """Play ``game`` (a ``Game`` or a ``Round``) to its end with random choices (see ``choose_action``) and
+    return it; ``on_step(game, action)`` is called after each action with the object given.
 
     Conservation and ``knowledge_events`` are checked after every step when ``check_every > 0``,
     and every check of ``check_all`` at the start, every ``check_every`` steps and at the end (with
@@ -47,22 +52,23 @@ def play_out(
     refuses is a ``listed_accepted`` violation; one that raises anything else (a plugin's hook) a
     ``no_crash`` violation whose ``pending`` is that action.
     """
-    bound = step_bound(game) if max_steps is None else max_steps
-    per_turn = turn_bound(game) if max_steps is None else None
+    rd = round_of(game)
+    bound = step_bound(rd) if max_steps is None else max_steps
+    per_turn = turn_bound(rd) if max_steps is None else None
     check_rng = check_rng if check_rng is not None else random.Random(0)
     steps = 0
-    turn, since = game.turn, 0
+    turn, since = rd.turn, 0
     try:
         if check_every > 0:
-            check_all(game, check_rng)
-            check_snapshot_roundtrip(game, check_rng)
-        while not game.is_over:
-            problem = _not_ended(game, bound) if steps >= bound else _stalled(game, since, None, per_turn)
+            check_all(rd, check_rng)
+            check_snapshot_roundtrip(rd, check_rng)
+        while not rd.is_over:
+            problem = _not_ended(rd, bound) if steps >= bound else _stalled(rd, since, None, per_turn)
             if problem is not None:
-                raise _fail(game, problem, "termination")
+                raise _fail(rd, problem, "termination")
             try:
                 action = choose_action(
-                    game,
+                    rd,
                     chooser,
                     call_probability=call_probability,
                     out_of_turn=out_of_turn,
@@ -73,36 +79,36 @@ def play_out(
             except InvariantViolation:
                 raise
             except Exception as exc:
-                raise _fail(game, f"listing the legal actions raised {type(exc).__name__}: {exc}", "no_crash") from exc
-            before = list(game.knowers) if check_every > 0 else None
+                raise _fail(rd, f"listing the legal actions raised {type(exc).__name__}: {exc}", "no_crash") from exc
+            before = list(rd.knowers) if check_every > 0 else None
             try:
-                events = game.apply(action)
+                events = rd.apply(action)
             except IllegalAction as exc:
                 raise _fail(
-                    game, f"the listed action {_describe(action)} was refused: {exc}", "listed_accepted"
+                    rd, f"the listed action {_describe(action)} was refused: {exc}", "listed_accepted"
                 ) from None
             except Exception as exc:
                 crash = _fail(
-                    game, f"the listed action {_describe(action)} crashed: {type(exc).__name__}: {exc}", "no_crash"
+                    rd, f"the listed action {_describe(action)} crashed: {type(exc).__name__}: {exc}", "no_crash"
                 )
                 crash.pending = action
                 raise crash from exc
             steps += 1
-            turn, since = game.turn, 0 if game.turn != turn else since + 1
+            turn, since = rd.turn, 0 if rd.turn != turn else since + 1
             if on_step is not None:
                 on_step(game, action)
             if before is not None:
-                check_conservation(game)
-                check_step_knowledge(game, before, events)
-                if steps % check_every == 0 or game.is_over:
-                    check_all(game, check_rng)
+                check_conservation(rd)
+                check_step_knowledge(rd, before, events)
+                if steps % check_every == 0 or rd.is_over:
+                    check_all(rd, check_rng)
         if check_every > 0:
-            check_result(game)
-            check_slot_order(game, check_rng)
-            check_replay(game)
-            check_snapshot_roundtrip(game, check_rng)
+            check_result(rd)
+            check_slot_order(rd, check_rng)
+            check_replay(rd)
+            check_snapshot_roundtrip(rd, check_rng)
     except InvariantViolation as exc:
-        exc.actions = list(game.actions)
+        exc.actions = list(rd.actions)
         raise
     return game
 
@@ -135,7 +141,7 @@ def random_playout(
     >>> g.is_over
     True
     """
-    game = new_game(resolve(variant), players, seed=seed)
+    game = game_of(new_round(resolve(variant), players, seed=seed))
     chooser = RandomChooser(rng if rng is not None else random.Random(seed))
     return play_out(
         game,

@@ -38,7 +38,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..engine import Game
+from ..engine import Round
+from ..engine.game import Game, round_of
 from .checks_actions import (
     check_accepted_is_listed,
     check_illegal_leaves_state,
@@ -54,7 +55,7 @@ from .checks_round import check_replay, check_result, check_snapshot_roundtrip, 
 from .violation import _rng
 
 
-def check_all(game: Game, rng: random.Random | None = None, *, pairs: int = 8, fuzz: int = 3) -> None:
+def check_all(game: Game | Round, rng: random.Random | None = None, *, pairs: int = 8, fuzz: int = 3) -> None:
     """Every state check at once: conservation, knowledge, no leak for every player (``pairs``
     exchanges each), every listed action accepted (and none crashing), ``fuzz`` random actions
     refused cleanly or listed, and the snapshot round trip. Samples are drawn with ``rng``
@@ -64,6 +65,7 @@ def check_all(game: Game, rng: random.Random | None = None, *, pairs: int = 8, f
     >>> from tamalou import new_game
     >>> check_all(new_game("french", players=3, seed=1))
     """
+    game = round_of(game)
     rng = rng if rng is not None else _rng(game, "all")
     check_conservation(game)
     check_knowledge(game)
@@ -101,19 +103,19 @@ class Invariant:
     name: str
     description: str
     when: str
-    check: Callable[[Game, random.Random, bool], None] = field(repr=False, compare=False)
+    check: Callable[[Round, random.Random, bool], None] = field(repr=False, compare=False)
 
-    def __call__(self, game: Game, rng: random.Random | None = None, *, thorough: bool = False) -> None:
+    def __call__(self, game: Round, rng: random.Random | None = None, *, thorough: bool = False) -> None:
         self.check(game, rng if rng is not None else _rng(game, self.name), thorough)
 
 
 def _each_player(
-    check: Callable[[Game, int, random.Random, bool], None],
-) -> Callable[[Game, random.Random, bool], None]:
+    check: Callable[[Round, int, random.Random, bool], None],
+) -> Callable[[Round, random.Random, bool], None]:
     """A check of one seat, for every seat, each with its own generator (so a thorough check samples
     a superset of the plain one for every seat)."""
 
-    def run(game: Game, rng: random.Random, thorough: bool) -> None:
+    def run(game: Round, rng: random.Random, thorough: bool) -> None:
         seeds = [rng.getrandbits(64) for _ in range(game.players)]
         for p in range(game.players):
             check(game, p, random.Random(seeds[p]), thorough)
@@ -211,5 +213,5 @@ INVARIANTS: dict[str, Invariant] = _Invariants(
 )
 
 
-def _one_slot_order(game: Game, player: int, rng: random.Random, thorough: bool) -> None:
+def _one_slot_order(game: Round, player: int, rng: random.Random, thorough: bool) -> None:
     check_slot_order(game, rng, permutations=8 if thorough else 3, players=[player])

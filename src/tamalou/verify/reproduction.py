@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..actions import Action, action_to_dict
-from ..engine import Game
+from ..engine import Round
 from ..errors import IllegalAction, SetupError
 from ..events import Event
 from ..schema import Variant
@@ -32,7 +32,7 @@ class Reproduction:
     changed since), and whether the invariant could be ``checked`` at all (an ``"end"`` invariant
     needs a finished round)."""
 
-    game: Game | None
+    game: Round | None
     violation: InvariantViolation | None
     applied: int
     refused: tuple[int, str] | None = None
@@ -43,7 +43,7 @@ class Reproduction:
         return self.violation is not None
 
 
-StepCallback = Callable[[Game, Action | None, list[Event]], None]
+StepCallback = Callable[[Round, Action | None, list[Event]], None]
 
 
 def reproduce(
@@ -71,12 +71,12 @@ def reproduce(
         raise ValueError(f"unknown invariant {invariant!r} (invariants: {', '.join(INVARIANTS)})")
     steps = [n for n in names if n in _STEP]
 
-    def crash(game: Game | None, what: str, exc: Exception) -> InvariantViolation:
+    def crash(game: Round | None, what: str, exc: Exception) -> InvariantViolation:
         where = f" [after {len(game.actions)} actions]" if game is not None else ""
         return InvariantViolation(f"{what} raised {type(exc).__name__}: {exc}{where}", invariant="no_crash")
 
     try:
-        game = Game(variant, players, seed=seed, deal=deal, first_player=first_player)
+        game = Round(variant, players, seed=seed, deal=deal, first_player=first_player)
         events = game.start()
     except SetupError:
         raise

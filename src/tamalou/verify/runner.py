@@ -89,7 +89,7 @@ def verify(
 ) -> VerifyReport:
     """Check ``games`` random games of ``variant`` (``check_game`` each) and report by invariant.
 
-    Game ``i`` is dealt with seed ``seed + i`` for ``players`` (a count, several counts in turn, or
+    Round ``i`` is dealt with seed ``seed + i`` for ``players`` (a count, several counts in turn, or
     ``None``: every count the ruleset allows, in turn), in ``style_of(seed + i)``. ``samples`` states
     of each game (default ``SAMPLES``) are checked by the ``"sample"`` invariants, or every
     ``check_every`` actions if given. ``workers`` processes (started with ``spawn``; the variant is

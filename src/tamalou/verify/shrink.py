@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..actions import action_to_dict
-from ..engine import Game
+from ..engine import Round
 from ..errors import TamalouError
 from ..resolver import resolve
 from ..schema import Variant
@@ -116,7 +116,7 @@ class _Shrinker:
         checked after each action, within the budget."""
         inv = INVARIANTS[self.invariant]
         try:
-            game = Game(self.v, self.players, seed=self.seed)
+            game = Round(self.v, self.players, seed=self.seed)
             game.start()
             for k, a in enumerate(actions):
                 if not self.budget.left():
@@ -145,7 +145,7 @@ class _Shrinker:
 
     def simplify(self, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
         try:
-            game = Game(self.v, self.players, seed=self.seed)
+            game = Round(self.v, self.players, seed=self.seed)
             game.start()
         except Exception:
             return actions  # the deal itself fails: nothing to simplify

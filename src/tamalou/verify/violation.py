@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 from ..actions import ACTION_TYPES, Action, action_to_dict
-from ..engine import Game
+from ..engine import Round
 from ..errors import InvariantViolation
 
 __all__ = ["InvariantViolation"]
@@ -19,24 +19,24 @@ __all__ = ["InvariantViolation"]
 # ----------------------------------------------------------------------------- small helpers
 
 
-def _where(game: Game) -> str:
+def _where(game: Round) -> str:
     phase = getattr(game.phase, "value", game.phase)
     return (
         f"[turn {game.turn}, phase {phase!r}, player {game.current_player} to play, after {len(game.actions)} actions]"
     )
 
 
-def _fail(game: Game, message: str, invariant: str = "") -> InvariantViolation:
+def _fail(game: Round, message: str, invariant: str = "") -> InvariantViolation:
     return InvariantViolation(f"{message} {_where(game)}", invariant=invariant)
 
 
-def _rng(game: Game, name: str) -> random.Random:
+def _rng(game: Round, name: str) -> random.Random:
     """The default generator of a sampling check: seeded from the game (its seed and how many actions
     it has seen) and the check's name, so the same state is always checked the same way."""
     return random.Random(f"{name}/{game.seed}/{len(game.actions)}")
 
 
-def _place(game: Game, card: int) -> str:
+def _place(game: Round, card: int) -> str:
     """Where card id ``card`` lies, for messages."""
     for p, hand in enumerate(game.hands):
         for s, c in enumerate(hand):
@@ -51,7 +51,7 @@ def _place(game: Game, card: int) -> str:
     return "nowhere"
 
 
-def _card(game: Game, card: int) -> str:
+def _card(game: Round, card: int) -> str:
     text = game.text[card] if 0 <= card < len(game.text) else "?"
     return f"card {card} ({text}, {_place(game, card)})"
 
@@ -81,7 +81,7 @@ def _json_diff(before: str, after: str) -> str:
 _State = tuple[str, list[Action]]
 
 
-def _state_of(game: Game) -> _State:
+def _state_of(game: Round) -> _State:
     """The game's snapshot without its action log, and the log: what a refusal, or trying actions on
     copies, must leave as it was (on a long game, much cheaper than a whole ``to_json``)."""
     g = game.copy()

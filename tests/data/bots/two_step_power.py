@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import tamalou
-from tamalou import Action, Event, Game, Power, Swap
+from tamalou import Action, Event, Power, Round, Swap
 
 
 class LookThenMove(tamalou.CardPower):
@@ -14,20 +14,20 @@ class LookThenMove(tamalou.CardPower):
 
     name = "look_then_move"
 
-    def uses(self, g: Game, p: int) -> list[Action]:
+    def uses(self, g: Round, p: int) -> list[Action]:
         return [self.action(p, s) for s in g.occupied(p)]
 
-    def resolve(self, g: Game, a: Power, events: list[Event]) -> Any:
+    def resolve(self, g: Round, a: Power, events: list[Event]) -> Any:
         assert a.slot is not None
         g.look(a.player, a.player, a.slot, events)
         return [a.slot]
 
-    def next_uses(self, g: Game, p: int, memo: Any) -> list[Action]:
+    def next_uses(self, g: Round, p: int, memo: Any) -> list[Action]:
         if not g.slot_ok(p, memo[0]):
             return []
         return [Swap(p, s) for s in g.occupied(p) if s != memo[0]]
 
-    def resolve_next(self, g: Game, a: Action, memo: Any, events: list[Event]) -> Any:
+    def resolve_next(self, g: Round, a: Action, memo: Any, events: list[Event]) -> Any:
         assert isinstance(a, Swap)
         g.swap(a.player, (a.player, memo[0]), (a.player, a.slot), events)
 

@@ -20,7 +20,7 @@ from tamalou import Action, Event, Power
 from tamalou.plugins.powers import BlindSwap
 
 if TYPE_CHECKING:
-    from tamalou import Game
+    from tamalou import Round
 
 
 class SpyPeekAny(tamalou.CardPower):
@@ -32,14 +32,14 @@ class SpyPeekAny(tamalou.CardPower):
     name = "spy_peek_any"
     title = "Look at any one card on the table, your own included"  # the words logs and `tamalou show` use
 
-    def uses(self, g: Game, p: int) -> list[Action]:
+    def uses(self, g: Round, p: int) -> list[Action]:
         return [self.action(p, target=q, target_slot=s) for q in [p, *g.targets(p)] for s in g.occupied(q)]
 
-    def usable(self, g: Game, p: int) -> bool:
+    def usable(self, g: Round, p: int) -> bool:
         # Cheaper than listing every use: is there a card to look at?
         return not g.empty(p) or bool(g.targets(p))
 
-    def refusal(self, g: Game, a: Power) -> str | None:
+    def refusal(self, g: Round, a: Power) -> str | None:
         # Clearer reasons than the default ("not one of the uses"); it accepts exactly what ``uses`` lists.
         if a.slot is not None or a.owner is not None:
             return f"{self.name} takes 'target' (any player, yourself included) and 'target_slot', not 'slot'"
@@ -53,7 +53,7 @@ class SpyPeekAny(tamalou.CardPower):
             return f"slot {s} of player {q} holds no card"
         return None
 
-    def resolve(self, g: Game, a: Power, events: list[Event]) -> Any:
+    def resolve(self, g: Round, a: Power, events: list[Event]) -> Any:
         assert a.target is not None and a.target_slot is not None
         g.look(a.player, a.target, a.target_slot, events)  # the player alone learns the card
 
@@ -68,7 +68,7 @@ class SpySwapLook(BlindSwap):
     name = "spy_swap_look"
     title = "Swap one of your cards with one of an opponent's, then look at the card you received"
 
-    def resolve(self, g: Game, a: Power, events: list[Event]) -> Any:
+    def resolve(self, g: Round, a: Power, events: list[Event]) -> Any:
         super().resolve(g, a, events)  # the blind swap: everyone sees which two places changed
         assert a.slot is not None
         g.look(a.player, a.player, a.slot, events)  # then the player alone sees what came in

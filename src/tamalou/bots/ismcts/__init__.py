@@ -14,7 +14,7 @@ starts by rebuilding a full game the view is consistent with — a **determiniza
    mechanic's state starts as a new game's and is set from those facts. Knowledge: this seat knows what
    its view shows, everyone knows the discard, an opponent is taken to know the cards of their layout
    in the opening-peek slots and the card they hold. The template then goes through
-   ``Game.to_json``/``Game.from_json``, which check it as a snapshot from storage is checked.
+   ``Round.to_json``/``Round.from_json``, which check it as a snapshot from storage is checked.
 2. **A sample per iteration**: a copy of the template whose unknown places get the unknown ids in a
    fresh random order (uniform over the deals the view allows; knowledge stays with the places).
 3. **The search** (single-observer ISMCTS, after Cowling, Powley & Whitehouse 2012). The tree holds

@@ -9,7 +9,7 @@ import random
 from typing import TYPE_CHECKING
 
 from ...actions import Action, MatchAction, Tick
-from ...engine.game import Game
+from ...engine.round import Round
 from ...engine.rulebook import Rulebook, rulebook
 from ...engine.state import CALL, DRAW, HOLD, OVER, POWER
 from ...errors import TamalouError
@@ -211,7 +211,7 @@ class ISMCTSBot:
         self.last_search = {a: (e.visits, e.mean()) for a, e in root.edges.items()}
         return max(root.edges.items(), key=lambda item: (item[1].visits, item[1].total))[0]
 
-    def _until_mine(self, g: Game, me: int, policy: RolloutPolicy) -> bool:
+    def _until_mine(self, g: Round, me: int, policy: RolloutPolicy) -> bool:
         """Play the others (and every player's matches) by the policy until seat ``me`` has a move of its own
         to make; ``False`` if the round ended first."""
         for _ in range(self.rollout_limit):

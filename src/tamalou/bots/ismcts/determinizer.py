@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from ...actions import Action, Discard, Pass
 from ...engine.deal import set_universe
-from ...engine.game import Game
+from ...engine.round import Round
 from ...engine.rulebook import rulebook
 from ...engine.state import DRAW, HOLD, NO_CARD, PEEK, Phase
 from ...errors import SnapshotError, Unbuildable
@@ -32,7 +32,7 @@ class Determinizer:
         rb = rulebook(variant)
         me = view.player
         players = view.players
-        g = Game(None)
+        g = Round(None)
         g.init_runtime(variant, players)
         set_universe(g, rb.deck)
         pool: dict[str, list[int]] = {}
@@ -128,7 +128,7 @@ class Determinizer:
             if rb.overrides(m, "resample"):
                 m.resample(g, info)
         try:
-            self.template = Game.from_json(g.to_json(), variant)
+            self.template = Round.from_json(g.to_json(), variant)
         except SnapshotError as exc:
             raise Unbuildable(str(exc)) from None
         self.places = places
@@ -137,7 +137,7 @@ class Determinizer:
         self.player = me
 
     @staticmethod
-    def _fill(g: Game, places: list[tuple[int, int]], place_knowers: list[int], ids: list[int]) -> None:
+    def _fill(g: Round, places: list[tuple[int, int]], place_knowers: list[int], ids: list[int]) -> None:
         knowers, hands, stock = g.knowers, g.hands, g.stock
         for (owner, slot), who, c in zip(places, place_knowers, ids, strict=True):
             if owner >= 0:
@@ -148,7 +148,7 @@ class Determinizer:
                 g.held = c
             knowers[c] = who
 
-    def sample(self, rng: random.Random) -> Game:
+    def sample(self, rng: random.Random) -> Round:
         """A copy of the template with the unknown cards dealt at random into the unknown places."""
         g = self.template.copy()
         ids = self.unknown[:]

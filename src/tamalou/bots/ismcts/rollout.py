@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 from ...actions import Action, Call, Discard, Draw, Give, MatchAction, Pass, Power, Replace, Tick
-from ...engine.game import Game
+from ...engine.round import Round
 from ...engine.rulebook import Rulebook
 from ...engine.state import CALL, DRAW, GIVE, HOLD, NO_CARD, OVER, PEEK, POWER, SWAP
 from ...powers import hinted_use
@@ -46,15 +46,15 @@ class RolloutPolicy:
 
     # -- what a player believes -------------------------------------------------------------------
 
-    def belief(self, g: Game, p: int, c: int) -> float:
+    def belief(self, g: Round, p: int, c: int) -> float:
         return g.value[c] if g.knowers[c] >> p & 1 else self.mean
 
-    def total(self, g: Game, p: int, q: int) -> float:
+    def total(self, g: Round, p: int, q: int) -> float:
         """``q``'s layout as ``p`` counts it."""
         value, knowers, mean = g.value, g.knowers, self.mean
         return sum(value[c] if knowers[c] >> p & 1 else mean for c in g.hands[q] if c != NO_CARD)
 
-    def worst(self, g: Game, p: int) -> tuple[float, int] | None:
+    def worst(self, g: Round, p: int) -> tuple[float, int] | None:
         """``p``'s card worth the most to ``p`` (a known high card before an unknown one) and its slot."""
         best: tuple[float, int] | None = None
         value, knowers, mean = g.value, g.knowers, self.mean
@@ -66,13 +66,13 @@ class RolloutPolicy:
                 best = (w, s)
         return best
 
-    def same(self, g: Game, a: int, b: int) -> bool:
+    def same(self, g: Round, a: int, b: int) -> bool:
         kind = self.kind
         if kind is not None:
             return bool(kind[a] == kind[b])
         return self.rb.same_kind(g.cards[a], g.cards[b])
 
-    def worth(self, g: Game, p: int) -> float:
+    def worth(self, g: Round, p: int) -> float:
         """How good the table looks to ``p``: the opponents' totals less its own, as ``p`` counts them,
         with a little for each card it knows."""
         others = [q for q in range(g.players) if q != p and not g.left >> q & 1]
@@ -82,7 +82,7 @@ class RolloutPolicy:
 
     # -- matching -----------------------------------------------------------------------------------
 
-    def match(self, g: Game, p: int) -> Action | None:
+    def match(self, g: Round, p: int) -> Action | None:
         """A match ``p`` makes now: its known card of the top's kind worth the most, if listed."""
         if not self.matching or not g.discard:
             return None
@@ -99,7 +99,7 @@ class RolloutPolicy:
                 return a
         return None
 
-    def matches(self, g: Game) -> None:
+    def matches(self, g: Round) -> None:
         """Every player, from the one after the player to move round to them, matches if it will."""
         n = g.players
         cur = g.current_player
@@ -113,7 +113,7 @@ class RolloutPolicy:
 
     # -- a player's own move ------------------------------------------------------------------------
 
-    def choose(self, g: Game, p: int, legal: list[Action]) -> Action:
+    def choose(self, g: Round, p: int, legal: list[Action]) -> Action:
         mine = [a for a in legal if type(a) is not MatchAction and type(a) is not Tick]
         if not mine:
             return legal[0]
@@ -141,7 +141,7 @@ class RolloutPolicy:
             return passing
         return self.rng.choice(mine)
 
-    def _draw(self, g: Game, p: int, mine: list[Action]) -> Action:
+    def _draw(self, g: Round, p: int, mine: list[Action]) -> Action:
         call = stock = discard = passing = None
         for a in mine:
             t = type(a)
@@ -162,7 +162,7 @@ class RolloutPolicy:
                 return discard
         return stock or discard or passing or mine[0]
 
-    def _hold(self, g: Game, p: int, mine: list[Action]) -> Action:
+    def _hold(self, g: Round, p: int, mine: list[Action]) -> Action:
         replaces: dict[int, Action] = {}
         discard = None
         for a in mine:
@@ -190,7 +190,7 @@ class RolloutPolicy:
                     return discard
         return replaces[worst[1]] if worst[0] - h > 0.5 else discard
 
-    def _power(self, g: Game, p: int, mine: list[Action]) -> Action:
+    def _power(self, g: Round, p: int, mine: list[Action]) -> Action:
         powers = [a for a in mine if isinstance(a, Power)]
         passing = next((a for a in mine if type(a) is Pass), None)
         if not powers:
@@ -230,20 +230,20 @@ class RolloutPolicy:
             return passing or self.rng.choice(powers)
         return self.rng.choice(powers)  # play again, give a card...: use it
 
-    def _call(self, g: Game, p: int, mine: list[Action]) -> Action:
+    def _call(self, g: Round, p: int, mine: list[Action]) -> Action:
         call = next((a for a in mine if type(a) is Call), None)
         if call is not None and self._should_call(g, p):
             return call
         return next((a for a in mine if type(a) is Pass), None) or mine[0]
 
-    def _should_call(self, g: Game, p: int) -> bool:
+    def _should_call(self, g: Round, p: int) -> bool:
         own = self.total(g, p, p)
         if own > self.threshold:
             return False
         others = [self.total(g, p, q) for q in range(g.players) if q != p and not g.left >> q & 1]
         return all(own < t for t in others)
 
-    def _best_by_lookahead(self, g: Game, p: int, mine: list[Action]) -> Action:
+    def _best_by_lookahead(self, g: Round, p: int, mine: list[Action]) -> Action:
         """The move after which the table looks best to ``p`` (each tried with ``push`` and ``pop``)."""
         best: tuple[float, Action] | None = None
         for a in mine:
@@ -259,12 +259,12 @@ class RolloutPolicy:
 
     # -- playing out ----------------------------------------------------------------------------------
 
-    def actor(self, g: Game) -> int:
+    def actor(self, g: Round) -> int:
         """Whom the round waits for (the first of them)."""
         to_act = g.to_act
         return to_act[0] if to_act else g.current_player
 
-    def play_out(self, g: Game, limit: int) -> None:
+    def play_out(self, g: Round, limit: int) -> None:
         """Play ``g`` on with this policy for at most ``limit`` moves, matches included."""
         for _ in range(limit):
             self.matches(g)
@@ -275,7 +275,7 @@ class RolloutPolicy:
             if g.phase == OVER:
                 return
 
-    def rewards(self, g: Game, margin: float = 0.0) -> list[float]:
+    def rewards(self, g: Round, margin: float = 0.0) -> list[float]:
         """Each player's share of the win: 1 for a sole winner, 1/k for k tied winners (a round the
         rollout did not finish goes to the lowest true total); with ``margin`` > 0, that much of the
         reward is instead how far the player's total is under the others' mean (0.5 when equal, towards
@@ -305,7 +305,7 @@ class GameWorth:
 
     __slots__ = ("_g", "_p", "_policy")
 
-    def __init__(self, policy: RolloutPolicy, g: Game, p: int) -> None:
+    def __init__(self, policy: RolloutPolicy, g: Round, p: int) -> None:
         self._policy = policy
         self._g = g
         self._p = p

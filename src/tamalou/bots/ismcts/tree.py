@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...actions import Action
-from ...engine.game import Game
+from ...engine.round import Round
 from ...engine.state import NO_CARD
 
 
@@ -36,7 +36,7 @@ class _Node:
         self.visits = 0
 
 
-def _info_key(g: Game, me: int) -> Any:
+def _info_key(g: Round, me: int) -> Any:
     """What seat ``me`` knows when it has to decide: the phase, its held card, every card it knows where it
     is, the discard and who called (its information set, as far as this search tells them apart)."""
     text, knowers = g.text, g.knowers
