@@ -58,6 +58,20 @@ def tamalou_round_scores(variant, tally, winners):
     return [t + max((tamalou.card_value(variant, c) for c in h), default=0) for t, h in zip(tally.totals, tally.hands)]
 """
 
+#: The first rule where an environment variable says so, else the fixed one: a rule that depends on state outside
+#: the game (a failure that does not come back when replayed without it).
+FIRST_CARD_IF_ASKED = """
+import os
+import tamalou
+
+
+@tamalou.hookimpl
+def tamalou_round_scores(variant, tally, winners):
+    if os.environ.get("FIRST_CARD_RULE") == "1":
+        return [t + (tamalou.card_value(variant, h[0]) if h else 0) for t, h in zip(tally.totals, tally.hands)]
+    return [t + max((tamalou.card_value(variant, c) for c in h), default=0) for t, h in zip(tally.totals, tally.hands)]
+"""
+
 
 def run(*args: str) -> Any:
     return runner.invoke(app, list(args))
@@ -192,7 +206,46 @@ def test_replay_says_when_the_rule_is_fixed(tmp_path: Path, monkeypatch: pytest.
     monkeypatch.delitem(sys.modules, "first_card_fix_rules")  # a fresh process would import it again
     result = run("replay", str(out), "--allow-plugins")
     assert result.exit_code == 0, result.output
-    assert "holds now: slot_order" in result.stdout
+    assert "holds now: slot_order (the code of first_card_fix_rules changed)" in result.stdout
+
+
+def test_replay_never_says_a_bug_holds_when_the_code_is_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failure that depends on state outside the game: with the plugin's code unchanged, a replay that does not
+    fail says it does not reproduce (exit 1), not that the rule holds."""
+    path = house(tmp_path, "first_card_asked", FIRST_CARD_IF_ASKED)
+    out = tmp_path / "ce.json"
+    monkeypatch.setenv("FIRST_CARD_RULE", "1")
+    assert run("verify", str(path), "-n", "1", "-w", "1", "-o", str(out)).exit_code == 1
+    assert Counterexample.read(out).code["first_card_asked_rules"]  # the fingerprint of the code that failed
+    assert "still fails: slot_order" in run("replay", str(out), "--allow-plugins").stdout
+    monkeypatch.delenv("FIRST_CARD_RULE")
+    result = run("replay", str(out), "--allow-plugins")
+    assert result.exit_code == 1, result.output
+    assert "does not reproduce: slot_order held this time, with the same tamalou" in result.stdout
+    assert "holds now" not in result.stdout
+    # Once the module is changed (here: fixed for good), the same replay says it holds, and why.
+    (tmp_path / "first_card_asked_rules.py").write_text(HIGHEST_CARD, encoding="utf-8")
+    monkeypatch.delitem(sys.modules, "first_card_asked_rules")
+    fixed = run("replay", str(out), "--allow-plugins")
+    assert fixed.exit_code == 0, fixed.output
+    assert "holds now: slot_order (the code of first_card_asked_rules changed)" in fixed.stdout
+
+
+def test_a_file_without_fingerprints_says_it_cannot_tell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = house(tmp_path, "first_card_old", FIRST_CARD)
+    out = tmp_path / "ce.json"
+    assert run("verify", str(path), "-n", "1", "-w", "1", "-o", str(out)).exit_code == 1
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert set(data["code"]) == {"tamalou", "first_card_old_rules"}
+    data["code"] = {}  # as an older tamalou wrote it
+    out.write_text(json.dumps(data), encoding="utf-8")
+    (tmp_path / "first_card_old_rules.py").write_text(HIGHEST_CARD, encoding="utf-8")  # the fix
+    monkeypatch.delitem(sys.modules, "first_card_old_rules")
+    result = run("replay", str(out), "--allow-plugins")
+    assert result.exit_code == 0, result.output
+    assert "holds now: slot_order (the file records no fingerprint of the code" in result.stdout
 
 
 def test_the_default_counterexample_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

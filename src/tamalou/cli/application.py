@@ -35,7 +35,8 @@ OK, RULE_FAILURE, USAGE_ERROR = 0, 1, 2
 
 EPILOG = (
     "Exit status: 0 success; 1 a rule or invariant failure (validate found a bad ruleset, verify a broken "
-    "invariant, replay a counterexample that still fails, a plugin failed during a game); 2 a usage or load "
+    "invariant, replay a counterexample that still fails or does not reproduce with the same code, a plugin failed "
+    "during a game); 2 a usage or load "
     "error (a bad option, a ruleset that cannot be found, read or loaded by show, new, play, simulate or "
     "verify, a counterexample file that replay cannot read or, without --allow-plugins, whose ruleset needs plugin "
     "modules of its own, a file that new would overwrite)."

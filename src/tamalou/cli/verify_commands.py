@@ -225,8 +225,10 @@ def replay(
     """Play a counterexample (or a game snapshot) again, step by step, then check the invariant it broke.
 
     Each action is printed with the events it made and the table as every seat sees it (only seat P's with
-    --seat). At the end the invariant that broke is checked again: exit 1 if it still fails, 0 if it holds now
-    (run it after fixing your rule). A snapshot has every invariant checked along the way and at the end.
+    --seat). At the end the invariant that broke is checked again: exit 1 if it still fails; 0 if it holds now
+    and the plugin code or tamalou changed since the file was written (run it after fixing your rule); exit 1,
+    "does not reproduce", if it holds with the same code (the rule depends on chance or on state outside the
+    game). A snapshot has every invariant checked along the way and at the end.
 
     The file is not trusted unless --allow-plugins: no module it names is imported but tamalou's own plugins
     (those of the built-in rulesets), and a ruleset that needs another one is a usage error (exit 2).
@@ -293,7 +295,23 @@ def replay(
     if not outcome.checked:
         say(f"{what} cannot be checked: the round is not over after the actions of the file; it does not fail")
         return
-    say(f"holds now: {what}")
+    changes = example.changed_since() if example.invariant else None
+    if changes == []:
+        # The same tamalou and the same plugin code as when it failed: nothing that could fix it changed.
+        say(
+            f"does not reproduce: {what} held this time, with the same tamalou and the same code of "
+            f"{'the plugin modules' if example.variant.plugins else 'the ruleset'} as when it failed: the rule "
+            "depends on chance or on state outside the game (random numbers, hash() of a string, which differs "
+            "per process, the time, a module-level variable); make it a function of the game"
+        )
+        raise typer.Exit(RULE_FAILURE)
+    since = f" ({'; '.join(changes)})" if changes else ""
+    unknown = (
+        " (the file records no fingerprint of the code: a fix cannot be told from chance)"
+        if (example.invariant and changes is None)
+        else ""
+    )
+    say(f"holds now: {what}{since}{unknown}")
 
 
 def _read_replayable(text: str, file: Path, allow_plugins: bool) -> Counterexample:

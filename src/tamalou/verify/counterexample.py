@@ -11,6 +11,8 @@ default file name::
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal
@@ -74,6 +76,48 @@ class EmbeddedVariant(_Model):
         return v
 
 
+def code_fingerprints(variant: Variant) -> dict[str, str]:
+    """The fingerprint of the code that plays ``variant``, as ``verify`` records it beside a failure it saw:
+    tamalou's own package and each plugin module of the ruleset (``plugin_code``), by name."""
+    modules = ["tamalou", *(name for name in variant.plugins if name.split(".")[0] != "tamalou")]
+    return {name: plugin_code(name, variant._plugin_dirs.get(name)) for name in modules}
+
+
+def plugin_code(module: str, folder: str | None = None) -> str:
+    """The SHA-256 of a module's code, as a replay compares it: the files of its top-level package (every
+    ``.py`` below it, so that a fix in a helper module counts), or its own file; ``folder`` is where it was
+    found beside a ruleset file. ``""`` where the code cannot be found here (nothing to compare)."""
+    top = module.split(".")[0]
+    path: Path | None = None
+    if folder is not None:
+        for candidate in (Path(folder) / top, Path(folder) / f"{top}.py"):
+            if candidate.exists():
+                path = candidate
+                break
+    if path is None:
+        try:
+            spec = importlib.util.find_spec(top)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is None:
+            return ""
+        if spec.submodule_search_locations:
+            path = Path(next(iter(spec.submodule_search_locations)))
+        elif spec.origin and spec.origin not in ("built-in", "frozen"):
+            path = Path(spec.origin)
+        else:
+            return ""
+    files = sorted(path.rglob("*.py")) if path.is_dir() else [path]
+    digest = hashlib.sha256()
+    for file in files:
+        try:
+            digest.update(file.relative_to(path).as_posix().encode() if path.is_dir() else b"")
+            digest.update(file.read_bytes())
+        except OSError:
+            return ""
+    return digest.hexdigest()
+
+
 class Counterexample(_Model):
     """A game that breaks an invariant, with all it takes to play it again anywhere: the ruleset
     (embedded), the players, the seed (or stacked deal) and first player, the actions in their JSON
@@ -101,6 +145,12 @@ class Counterexample(_Model):
     found: dict[str, Any] = Field(
         default_factory=dict, description="The game verify found failing, before shrinking: seed, players, actions."
     )
+    code: dict[str, str] = Field(
+        default_factory=dict,
+        description="The SHA-256 of the code that failed (tamalou's package, each plugin module: "
+        "``code_fingerprints``), recorded by verify: what ``tamalou replay`` compares to tell a fix from a rule "
+        "that depends on chance. Empty in a file made otherwise.",
+    )
 
     def load_variant(self, *, allow_plugins: bool = True) -> Variant:
         """The embedded ruleset (``EmbeddedVariant.load``): ``allow_plugins=False`` for a file you did not
@@ -124,6 +174,21 @@ class Counterexample(_Model):
             thorough=thorough,
             on_step=on_step,
         )
+
+    def changed_since(self) -> list[str] | None:
+        """What differs here from the code that failed (``code``): tamalou's package, each plugin module. ``[]``
+        when nothing does (a failure that does not come back then depends on chance or on state outside the
+        game); ``None`` when the file records no code (a snapshot, a file made by hand or by an older tamalou)."""
+        if not self.code:
+            return None
+        changes: list[str] = []
+        for name, recorded in self.code.items():
+            now = plugin_code(name, self.variant.plugin_dirs.get(name))
+            if not recorded or not now:
+                changes.append(f"the code of {name} {'was not recorded' if not recorded else 'is not found here'}")
+            elif now != recorded:
+                changes.append(f"the code of {name} changed")
+        return changes
 
     def write(self, path: str | Path) -> Path:
         out = Path(path)

@@ -36,7 +36,7 @@ from ..errors import TamalouError
 from ..resolver import resolve
 from ..schema import Variant
 from ..version import __version__
-from .counterexample import Counterexample, EmbeddedVariant
+from .counterexample import Counterexample, EmbeddedVariant, code_fingerprints
 from .game_check import Failure, check_game
 from .registry import INVARIANTS
 from .reproduction import _STEP, Reproduction, reproduce
@@ -249,6 +249,7 @@ def _counterexample(
         invariant=invariant,
         message=message,
         description=INVARIANTS[invariant].description,
+        code=code_fingerprints(v),
         found={
             "seed": failure.seed,
             "players": failure.players,
