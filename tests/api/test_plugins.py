@@ -826,6 +826,25 @@ def test_a_misspelt_hook_is_refused_with_a_suggestion(tmp_path: Path) -> None:
     assert f"{PKG}.hook_typo" in message
 
 
+@pytest.mark.parametrize(
+    ("plugin", "kind", "typo", "meant"),
+    [
+        ("method_typo", "Mechanic 'greeter'", "turn_begins", "turn_began"),
+        ("power_method_typo", "CardPower 'glance'", "refusl", "refusal"),
+    ],
+)
+def test_a_misspelt_method_of_a_mechanic_or_a_power_is_refused_with_a_suggestion(
+    tmp_path: Path, plugin: str, kind: str, typo: str, meant: str
+) -> None:
+    """A method the base class does not have, close to one it has, would never be called: refused at load, as a
+    misspelt hook is (a helper far from every method of the base, as ``Greeter.greeting``, is not)."""
+    with pytest.raises(VariantError) as info:
+        house(tmp_path, plugin)
+    message = str(info.value)
+    assert f"{kind} of plugin '{PKG}.{plugin}': {typo} is not a method of tamalou." in message
+    assert f"(did you mean {meant}?)" in message and "never calls it" in message
+
+
 def test_an_unmarked_hook_is_refused(tmp_path: Path) -> None:
     with pytest.raises(VariantError) as info:
         house(tmp_path, "unmarked_hook")

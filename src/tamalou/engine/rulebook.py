@@ -9,6 +9,8 @@ built-in defaults implements them. Every answer is checked; a wrong one names th
 
 from __future__ import annotations
 
+import difflib
+import inspect
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -120,8 +122,31 @@ def _registered(hook: Any, base: type[T]) -> list[tuple[type[T], str]]:
                     f"expected a subclass of tamalou.{base.__name__} with a 'name'",
                     key="plugins",
                 )
+            _check_method_names(cls, base, plugin)
             out.append((cls, plugin))
     return out
+
+
+def _check_method_names(cls: type, base: type, plugin: str) -> None:
+    """A public method of a plugin's class that its base class does not have, and whose name is close to one
+    the base has, is a typo (``turn_begins`` for ``turn_began``): the engine would never call it, and the rule
+    would be silently left out. It is an error, as a misspelt hook is. Helpers of one's own are free: a name far
+    from every method of the base, or one that starts with ``_``."""
+    known = [name for name in dir(base) if not name.startswith("_")]
+    for klass in cls.__mro__:
+        if klass is base or not issubclass(klass, base):
+            break
+        for attr, value in vars(klass).items():
+            if attr.startswith("_") or attr in known or not inspect.isfunction(value):
+                continue
+            near = difflib.get_close_matches(attr, known, n=1, cutoff=0.8)
+            if near:
+                raise VariantError(
+                    f"{base.__name__} {getattr(cls, 'name', cls.__name__)!r} of plugin {plugin!r}: {attr} is not a "
+                    f"method of tamalou.{base.__name__} (did you mean {near[0]}?): the engine never calls it "
+                    "(a helper of your own: name it further from the base's methods, or start it with _)",
+                    key="plugins",
+                )
 
 
 class Rulebook:
