@@ -3,8 +3,12 @@ modules that raise them import them from here; each is importable from ``tamalou
 
 from __future__ import annotations
 
+import os
+import sysconfig
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
+
+import pluggy
 
 if TYPE_CHECKING:
     from .actions import Action
@@ -161,3 +165,40 @@ class InvariantViolation(TamalouError, AssertionError):
 class Unbuildable(TamalouError):
     """A seat's view that does not fit a game the ISMCTS determinizer can rebuild (its cards, its phase):
     ``tamalou.bots.ismcts.Determinizer`` raises it, and the bot then plays its fallback."""
+
+
+def _folder(path: str) -> str:
+    return os.path.normcase(os.path.realpath(path)) + os.sep
+
+
+#: Where code that is not a plugin's lives: tamalou's package and pluggy's; the standard library (but the
+#: packages installed below it, whose folder may be inside it).
+_LIBRARIES = (_folder(os.path.dirname(__file__)), _folder(os.path.dirname(pluggy.__file__)))
+_STDLIB = _folder(sysconfig.get_paths()["stdlib"])
+_INSTALLED = tuple({_folder(sysconfig.get_paths()[key]) for key in ("purelib", "platlib")})
+
+
+def _a_plugin_s(path: str) -> bool:
+    if path.startswith(_LIBRARIES):
+        return False
+    return not path.startswith(_STDLIB) or path.startswith(_INSTALLED)
+
+
+def raised_at(exc: BaseException) -> str:
+    """Where ``exc`` was raised in a plugin's code, as `` (at FILE:LINE)`` to put after a message: the deepest
+    frame of its traceback outside tamalou, pluggy and the standard library (``""`` if there is none). So an
+    error of a hook or of a power names the line of the plugin that raised it."""
+    where = ""
+    tb = exc.__traceback__
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        path = os.path.normcase(os.path.realpath(filename)) if not filename.startswith("<") else ""
+        if path and _a_plugin_s(path):
+            where = f"{filename}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return f" (at {where})" if where else ""
+
+
+def what_raised(exc: BaseException) -> str:
+    """``exc`` as a report says it: its type, its message and where a plugin's code raised it (``raised_at``)."""
+    return f"{type(exc).__name__}: {exc}{raised_at(exc)}"

@@ -877,7 +877,11 @@ def last_pass_of_the_round(g: Round) -> Pass:
 
 @pytest.mark.parametrize(
     ("module", "hook", "words"),
-    [("partial_ranking", "tamalou_rank", ["[[0]]"]), ("failing_winners", "tamalou_winners", ["ZeroDivisionError"])],
+    [
+        ("partial_ranking", "tamalou_rank", ["[[0]]"]),
+        # the plugin's own line, where its exception was raised (not tamalou's, nor pluggy's)
+        ("failing_winners", "tamalou_winners", ["ZeroDivisionError", "plugins_for_tests/failing_winners.py:10)"]),
+    ],
 )
 def test_a_hook_failing_at_the_end_of_the_round_leaves_the_game_as_it_was(
     tmp_path: Path, module: str, hook: str, words: list[str]

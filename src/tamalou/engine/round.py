@@ -15,7 +15,7 @@ from typing import Any, cast, overload
 
 from ..actions import Action, Tick, parse_action
 from ..display import game_lines, panel
-from ..errors import GameStateError, IllegalAction, PluginError, SetupError, SnapshotError, TamalouError
+from ..errors import GameStateError, IllegalAction, PluginError, SetupError, SnapshotError, TamalouError, raised_at
 from ..events import Event
 from ..hookspecs import Tally
 from ..resolver import resolve
@@ -200,7 +200,7 @@ class Round(Flow):
             self._restore_from(backup)
             if isinstance(exc, PluginError):
                 raise
-            raise PluginError(f"a hook failed: {exc!r}") from exc
+            raise PluginError(f"a hook failed: {exc!r}{raised_at(exc)}") from exc
         if quiet:
             log[-1] = a
         else:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from .. import plugin_managers
 from ..actions import register_action
 from ..cards import Card, build_deck, parse_card
-from ..errors import PluginError, VariantError
+from ..errors import PluginError, VariantError, raised_at
 from ..hookspecs import Tally, TieBreak
 from ..plugin_managers import BUILTIN_PLUGINS, rules_manager
 from ..powers import CardPower
@@ -71,7 +71,7 @@ def _first(name: str, impls: list[Any], kwargs: dict[str, Any]) -> tuple[Any, st
         try:
             answer = impl.function(*[kwargs[arg] for arg in impl.argnames])
         except Exception as exc:
-            raise PluginError(f"raised {exc!r}", plugin=impl.plugin_name, hook=name) from exc
+            raise PluginError(f"raised {exc!r}{raised_at(exc)}", plugin=impl.plugin_name, hook=name) from exc
         if answer is not None:
             plugin = impl.plugin_name
             break
@@ -94,7 +94,7 @@ def _wrap(name: str, impl: Any, kwargs: dict[str, Any], answer: Any) -> Any:
     except StopIteration as stop:
         return stop.value
     except Exception as exc:
-        raise PluginError(f"raised {exc!r}", plugin=impl.plugin_name, hook=name) from exc
+        raise PluginError(f"raised {exc!r}{raised_at(exc)}", plugin=impl.plugin_name, hook=name) from exc
     raise PluginError("a wrapper must yield exactly once", plugin=impl.plugin_name, hook=name)
 
 
@@ -104,7 +104,9 @@ def _all_results(hook: Any) -> list[tuple[Any, str]]:
         try:
             answer = impl.function()
         except Exception as exc:
-            raise VariantError(f"{hook.name} of plugin {impl.plugin_name!r} raised {exc!r}", key="plugins") from exc
+            raise VariantError(
+                f"{hook.name} of plugin {impl.plugin_name!r} raised {exc!r}{raised_at(exc)}", key="plugins"
+            ) from exc
         if answer is not None:
             out.append((answer, impl.plugin_name))
     return out
@@ -252,7 +254,7 @@ class Rulebook:
                 answer: Any = impl.function(*[self.variant for _ in impl.argnames])
             except Exception as exc:
                 raise VariantError(
-                    f"tamalou_tiebreaks of plugin {impl.plugin_name!r} raised {exc!r}", key="plugins"
+                    f"tamalou_tiebreaks of plugin {impl.plugin_name!r} raised {exc!r}{raised_at(exc)}", key="plugins"
                 ) from exc
             if answer is not None and not isinstance(answer, Sequence):
                 answer = [answer]

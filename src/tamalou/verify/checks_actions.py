@@ -13,7 +13,7 @@ from typing import Any
 from ..actions import ACTION_TYPES, Action, MatchAction, PeekAction, Tick, action_to_dict, parse_action
 from ..engine import Round
 from ..engine.game import Game, round_of
-from ..errors import IllegalAction
+from ..errors import IllegalAction, what_raised
 from .violation import _describe, _fail, _json_diff, _rng, _State, _state_diff, _state_of
 
 
@@ -67,7 +67,9 @@ def check_legal_actions_accepted(
                 ) from None
             except Exception as exc:
                 raise _fail(
-                    game, f"legal_actions({p}) lists {text} and apply crashes: {type(exc).__name__}: {exc}", "no_crash"
+                    game,
+                    f"legal_actions({p}) lists {text} and apply crashes: {what_raised(exc)}",
+                    "no_crash",
                 ) from exc
     if not game.is_over and not anybody and game.deadline is None:
         raise _fail(
@@ -236,9 +238,7 @@ def check_no_crash(game: Game | Round) -> None:
             listed = game.legal_actions(p)
             game.view(p)
         except Exception as exc:
-            raise _fail(
-                game, f"legal_actions({p}) or view({p}) raised {type(exc).__name__}: {exc}", "no_crash"
-            ) from exc
+            raise _fail(game, f"legal_actions({p}) or view({p}) raised {what_raised(exc)}", "no_crash") from exc
         for a in listed:
             try:
                 game.copy().apply(a)
@@ -246,13 +246,15 @@ def check_no_crash(game: Game | Round) -> None:
                 continue
             except Exception as exc:
                 raise _fail(
-                    game, f"the listed action {_describe(a)} crashed: {type(exc).__name__}: {exc}", "no_crash"
+                    game,
+                    f"the listed action {_describe(a)} crashed: {what_raised(exc)}",
+                    "no_crash",
                 ) from exc
     if game.is_over:
         try:
             game.result()
         except Exception as exc:
-            raise _fail(game, f"result() raised {type(exc).__name__}: {exc}", "no_crash") from exc
+            raise _fail(game, f"result() raised {what_raised(exc)}", "no_crash") from exc
 
 
 # ----------------------------------------------------------------------------- random actions

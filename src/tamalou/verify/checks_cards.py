@@ -9,6 +9,7 @@ from collections.abc import Iterable
 
 from ..engine import NO_CARD, Round
 from ..engine.game import Game, round_of
+from ..errors import what_raised
 from .violation import _fail, _rng
 
 
@@ -109,7 +110,7 @@ def check_slot_order(
             except Exception as exc:
                 raise _fail(
                     game,
-                    f"with player {p}'s cards in the order {shown} the result raises {type(exc).__name__}: {exc}",
+                    f"with player {p}'s cards in the order {shown} the result raises {what_raised(exc)}",
                     "slot_order",
                 ) from exc
             for k in keys:

@@ -11,7 +11,7 @@ from typing import TypeVar
 from ..actions import Action
 from ..engine.game import Game, game_of, round_of
 from ..engine.round import Round, new_round
-from ..errors import IllegalAction
+from ..errors import IllegalAction, what_raised
 from ..resolver import resolve
 from ..schema import Variant
 from .bounds import _not_ended, _stalled, step_bound, turn_bound
@@ -79,7 +79,7 @@ def play_out(
             except InvariantViolation:
                 raise
             except Exception as exc:
-                raise _fail(rd, f"listing the legal actions raised {type(exc).__name__}: {exc}", "no_crash") from exc
+                raise _fail(rd, f"listing the legal actions raised {what_raised(exc)}", "no_crash") from exc
             before = list(rd.knowers) if check_every > 0 else None
             try:
                 events = rd.apply(action)
@@ -89,7 +89,9 @@ def play_out(
                 ) from None
             except Exception as exc:
                 crash = _fail(
-                    rd, f"the listed action {_describe(action)} crashed: {type(exc).__name__}: {exc}", "no_crash"
+                    rd,
+                    f"the listed action {_describe(action)} crashed: {what_raised(exc)}",
+                    "no_crash",
                 )
                 crash.pending = action
                 raise crash from exc
