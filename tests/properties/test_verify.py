@@ -9,6 +9,7 @@ is shared.
 from __future__ import annotations
 
 import json
+import re
 import sys
 import tomllib
 import types
@@ -427,3 +428,33 @@ def test_a_failure_in_the_round_s_last_turn_keeps_its_actions_and_costs_one_repl
     assert example.actions == list(failure.actions) and example.players == 2
     assert example.check().violation is not None
     assert budget._evaluations <= 2  # the failure replayed once, and the counterexample's message once
+
+
+def test_the_failure_shrunk_is_the_shortest_of_the_run() -> None:
+    """``verify`` shrinks, among the failing games of the fewest players, the shortest (then the earliest), not
+    the first: a first failure after 98 actions and a later one after 9 give the counterexample of the 9."""
+    from tamalou.verify import shortest
+
+    long_first = Failure(seed=1, players=2, invariant="no_crash", message="", actions=[{}] * 98, index=0)
+    short = Failure(seed=5, players=2, invariant="slot_order", message="", actions=[{}] * 9, index=4)
+    shorter_of_more = Failure(seed=6, players=4, invariant="no_crash", message="", actions=[{}] * 3, index=5)
+    as_short = Failure(seed=7, players=2, invariant="no_crash", message="", actions=[{}] * 9, index=6)
+    assert shortest([long_first, short]) is short
+    assert shortest([long_first, shorter_of_more]) is long_first  # fewer players first: shrinking seeks them
+    assert shortest([long_first, as_short, short, shorter_of_more]) is short  # as short, earlier
+    with pytest.raises(ValueError):
+        shortest([])
+
+
+def test_verify_writes_the_shortest_failure_s_counterexample(tmp_path: Path) -> None:
+    path = house(tmp_path, "first_card_short", FIRST_CARD)
+    out = tmp_path / "ce.json"
+    result = run("verify", str(path), "-n", "6", "-p", "2", "-w", "1", "-o", str(out))
+    assert result.exit_code == 1, result.output
+    found = Counterexample.read(out).found
+    lengths = [int(n) for n in re.findall(r"found with (\d+) actions", result.stdout)]
+    assert lengths == [found["actions"]]
+    report = verify(str(path), games=6, players=2, workers=1)
+    fewest = min(f.players for f in report.details)
+    assert found["actions"] == min(len(f.actions) for f in report.details if f.players == fewest)
+    assert found["actions"] < len(report.details[0].actions)  # not the first failure: a shorter one

@@ -1,7 +1,8 @@
 """The commands of ``tamalou`` about invariants and counterexamples: ``verify`` plays random games checking
-the engine's invariants and writes the first failure, shrunk, as a counterexample file; ``replay`` plays such
-a file (or a game snapshot) again step by step and checks the invariant once more. A file given to ``replay``
-is not trusted: it imports no plugin module the file names but tamalou's own unless ``--allow-plugins``.
+the engine's invariants and writes the shortest failure of the fewest players, shrunk, as a counterexample
+file; ``replay`` plays such a file (or a game snapshot) again step by step and checks the invariant once more.
+A file given to ``replay`` is not trusted: it imports no plugin module the file names but tamalou's own unless
+``--allow-plugins``.
 
 ``tamalou.cli.commands`` registers them on the application, in this order."""
 
@@ -74,9 +75,10 @@ def verify(
     ends. A table says how often each invariant was checked and failed; the report is the same whatever the
     number of workers.
 
-    On a failure, the first failing game is shrunk (fewer players, fewer and simpler actions) and written as a
-    counterexample file that carries the ruleset with it: tamalou replay FILE plays it step by step and says
-    whether it still fails (with --allow-plugins if the ruleset has plugin modules of its own).
+    On a failure, the shortest failing game of the fewest players is shrunk (fewer players, fewer and simpler
+    actions) and written as a counterexample file that carries the ruleset with it: tamalou replay FILE plays it
+    step by step and says whether it still fails (with --allow-plugins if the ruleset has plugin modules of its
+    own).
     """
     try:
         from .. import invariants, verification
@@ -135,7 +137,9 @@ def verify(
         say(f"  seed {f_seed}, {f_players} players: {message}")
     if not report.details:
         raise typer.Exit(RULE_FAILURE)
-    first = report.details[0]
+    from ..verify import shortest
+
+    first = shortest(report.details)  # the shortest of the fewest players: the smallest to start from
     err.print(f"shrinking the failure of seed {first.seed} ({first.invariant})...", soft_wrap=True)
     try:
         example = verification.shrink(v, first)

@@ -54,7 +54,8 @@ Where each subject lives (everything public is importable from here):
 - ``reproduction.py``: recorded actions played again and checked (``reproduce``, ``Reproduction``);
 - ``counterexample.py``: counterexample files (``Counterexample``, ``EmbeddedVariant``,
   ``counterexample_name``);
-- ``shrink.py``: a failure made a small counterexample (``shrink``, ``ShrinkBudget``).
+- ``shrink.py``: a failure made a small counterexample (``shrink``, ``ShrinkBudget``; ``shortest``: the
+  failure of a run to shrink).
 
 ``tamalou.invariants`` and ``tamalou.verification``, where these lived before, re-export them for this
 release; ``tamalou.testing`` builds hypothesis strategies on them.
@@ -88,7 +89,7 @@ from .playout import play_out, random_playout
 from .registry import INVARIANTS, Invariant, check_all
 from .reproduction import Reproduction, reproduce
 from .runner import VerifyReport, default_workers, verify
-from .shrink import ShrinkBudget, shrink
+from .shrink import ShrinkBudget, shortest, shrink
 from .violation import InvariantViolation
 
 __all__ = [
@@ -132,6 +133,7 @@ __all__ = [
     "random_action",
     "random_playout",
     "reproduce",
+    "shortest",
     "shrink",
     "step_bound",
     "style_of",

@@ -172,6 +172,18 @@ class _Shrinker:
         return actions
 
 
+def shortest(failures: Sequence[Failure]) -> Failure:
+    """The failure of a run to shrink (``tamalou verify`` writes its counterexample): among the games with the
+    fewest players, the shortest, then the earliest. Shrinking starts from it: a run whose first failing game
+    broke after 98 actions and another one of as many players after 9 gives a counterexample of the 9 (or
+    fewer), where the first would often stay long (the actions of a round's last turn cannot be taken out).
+    Fewer players come first because shrinking looks for them first: a short game of more players would be
+    traded for another game, of fewer players, that may be longer. ``ValueError`` if there is none."""
+    if not failures:
+        raise ValueError("no failure to choose from")
+    return min(failures, key=lambda f: (f.players, len(f.actions), f.index))
+
+
 def shrink(
     variant: Variant | str | Sequence[str],
     failure: Failure,
