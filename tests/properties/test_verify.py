@@ -199,13 +199,18 @@ def test_a_counterexample_round_trip(tmp_path: Path) -> None:
     assert "seen by P1" in seat.stdout and "seen by P0" not in seat.stdout
 
 
+def fixed_and_replayed(folder: Path, name: str, out: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """``tamalou replay OUT --allow-plugins`` once the house rule ``name``'s module beside it is fixed."""
+    (folder / f"{name}_rules.py").write_text(HIGHEST_CARD, encoding="utf-8")  # the fix
+    monkeypatch.delitem(sys.modules, f"{name}_rules")  # a fresh process would import it again
+    return run("replay", str(out), "--allow-plugins")
+
+
 def test_replay_says_when_the_rule_is_fixed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = house(tmp_path, "first_card_fix", FIRST_CARD)
     out = tmp_path / "ce.json"
     assert run("verify", str(path), "-n", "1", "-w", "1", "-o", str(out)).exit_code == 1
-    (tmp_path / "first_card_fix_rules.py").write_text(HIGHEST_CARD, encoding="utf-8")  # the fix
-    monkeypatch.delitem(sys.modules, "first_card_fix_rules")  # a fresh process would import it again
-    result = run("replay", str(out), "--allow-plugins")
+    result = fixed_and_replayed(tmp_path, "first_card_fix", out, monkeypatch)
     assert result.exit_code == 0, result.output
     assert "holds now: slot_order (the code of first_card_fix_rules changed)" in result.stdout
 
@@ -227,9 +232,7 @@ def test_replay_never_says_a_bug_holds_when_the_code_is_the_same(
     assert "does not reproduce: slot_order held this time, with the same tamalou" in result.stdout
     assert "holds now" not in result.stdout
     # Once the module is changed (here: fixed for good), the same replay says it holds, and why.
-    (tmp_path / "first_card_asked_rules.py").write_text(HIGHEST_CARD, encoding="utf-8")
-    monkeypatch.delitem(sys.modules, "first_card_asked_rules")
-    fixed = run("replay", str(out), "--allow-plugins")
+    fixed = fixed_and_replayed(tmp_path, "first_card_asked", out, monkeypatch)
     assert fixed.exit_code == 0, fixed.output
     assert "holds now: slot_order (the code of first_card_asked_rules changed)" in fixed.stdout
 
@@ -242,9 +245,7 @@ def test_a_file_without_fingerprints_says_it_cannot_tell(tmp_path: Path, monkeyp
     assert set(data["code"]) == {"tamalou", "first_card_old_rules"}
     data["code"] = {}  # as an older tamalou wrote it
     out.write_text(json.dumps(data), encoding="utf-8")
-    (tmp_path / "first_card_old_rules.py").write_text(HIGHEST_CARD, encoding="utf-8")  # the fix
-    monkeypatch.delitem(sys.modules, "first_card_old_rules")
-    result = run("replay", str(out), "--allow-plugins")
+    result = fixed_and_replayed(tmp_path, "first_card_old", out, monkeypatch)
     assert result.exit_code == 0, result.output
     assert "holds now: slot_order (the file records no fingerprint of the code" in result.stdout
 

@@ -299,7 +299,10 @@ def replay(
     if not outcome.checked:
         say(f"{what} cannot be checked: the round is not over after the actions of the file; it does not fail")
         return
-    changes = example.changed_since() if example.invariant else None
+    if not example.invariant:  # a game snapshot: no failure was seen, nothing to tell a fix from
+        say(f"holds now: {what}")
+        return
+    changes = example.changed_since()
     if changes == []:
         # The same tamalou and the same plugin code as when it failed: nothing that could fix it changed.
         say(
@@ -309,13 +312,12 @@ def replay(
             "per process, the time, a module-level variable); make it a function of the game"
         )
         raise typer.Exit(RULE_FAILURE)
-    since = f" ({'; '.join(changes)})" if changes else ""
-    unknown = (
-        " (the file records no fingerprint of the code: a fix cannot be told from chance)"
-        if (example.invariant and changes is None)
-        else ""
+    why = (
+        "; ".join(changes)
+        if changes
+        else "the file records no fingerprint of the code: a fix cannot be told from chance"
     )
-    say(f"holds now: {what}{since}{unknown}")
+    say(f"holds now: {what} ({why})")
 
 
 def _read_replayable(text: str, file: Path, allow_plugins: bool) -> Counterexample:

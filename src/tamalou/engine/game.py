@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from ..actions import Action
 from ..events import Event
@@ -185,6 +185,10 @@ class Game:
 
     def __rich__(self) -> object:
         return self._round.__rich__()
+
+
+#: A ``Game`` or a ``Round``, handed back as it was given (``play_out`` and the testing strategies play either).
+GameOrRound = TypeVar("GameOrRound", Game, Round)
 
 
 def game_of(rd: Round) -> Game:

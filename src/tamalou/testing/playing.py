@@ -9,20 +9,17 @@ import json
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TypeVar
 
 from hypothesis import note
 from hypothesis import strategies as st
 
 from ..actions import Action, action_to_dict
-from ..engine.game import Game, round_of
+from ..engine.game import Game, GameOrRound, round_of
 from ..engine.round import Round
 from ..errors import IllegalAction
 from ..invariants import InvariantViolation, check_conservation, choose_action, play_out
 from ..schema import Variant
 from .rulesets import DrawFn
-
-G = TypeVar("G", Game, Round)  # a round played on is handed back as it was given
 
 
 def _ref(v: Variant) -> str:
@@ -104,12 +101,12 @@ def _conserved(game: Game | Round, _action: Action) -> None:
 @st.composite
 def _moves(
     draw: DrawFn,
-    game: G,
+    game: GameOrRound,
     *,
     steps: int | None = None,
     calls: Sequence[float] = (0.05, 0.2),
-    on_step: Callable[[G, Action], None] | None = None,
-) -> G:
+    on_step: Callable[[GameOrRound, Action], None] | None = None,
+) -> GameOrRound:
     """Play ``game`` on: ``steps`` random legal actions, or (``None``) to its end with ``play_out``
     (within ``step_bound``). The choices are drawn inside this strategy, so a failure report shows
     the round, not each choice; the round that failed is noted as its ``tamalou.replay`` call."""

@@ -107,11 +107,14 @@ def plugin_code(module: str, folder: str | None = None) -> str:
             path = Path(spec.origin)
         else:
             return ""
-    files = sorted(path.rglob("*.py")) if path.is_dir() else [path]
+    if path.is_dir():  # each file's place in the package counts too (a module moved is code changed)
+        files = [(file.relative_to(path).as_posix(), file) for file in sorted(path.rglob("*.py"))]
+    else:
+        files = [("", path)]
     digest = hashlib.sha256()
-    for file in files:
+    for where, file in files:
         try:
-            digest.update(file.relative_to(path).as_posix().encode() if path.is_dir() else b"")
+            digest.update(where.encode())
             digest.update(file.read_bytes())
         except OSError:
             return ""

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TypeVar
 
 from ..actions import Action
-from ..engine.game import Game, game_of, round_of
-from ..engine.round import Round, new_round
+from ..engine.game import Game, GameOrRound, game_of, round_of
+from ..engine.round import new_round
 from ..errors import IllegalAction, what_raised
 from ..resolver import resolve
 from ..schema import Variant
@@ -22,11 +21,9 @@ from .chooser import Chooser, RandomChooser, choose_action
 from .registry import check_all
 from .violation import InvariantViolation, _describe, _fail
 
-G = TypeVar("G", Game, Round)  # a round played out is handed back as it was given
-
 
 def play_out(
-    game: G,
+    game: GameOrRound,
     chooser: Chooser,
     *,
     call_probability: float = 0.05,
@@ -37,8 +34,8 @@ def play_out(
     check_every: int = 0,
     check_rng: random.Random | None = None,
     max_steps: int | None = None,
-    on_step: Callable[[G, Action], None] | None = None,
-) -> G:
+    on_step: Callable[[GameOrRound, Action], None] | None = None,
+) -> GameOrRound:
     """Play ``game`` (a ``Game`` or a ``Round``) to its end with random choices (see ``choose_action``) and
     return it; ``on_step(game, action)`` is called after each action with the object given.
 
