@@ -808,6 +808,15 @@ Only three types have secret fields: **`drew`** (a card from the stock: the draw
 is public: a card thrown, matched, missed or shown by a verified call is face up for everyone, and a
 card moved unseen (`swapped`, `gave`, `penalty`, `given`) is named by its place, never by its face.
 A mechanic or a power of a plugin may emit types of its own; they follow the same rules.
+
+**Fields that name seats, places and cards.** Every type of the engine uses the same names, and a plugin's
+event that uses them means the same thing (`tamalou verify` checks it: see [verify](verify.md#the-fields-of-an-event)):
+`player`, `owner`, `target` and `by` are seats; `slot` is a slot of `owner` if the event has one, else of
+`player`; `slots` (a list) slots of that same seat; `target_slot` a slot of `target`; `card` and `cards` are
+cards as text, `null` where hidden. A card moved where a seat that knew it can follow it must be named in its
+new place by an event that seat receives (`g.swap` does it); a card moved where nobody may follow it is made
+unknown (`g.knowers[card] = 0`). Never put a card's id (the number in `g.hands[p][s]`) in an event: ids
+follow the deck's order, so an id tells which card it is.
 """
 
 

@@ -1,4 +1,4 @@
-"""tamalou's pytest plugin: the standard property suite of a ruleset, and fixtures for scenario tests.
+"""tamalou's pytest plugin: ``tamalou verify`` as pytest tests, and fixtures for scenario tests.
 
 Installed with tamalou (entry point ``pytest11``), so any pytest run where tamalou is installed loads
 it. It is a top-level module (as hypothesis's ``_hypothesis_pytestplugin``), not a module of the package,
@@ -6,10 +6,18 @@ so that loading it imports nothing of tamalou, nor hypothesis: only pytest. tama
 option, a fixture or a hypothesis profile of tamalou's is used; runs that use none of it behave as
 without it. (``tamalou.pytest_plugin`` re-exports ``EventStream`` from here for code that imported it.)
 
-- ``pytest --tamalou-variant FILE_OR_NAME`` (repeatable; ``a,b`` for a composition) adds the standard
-  properties of that ruleset (``tamalou.testing.PROPERTIES``) as test items, ``tamalou[FILE]::loads``,
-  ``tamalou[FILE]::conservation``..., run with hypothesis (``pip install "tamalou[testing]"``);
-  ``--tamalou-examples N`` sets how many games each property plays (default: the profile's).
+- ``pytest --tamalou-variant FILE_OR_NAME`` (repeatable; ``a,b`` for a composition) adds the checks of
+  that ruleset as test items (``pip install "tamalou[testing]"``): ``tamalou[FILE]::loads``, then one item
+  per invariant of ``tamalou verify``, named as in its table (the names of ``tamalou.verify.INVARIANTS``,
+  read when the items are collected: ``tamalou[FILE]::conservation``, ``...::slot_order``...), and
+  ``tamalou[FILE]::small_deals`` (a hypothesis property: tiny stacked deals). The invariant items share one
+  run of verify's games (``tamalou.testing.properties.run_invariants``: ``tamalou.verify.verify``, each game
+  checked by ``check_game``), played by the first of them that runs; each fails with the simplest game
+  that broke its invariant and the ``tamalou verify FILE --games 1 --seed S --players N`` command that plays
+  it again, or is skipped if no game checked it. ``--tamalou-examples N`` (verify's ``--games``; default: the
+  hypothesis profile's ``max_examples``), ``--tamalou-seed S|random``, ``--tamalou-players N`` and
+  ``--tamalou-workers N`` choose the games as verify's options do. ``-k illegal_untouched`` (an item of the
+  suite before it ran verify's invariants) selects ``refusals`` and ``listing_complete``.
 - ``--hypothesis-profile=tamalou`` (or ``tamalou-ci``, ``tamalou-thorough``) loads tamalou's
   settings profiles (no deadline).
 - Fixtures: ``tamalou_game`` (a factory of games on a stacked deal), ``tamalou_events`` (a seat's
@@ -20,6 +28,7 @@ without it. (``tamalou.pytest_plugin`` re-exports ``EventStream`` from here for 
 from __future__ import annotations
 
 import importlib.util
+import random
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,6 +42,7 @@ if TYPE_CHECKING:
     from tamalou.engine.game import Game
     from tamalou.events import Event
     from tamalou.schema import Variant
+    from tamalou.testing.properties import InvariantRun
 
 INSTALL = 'pip install "tamalou[testing]"'
 DEFAULT_VARIANT = "french"
@@ -53,8 +63,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=[],
         dest="tamalou_variants",
         metavar="FILE_OR_NAME",
-        help="run the standard property suite (conservation, no leak, termination...) on this ruleset: a "
-        "variant file or a registered name; 'a,b' for a composition. Repeatable. Needs " + INSTALL + ".",
+        help="check this ruleset against every invariant of 'tamalou verify' (one test per invariant, named as in "
+        "verify's table) and on small stacked deals: a variant file or a registered name; 'a,b' for a "
+        "composition. Repeatable. Needs " + INSTALL + ".",
     )
     group.addoption(
         "--tamalou-examples",
@@ -62,8 +73,34 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         dest="tamalou_examples",
         metavar="N",
-        help="random games each property of --tamalou-variant plays (default: the hypothesis profile's; "
-        "50 with the 'tamalou' profile).",
+        help="random games of each --tamalou-variant (verify's --games) and examples of small_deals (default: the "
+        "hypothesis profile's max_examples: 100 as verify, 50 with the 'tamalou' profile).",
+    )
+    group.addoption(
+        "--tamalou-seed",
+        default="0",
+        dest="tamalou_seed",
+        metavar="S",
+        help="seed of the first game of --tamalou-variant, then +1 each (verify's --seed; default 0: the games of "
+        "'tamalou verify FILE'); 'random': a seed drawn for the run (in the header), other games each run.",
+    )
+    group.addoption(
+        "--tamalou-workers",
+        type=int,
+        default=1,
+        dest="tamalou_workers",
+        metavar="N",
+        help="worker processes that play the games of --tamalou-variant (verify's --workers; default 1: pytest-xdist "
+        "may share the tests instead).",
+    )
+    group.addoption(
+        "--tamalou-players",
+        type=int,
+        default=None,
+        dest="tamalou_players",
+        metavar="N",
+        help="players of the games of --tamalou-variant (verify's --players; default: every count the ruleset "
+        "allows, in turn).",
     )
 
 
@@ -78,12 +115,67 @@ def pytest_configure(config: pytest.Config) -> None:
         examples = config.getoption("tamalou_examples", None)
         if examples is not None and examples < 1:
             raise pytest.UsageError(f"--tamalou-examples: expected a number of games of at least 1, got {examples}")
+        for option, what in (("players", "players"), ("workers", "worker processes")):
+            value = config.getoption(f"tamalou_{option}", None)
+            if value is not None and value < 1:
+                raise pytest.UsageError(f"--tamalou-{option}: expected a number of {what} of at least 1, got {value}")
+        config.stash[SEED] = _first_seed(config)
     profile = config.getoption("--hypothesis-profile", None)
     if isinstance(profile, str) and profile.startswith("tamalou") and _has_hypothesis():
         import tamalou.testing  # noqa: F401  (registers the profiles)
 
 
-# ----------------------------------------------------------------------------- the property suite
+def _first_seed(config: pytest.Config) -> int:
+    """``--tamalou-seed``: a number, or ``random``, a seed drawn for the run (drawn once, by pytest-xdist's
+    controller, which gives it to its workers: ``pytest_configure_node``)."""
+    given = str(config.getoption("tamalou_seed", None) or "0").strip()
+    if given == "random":
+        drawn = getattr(config, "workerinput", {}).get("tamalou_seed")
+        return int(drawn) if drawn is not None else random.SystemRandom().randrange(1_000_000)
+    try:
+        seed = int(given)
+    except ValueError:
+        seed = -1
+    if seed < 0:
+        raise pytest.UsageError(f"--tamalou-seed: expected a seed (a number, 0 or more) or 'random', got {given!r}")
+    return seed
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's, when it is installed
+def pytest_configure_node(node: Any) -> None:
+    """The seed drawn for ``--tamalou-seed random``, the same in every worker."""
+    if SEED in node.config.stash:
+        node.workerinput["tamalou_seed"] = node.config.stash[SEED]
+
+
+#: The seed of the first game of each ruleset, for this run (``--tamalou-seed``).
+SEED = pytest.StashKey[int]()
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    if not config.getoption("tamalou_variants", None) or SEED not in config.stash:
+        return None
+    return f"tamalou: the games of tamalou verify from seed {config.stash[SEED]} (--tamalou-seed)"
+
+
+# ----------------------------------------------------------------------------- the invariants of verify
+
+#: Names the items of the suite answered to before they were verify's invariants, by the invariants that check
+#: what they checked: ``-k illegal_untouched`` selects ``refusals`` and ``listing_complete``.
+ALIASES: dict[str, tuple[str, ...]] = {
+    "refusals": ("illegal_untouched",),
+    "listing_complete": ("illegal_untouched",),
+}
+#: The item that is not one of verify's invariants: tiny stacked deals, drawn by hypothesis.
+SMALL_DEALS = "small_deals"
+#: When ``tamalou verify`` checks an invariant, by its ``when``.
+WHEN = {
+    "step": "after every action",
+    "sample": "at sampled states of each game",
+    "end": "on each finished round",
+    "game": "over each whole game",
+    "run": "once per run, over its games",
+}
 
 
 def _resolve(spec: str, folders: Sequence[Path]) -> str | list[str]:
@@ -97,6 +189,18 @@ def _resolve(spec: str, folders: Sequence[Path]) -> str | list[str]:
     return out[0] if len(out) == 1 else out
 
 
+def _command_spec(spec: str | list[str], here: Path) -> str:
+    """How ``tamalou verify``, run from ``here``, names the ruleset: a file relative to ``here`` when it is
+    inside it, else its path; a composition as ``a+b``."""
+    out = []
+    for part in [spec] if isinstance(spec, str) else spec:
+        path = Path(part)
+        if path.is_absolute() and path.is_file() and path.is_relative_to(here):
+            part = str(path.relative_to(here))
+        out.append(part)
+    return "+".join(out)
+
+
 @pytest.hookimpl(tryfirst=True)  # before -k, -m and --deselect choose among the items
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     for spec in dict.fromkeys(config.getoption("tamalou_variants", None) or ()):  # each ruleset once
@@ -105,7 +209,12 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 
 
 class TamalouSuite(pytest.Collector):
-    """The standard properties of one ruleset, as test items."""
+    """The checks of one ruleset, as test items: ``loads``, one item per invariant of ``tamalou verify``
+    (the names of ``tamalou.verify.INVARIANTS``, read when the items are collected, so that an invariant
+    added later is collected too), and ``small_deals``.
+
+    The invariant items share one run of verify's games (``run_invariants``), played when the first of them
+    runs: each reports its own invariant from it."""
 
     def __init__(self, *, spec: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -115,11 +224,12 @@ class TamalouSuite(pytest.Collector):
         self.load_spec = _resolve(spec, folders)
         self.variant: Variant | None = None
         self.error: Exception | None = None
+        self._run: InvariantRun | Exception | None = None
 
     def collect(self) -> Iterator[pytest.Item]:
         from tamalou.errors import TamalouError
-        from tamalou.testing import PROPERTIES
         from tamalou.variant import load_variant
+        from tamalou.verify import INVARIANTS
 
         try:
             self.variant = load_variant(self.load_spec)
@@ -127,8 +237,42 @@ class TamalouSuite(pytest.Collector):
             self.error = exc
         yield TamalouLoads.from_parent(self, name="loads")
         if self.variant is not None:
-            for name in PROPERTIES:
-                yield TamalouProperty.from_parent(self, name=name)
+            for name in INVARIANTS:
+                item = TamalouInvariant.from_parent(self, name=name)
+                item.extra_keyword_matches.update(ALIASES.get(name, ()))
+                yield item
+            yield TamalouProperty.from_parent(self, name=SMALL_DEALS)
+
+    def games(self) -> int:
+        """``--tamalou-examples``, else the loaded hypothesis profile's ``max_examples`` (100 by default,
+        as ``tamalou verify``)."""
+        examples = self.config.getoption("tamalou_examples", None)
+        if examples is not None:
+            return int(examples)
+        from hypothesis import settings
+
+        return int(settings().max_examples)
+
+    def invariant_run(self) -> InvariantRun:
+        """verify's games of the ruleset, played once (by the first item that needs them)."""
+        if self._run is None:
+            from tamalou.testing.properties import run_invariants
+
+            assert self.variant is not None
+            try:
+                self._run = run_invariants(
+                    self.variant,
+                    games=self.games(),
+                    seed=self.config.stash.get(SEED, 0),
+                    players=self.config.getoption("tamalou_players", None),
+                    workers=self.config.getoption("tamalou_workers", None) or 1,
+                    command=_command_spec(self.load_spec, self.config.invocation_params.dir),
+                )
+            except Exception as exc:  # a --tamalou-players the ruleset does not allow...: every item fails
+                self._run = exc
+        if isinstance(self._run, Exception):
+            raise self._run
+        return self._run
 
 
 class _TamalouItem(pytest.Item):
@@ -137,7 +281,7 @@ class _TamalouItem(pytest.Item):
     def reportinfo(self) -> tuple[Path, int | None, str]:
         spec = self.parent.load_spec
         path = Path(spec) if isinstance(spec, str) and Path(spec).is_file() else self.path
-        return path, None, self.nodeid
+        return path, 0, self.nodeid  # line 0: a skip is reported at the ruleset (FILE:1)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str | TerminalRepr:
         from tamalou.errors import TamalouError
@@ -164,14 +308,42 @@ class TamalouLoads(_TamalouItem):
         return "the ruleset loads"
 
 
+class TamalouInvariant(_TamalouItem):
+    """One invariant of ``tamalou verify`` (a name of ``INVARIANTS``) over verify's games of the suite's
+    ruleset: it fails with the simplest game that broke it, the ``tamalou verify`` command that plays that
+    game again and the ``tamalou.replay`` call of the state; it is skipped if no game reached it (every one
+    broke another invariant first)."""
+
+    def runtest(self) -> None:
+        run = self.parent.invariant_run()
+        violation = run.violation(self.name)
+        if violation is not None:
+            raise violation
+        reason = run.unchecked(self.name)
+        if reason is not None:  # reported at the item (the ruleset), not at this line
+            raise pytest.skip.Exception(reason, _use_item_location=True)
+
+    def what(self) -> str:
+        from tamalou.verify import INVARIANTS
+
+        inv = INVARIANTS.get(self.name)
+        return "" if inv is None else f"{inv.description}; checked {WHEN.get(inv.when, inv.when)}"
+
+
 class TamalouProperty(_TamalouItem):
-    """One standard property (``tamalou.testing.check_property``) on the suite's ruleset."""
+    """A standard hypothesis property (``tamalou.testing.check_property``) on the suite's ruleset: the
+    ``small_deals`` item."""
 
     def runtest(self) -> None:
         from tamalou.testing import check_property
 
         assert self.parent.variant is not None
-        check_property(self.name, self.parent.variant, max_examples=self.config.getoption("tamalou_examples", None))
+        check_property(
+            self.name,
+            self.parent.variant,
+            max_examples=self.config.getoption("tamalou_examples", None),
+            players=self.config.getoption("tamalou_players", None),
+        )
 
     def what(self) -> str:
         from tamalou.testing import PROPERTIES

@@ -51,6 +51,7 @@ from .errors import (
     TamalouError,
     Unbuildable,
     VariantError,
+    VerifyInterrupted,
 )
 from .events import Event
 from .hookspecs import MatchTally, Tally, TieBreak, hookimpl, hookspec
@@ -111,6 +112,7 @@ __all__ = [
     "Unbuildable",
     "Variant",
     "VariantError",
+    "VerifyInterrupted",
     "__version__",
     "action_json_schema",
     "action_to_dict",

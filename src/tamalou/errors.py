@@ -202,3 +202,13 @@ def raised_at(exc: BaseException) -> str:
 def what_raised(exc: BaseException) -> str:
     """``exc`` as a report says it: its type, its message and where a plugin's code raised it (``raised_at``)."""
     return f"{type(exc).__name__}: {exc}{raised_at(exc)}"
+
+
+class VerifyInterrupted(KeyboardInterrupt):
+    """``tamalou.verify.verify`` was interrupted (Ctrl-C, or SIGTERM in the command): its workers are stopped, and
+    ``report`` (a ``tamalou.verify.VerifyReport``) holds the games finished, with ``report.interrupted`` set. A
+    ``KeyboardInterrupt``, not a ``TamalouError``, so a script that does not catch it stops as it would."""
+
+    def __init__(self, report: Any) -> None:
+        super().__init__(f"verify interrupted after {report.games} games")
+        self.report = report

@@ -2,7 +2,8 @@
 the ones the engine builds once per seat), errors of a game asked too early or restored from nonsense and
 refusals that say why, snapshots (of rulesets loaded from files, of a mechanic's damaged state), the clock
 of a give owed in a timed game, players who left the round, card values and powers, ``Game.to_act`` in
-each waiting phase, a ruleset's own first player and the ``round_over`` event.
+each waiting phase, a ruleset's own first player and the ``round_over`` event; the undo of ``push`` and
+``pop``, the ``Game`` facade and the fields of every event.
 
 Every scenario is a stacked deal a reader can follow (see ``tests/scenario.py``): ``hands`` per seat
 (slot 0 first), ``stock`` top first, ``discard`` bottom first, and seat 0 plays first. In tamalou-fun
@@ -284,7 +285,7 @@ def test_a_snapshot_taken_while_a_card_is_owed_restores_and_a_damaged_one_is_ref
         "a give goes into a place that holds a card": {"gives": [[1, 1]]},
     }
     for problem, values in damaged.items():
-        with pytest.raises(tamalou.SnapshotError, match=problem):
+        with pytest.raises(tamalou.SnapshotError, match=f"^damaged snapshot: matching: {problem}$"):
             restore_tampered(g, "matching", **values)
 
 
@@ -295,20 +296,27 @@ def test_a_snapshot_with_a_clock_out_of_bounds_is_refused() -> None:
     g = stacked(FUN, TWO, stock=["5C", "6C"], discard=["3C"])
     g.apply(Tick(at=OPEN))
     assert Game.from_json(g.to_json()).to_json() == g.to_json()
-    for values in ({"misses": [-1, 0]}, {"quiet_until": 1e12}, {"deadline": 1e12}):
-        with pytest.raises(tamalou.SnapshotError, match="the clock is out of bounds"):
+    for values in ({"misses": [-1, 0]}, {"quiet_until": 1e12}, {"deadline": 1e12}, {"absent_turns": [0, -1]}):
+        with pytest.raises(tamalou.SnapshotError, match=r"^damaged snapshot: timing: the clock is out of bounds$"):
             restore_tampered(g, "timing", **values)
+    with pytest.raises(tamalou.SnapshotError, match=r"timing\.quiet_until: .* is not of its kind"):
+        restore_tampered(g, "timing", quiet_until="soon")  # a time is a number
+    # At the bounds themselves the clock is whole: a quiet time of 0 s (no quiet time) restores.
+    restored = tamalou.round_of(restore_tampered(g, "timing", quiet_until=0.0))
+    assert restored.state_of("timing").quiet_until == 0.0
 
 
 def test_a_snapshot_taken_in_the_window_after_seat_0s_power_restores() -> None:
     """Cambia opens the matching window only once the thrown card's power is resolved: a snapshot
     taken in that window of seat 0's turn restores to the same game (one naming a player who is not
-    there is refused), and the players' passes close it.
+    there is refused), and the players' passes close it. So does one taken while the card's power is on
+    offer, its window still to open.
     Pinned by mutation testing (docs/mutation.md)."""
     g = scenario.dealt(TWO, stock=["7C", "2C", "3C"], discard=["5D"], variant="cambia")
     g.apply(Draw(0, "stock"))
     g.apply(Discard(0))
     assert g.phase == "power"
+    assert Game.from_json(g.to_json()).to_json() == g.to_json()  # the 7 waits for its window
     g.apply(Pass(0))  # the 7's peek declined: the window opens
     assert g.phase == "window"
     restored = Game.from_json(g.to_json())
@@ -318,6 +326,28 @@ def test_a_snapshot_taken_in_the_window_after_seat_0s_power_restores() -> None:
     events = restored.apply(Pass(0)) + restored.apply(Pass(1))
     assert [(e["player"], e["phase"]) for e in of_kind(events, "passed")] == [(0, "window"), (1, "window")]
     assert restored.current_player == 1
+
+
+def test_a_snapshot_taken_in_the_window_of_seat_1s_card_restores_and_a_damaged_window_is_refused() -> None:
+    """A snapshot taken in the window of a card seat 1 threw (seat 1, asked first, to move) restores to the same
+    game. A damaged window is refused: a card id under -1, a window that does not wait for the seat to move, a
+    turn player the phase does not fit. Pinned by mutation testing (docs/mutation.md)."""
+    g = scenario.dealt(TWO, stock=["6C", "5C", "3C"], discard=["5D"], variant="cambia")
+    for p in (0, 1):  # no power: each throw opens the window at once
+        g.apply(Draw(p, "stock"))
+        g.apply(Discard(p))
+        if p == 0:
+            g.apply(Pass(0))
+            g.apply(Pass(1))
+    assert g.phase == "window" and g.current_player == 1
+    assert Game.from_json(g.to_json()).to_json() == g.to_json()
+    for damage, why in (
+        ({"win": -2}, "the window names a card or a player that is not there"),
+        ({"waiting": 0b01}, "the window waits for nobody it names"),
+        ({"turn_player": -1}, "the window's turn player does not fit the phase"),
+    ):
+        with pytest.raises(tamalou.SnapshotError, match=why):
+            restore_tampered(g, "matching", **damage)
 
 
 # --------------------------------------------------------------------------------- 5. a give on the clock
@@ -863,3 +893,316 @@ def test_a_give_owed_while_the_turns_player_holds_a_card_restores() -> None:
     forged["holder"] = 3  # a holder who is neither the player to move nor the one the round goes back to
     with pytest.raises(tamalou.SnapshotError, match="holder 3 is not the turn's player"):
         Game.from_json(json.dumps(forged))
+
+
+# --------------------------------------------------------- 10. undo for search, the facade, refusals, snapshots, events
+
+
+def test_pop_takes_every_push_back_exactly_through_a_whole_round() -> None:
+    """``push`` then ``pop`` puts the game back exactly as it was (``to_json()`` equal), however far the round went:
+    a French round of three played to its end by seeded random choices, each action pushed, then every push taken
+    back in turn. The layouts change in place (a replace, a match), the calling mechanic keeps no state object
+    (``None`` in the states), the powers mechanic keeps one. Pinned by mutation testing (docs/mutation.md): the
+    undo is tested elsewhere, but by no test of the mutation selection."""
+    g = tamalou.new_game("french", 3, seed=4)
+    rng = random.Random(4)
+    before: list[str] = []
+    pushed: list[Action] = []
+    while not g.is_over:
+        seat = rng.choice([p for p in range(3) if g.legal_actions(p)])
+        action = rng.choice(g.legal_actions(seat))
+        before.append(g.to_json())
+        g.push(action)
+        pushed.append(action)
+    assert g.pushed == len(pushed) > 10
+    assert kinds(g.events_so_far()).count("replaced") >= 1
+    while pushed:
+        assert g.pop() == pushed.pop()
+        assert g.to_json() == before.pop()
+    assert g.pushed == 0 and g.actions == []
+
+
+def test_a_game_built_by_its_class_is_the_game_new_game_deals() -> None:
+    """``Game(variant, players, seed=...)`` deals as ``new_game`` does with the same arguments, the seed kept.
+    Pinned by mutation testing (docs/mutation.md)."""
+    built = Game("french", 3, seed=11)
+    assert built.seed == 11
+    assert built.to_json() == tamalou.new_game("french", 3, seed=11).to_json()
+
+
+def test_the_engine_package_hands_out_the_facade_and_the_round_by_name() -> None:
+    """``tamalou.engine`` loads ``Game``, ``new_game``, ``replay``, ``game_of``, ``round_of``, ``Round`` and
+    ``new_round`` from their modules when first asked for, and refuses a name it does not have. Pinned by mutation
+    testing (docs/mutation.md)."""
+    import tamalou.engine as engine
+    from tamalou.engine import game, round
+
+    for name in ("Game", "game_of", "new_game", "replay", "round_of"):
+        assert getattr(engine, name) is getattr(game, name)
+    assert engine.Round is round.Round is Round and engine.new_round is round.new_round is new_round
+    with pytest.raises(AttributeError, match="has no attribute 'Deal'"):
+        engine.Deal  # noqa: B018
+
+
+def test_a_blank_round_says_so_when_printed() -> None:
+    """A round made blank (``Round(None)``, for ``copy`` and ``from_json`` to fill) has no table to print: its
+    ``repr`` says it is blank instead of failing. Pinned by mutation testing (docs/mutation.md)."""
+    assert repr(Round(None)) == "<Round (blank)>"
+
+
+def test_a_snapshot_whose_mechanic_state_holds_a_value_too_large_for_its_kind_is_refused() -> None:
+    """A mechanic's state restored from a snapshot is checked against a fresh one, field by field: an integer
+    must stay under 2**62, a text under 101 characters; past that the field is not of its kind, whatever the
+    mechanic's own check would say. Pinned by mutation testing (docs/mutation.md)."""
+    g = scenario.deal(TWO, stock=["5C", "6C"], discard=["3C"], variant=FUN_OPPONENTS)
+    with pytest.raises(tamalou.SnapshotError, match=r"matching\.win_by: .* is not of its kind"):
+        restore_tampered(g, "matching", win_by=2**62)
+    with pytest.raises(tamalou.SnapshotError, match=r"matching\.resume: .* is not of its kind"):
+        restore_tampered(g, "matching", resume="x" * 101)
+    # Just under the bounds the field has its kind, and the mechanic's own check has the last word.
+    with pytest.raises(tamalou.SnapshotError, match="the window names a card or a player that is not there"):
+        restore_tampered(g, "matching", win_by=2**62 - 1)
+    assert restore_tampered(g, "matching", resume="").to_json() == g.to_json()
+
+
+def test_the_json_schema_of_a_view_is_the_player_views_with_each_mechanics_fields(tmp_path: Path) -> None:
+    """``view_json_schema(variant)`` is the schema of ``PlayerView`` (the same keys, every definition kept) whose
+    ``extra`` names each field a mechanic of the variant shows, and nothing else. Pinned by mutation testing
+    (docs/mutation.md)."""
+    toml = tmp_path / "heard.toml"
+    toml.write_text('extends = "french"\nplugins = ["plugins_for_tests.match_contract"]\n', encoding="utf-8")
+    plain = tamalou.view_json_schema()
+    schema = tamalou.view_json_schema(tamalou.load_variant(toml))
+    assert set(schema) == set(plain) and set(schema["$defs"]) >= set(plain["$defs"])
+    extra = schema["properties"]["extra"]
+    assert extra["additionalProperties"] is False
+    assert extra["properties"]["seat_one_never_matches"]["properties"].keys() == {"mine", "right"}
+
+
+def test_the_events_of_a_round_carry_every_field_a_client_reads() -> None:
+    """Every event of a short French round, whole, as the referee sees them: the deal (slots, the discard's top,
+    the stock's size, the first player), the fixed peeks, each turn with its number, the draws, a replace with
+    its slot, a discard, the call, the closing window and its passes, and the end with its reason, the caller
+    and every layout. Seat 0 replaces its 3S with the 5C and calls at 12; seat 1 throws the 6C; nobody matches.
+    Pinned by mutation testing (docs/mutation.md)."""
+    g = scenario.deal(TWO, stock=["5C", "6C", "5D"], discard=["3C"], variant="french")
+    g.apply(Draw(0, "stock"))
+    g.apply(Replace(0, 2))
+    g.apply(Call(0))
+    g.apply(Draw(1, "stock"))
+    g.apply(Discard(1))
+    scenario.close(g)
+    assert [e.to_dict() for e in g.events_so_far()] == [
+        {"type": "dealt", "players": 2, "slots": [4, 4], "discard_top": "3C", "stock_size": 3, "first_player": 0},
+        {"type": "peeked", "player": 0, "slots": [0, 1], "cards": ["AS", "2S"]},
+        {"type": "peeked", "player": 1, "slots": [0, 1], "cards": ["AH", "2H"]},
+        {"type": "turn", "player": 0, "turn": 0},
+        {"type": "drew", "player": 0, "source": "stock", "card": "5C"},
+        {"type": "replaced", "player": 0, "slot": 2, "card": "3S"},
+        {"type": "called", "player": 0},
+        {"type": "turn", "player": 1, "turn": 1},
+        {"type": "drew", "player": 1, "source": "stock", "card": "6C"},
+        {"type": "discarded", "player": 1, "card": "6C"},
+        {"type": "closing", "players": [0, 1]},
+        {"type": "passed", "player": 0, "phase": "closing"},
+        {"type": "passed", "player": 1, "phase": "closing"},
+        {
+            "type": "round_over",
+            "reason": "called",
+            "totals": [12, 10],
+            "winners": [1],
+            "ranking": [[1], [0]],
+            "caller": 0,
+            "hands": [["AS", "2S", "5C", "4S"], ["AH", "2H", "3H", "4H"]],
+        },
+    ]
+
+
+def test_refusals_of_a_turn_out_of_turn_after_the_end_or_too_far_in_time_carry_their_action() -> None:
+    """A draw by the player not to move is refused as not their turn; any action once the round is over, as
+    such; a time step larger than a server's ``max_step``, with the step, the game's time and the action's. Each
+    refusal carries the action refused; a deal that is not a dict is refused saying what a deal is. Pinned by
+    mutation testing (docs/mutation.md)."""
+    g = scenario.deal(TWO, stock=["5C", "6C"], discard=["3C"], variant=FUN)
+    with pytest.raises(IllegalAction, match=r"^time may move 2 s at most at once: it is 0 s, not 3 s$") as info:
+        g.apply(Draw(0, "stock", at=3), max_step=2)
+    assert info.value.action == Draw(0, "stock", at=3.0)
+    g = scenario.dealt(TWO, stock=["5C", "6C"], discard=["3C"], variant="french")
+    with pytest.raises(IllegalAction, match=r"^it is player 0's turn, not player 1's$") as info:
+        g.apply(Draw(1, "stock"))
+    assert info.value.action == Draw(1, "stock")
+    scenario.play_out(g)
+    with pytest.raises(IllegalAction, match=r"^the round is over$") as info:
+        g.apply(Draw(0, "stock"))
+    assert info.value.action == Draw(0, "stock")
+    with pytest.raises(SetupError, match=r"^a deal is a dict with 'hands', 'stock' and 'discard', got \[\]$"):
+        new_round("french", 2, deal=[])  # type: ignore[arg-type]
+
+
+def test_the_opening_peek_waits_for_every_seat_yet_to_choose_and_a_bad_choice_is_refused_with_its_action() -> None:
+    """Cartalogue: at the deal each seat chooses the two slots it looks at. The round waits for every seat yet to
+    choose (``to_act``), whatever seat the turn will start with; a choice that is not two different slots of
+    one's own is refused, saying so, with the action. Pinned by mutation testing (docs/mutation.md)."""
+    g = scenario.deal(TWO, stock=["5C", "6C"], discard=["3C"], variant="cartalogue")
+    assert g.phase == "peek" and g.to_act == [0, 1]
+    bad = PeekAction(1, (2, 2))
+    with pytest.raises(IllegalAction, match=r"^choose 2 different slots of your own to peek at$") as info:
+        g.apply(bad)
+    assert info.value.action == bad
+    g.apply(PeekAction(1, (2, 3)))
+    assert g.phase == "peek" and g.to_act == [0]
+
+
+def test_a_snapshot_taken_at_the_deal_restores_with_a_window_after_the_power_and_own_cards_only() -> None:
+    """Cambia (the window opens after the thrown card's power), and a house rule on it where a player matches only
+    their own cards (the plain matching mechanic, not opponent matching): a snapshot taken at the deal, before
+    any card was thrown and so with no window yet, restores to the same game. Pinned by mutation testing
+    (docs/mutation.md)."""
+    d = tamalou.load_variant("cambia").model_dump(mode="json")
+    d["name"], d["aliases"] = "cambia-own-cards", []
+    d["rules"]["matching"]["opponents"] = False
+    for variant in ("cambia", tamalou.variant_from_dict(d)):
+        g = scenario.dealt(TWO, stock=["6C", "5C", "3C"], discard=["5D"], variant=variant)
+        assert Game.from_json(g.to_json(), replay_check=True).to_json() == g.to_json()
+
+
+def test_a_game_rebuilt_from_a_seats_view_for_search_offers_the_discard_top_to_match() -> None:
+    """The search contract (``Mechanic.resample``): a game rebuilt from what seat 1 sees, after three French turns
+    (four cards on the discard), has its matching window on the discard's top, the card seat 1 may match, won by
+    nobody yet. Pinned by mutation testing (docs/mutation.md)."""
+    from tamalou.bots.ismcts.determinizer import Determinizer
+
+    g = new_round("french", 2, seed=3, first_player=0)
+    for turn in range(3):
+        p = g.current_player
+        g.apply(Draw(p, "stock"))
+        g.apply(Discard(p))
+        while g.phase in ("power", "swap"):
+            g.apply(Pass(p))
+        if turn < 2:
+            g.apply(Pass(p))  # no call
+    assert g.view(1).discard == ["9H", "KD", "8C", "3C"] and matches_listed(g, 1)
+    rebuilt = Determinizer(g.seat_view(1), g.legal_actions(1), g.variant, random.Random(1)).template
+    window = rebuilt.state_of("matching")
+    assert rebuilt.text[window.win] == "3C" and window.win_by == -1
+
+
+def test_the_base_mechanics_flow_methods_take_nothing_over() -> None:
+    """A plugin's mechanic that overrides a flow method may call the base's (``super()``): each of the base's
+    answers leaves the flow as it is (nothing taken over, nothing skipped, no event). Pinned by mutation testing
+    (docs/mutation.md)."""
+    m = tamalou.Mechanic(tamalou.load_variant("french"))
+    g = new_round("french", 2, seed=1)
+    events: list[tamalou.Event] = []
+    assert not m.begin(g, events) and not m.thrown(g, 0, "discarded", events)
+    assert not m.play_resolved(g, events) and not m.turn_ending(g, events) and not m.round_ending(g, events)
+    assert not m.can_open_turn(g, 0) and m.skip_turn(g, 0) is None
+    assert events == []
+
+
+def test_a_games_deepcopy_records_the_copy_in_the_memo_it_is_given() -> None:
+    """``Game.__deepcopy__(memo)`` keeps the copy in ``memo`` under the game's id, as the copy protocol asks, so
+    that an object holding the game twice, copied by hand, holds one copy twice. Pinned by mutation testing
+    (docs/mutation.md)."""
+    g = tamalou.new_game("french", 2, seed=1)
+    memo: dict[int, Any] = {}
+    twin = g.__deepcopy__(memo)
+    assert memo[id(g)] is twin and twin.to_json() == g.to_json()
+
+
+EMPTY_STATE_MECHANIC = """import tamalou
+
+
+class Nothing:
+    __slots__ = ()
+
+
+class KeepsNothing(tamalou.Mechanic):
+    name = "keeps_nothing"
+    order = 60
+
+    def new_state(self, g):
+        return Nothing()
+
+
+@tamalou.hookimpl
+def tamalou_mechanics():
+    return [KeepsNothing]
+"""
+
+
+def test_pop_puts_back_a_game_with_a_plugins_mechanic_whose_state_has_no_field(tmp_path: Path) -> None:
+    """The undo is exact for every mechanic, a plugin's too, down to one whose state object has no field at all:
+    a French round with such a mechanic pushes a draw and pops it back to the same game. Pinned by mutation
+    testing (docs/mutation.md)."""
+    import sys
+
+    (tmp_path / "keeps_nothing_mod.py").write_text(EMPTY_STATE_MECHANIC, encoding="utf-8")
+    toml = tmp_path / "nothing.toml"
+    toml.write_text('extends = "french"\nplugins = ["keeps_nothing_mod"]\n', encoding="utf-8")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        g = tamalou.new_game(tamalou.load_variant(toml), 2, seed=1)
+        before = g.to_json()
+        g.push(g.legal_actions(g.current_player)[0])
+        assert g.to_json() != before
+        g.pop()
+        assert g.to_json() == before
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("keeps_nothing_mod", None)
+
+
+def test_an_action_timed_after_the_clock_has_ended_the_round_is_refused_with_its_action() -> None:
+    """In tamalou.fun, turns that time out one after another end the round long before 5000 s: a draw timed at
+    5000 s is refused as coming after the end, with the action, and the game is left at its time. Pinned by
+    mutation testing (docs/mutation.md)."""
+    g = scenario.deal(TWO, stock=["5C", "6C", "7C", "8C", "9C", "5D"], discard=["3C"], variant=FUN)
+    with pytest.raises(IllegalAction, match=r"^the round ended before this action's time$") as info:
+        g.apply(Draw(0, "stock", at=5000))
+    assert info.value.action == Draw(0, "stock", at=5000.0)
+    assert g.now == 0 and not g.is_over
+
+
+def test_a_match_naming_one_slot_twice_or_an_empty_slot_is_refused_with_its_action() -> None:
+    """A match of several slots names different slots, each holding a card: one naming slot 1 twice, or slot 7
+    of a layout of four, is refused, saying so, with the action. Pinned by mutation testing (docs/mutation.md)."""
+    g = scenario.deal(TWO, stock=["5C", "6C"], discard=["3C"], variant="french")
+    for bad, why in (
+        (MatchAction(0, (1, 1)), r"^match one or more different slots$"),
+        (MatchAction(0, (7,)), r"^slot 7 of player 0 holds no card$"),
+    ):
+        with pytest.raises(IllegalAction, match=why) as info:
+            g.apply(bad)
+        assert info.value.action == bad
+
+
+def test_a_match_with_no_card_on_offer_or_while_holding_a_drawn_card_is_refused_with_its_action() -> None:
+    """In kaboo the discard starts empty: a match at the deal has no card to match on. In tamalou.fun a player
+    holding the card they drew may not match. Both are refused, saying why, with the action. Pinned by mutation
+    testing (docs/mutation.md)."""
+    g = scenario.deal(TWO, stock=["5C", "6C"], discard=[], variant="kaboo")
+    early = MatchAction(0, (0,))
+    with pytest.raises(IllegalAction, match=r"^there is no thrown card to match on$") as info:
+        g.apply(early)
+    assert info.value.action == early
+    g = scenario.deal(TWO, stock=["5C", "6C"], discard=["3C"], variant=FUN)
+    g.apply(Tick(at=OPEN))
+    g.apply(Draw(0, "stock", at=6))
+    holding = MatchAction(0, (0,), at=6.5)
+    with pytest.raises(
+        IllegalAction, match=r"^no matching while you hold a drawn card or choose a power target$"
+    ) as info:
+        g.apply(holding)
+    assert info.value.action == holding
+
+
+def test_a_servers_max_step_bounds_the_step_from_the_games_time_not_from_zero() -> None:
+    """``max_step`` bounds how far one action moves the clock from the game's time: at 6 s, an action at 9 s
+    moves it 3 s and is accepted with ``max_step=5``, although 9 is more than 5. Pinned by mutation testing
+    (docs/mutation.md)."""
+    g = scenario.deal(TWO, stock=["5C", "6C", "7C"], discard=["3C"], variant=FUN)
+    g.apply(Tick(at=OPEN))
+    g.apply(Draw(0, "stock", at=6), max_step=5)
+    g.apply(Discard(0, at=9), max_step=5)
+    assert g.now == 9

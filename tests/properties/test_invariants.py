@@ -459,21 +459,27 @@ def test_every_invariant_has_a_name_a_description_and_defaults() -> None:
         "conservation",
         "knowledge",
         "knowledge_events",
+        "knowledge_follows_moves",
         "no_leak",
+        "event_leak",
+        "opaque_ids",
+        "event_schema",
         "listed_accepted",
         "listing_complete",
         "refusals",
         "snapshot",
         "no_crash",
         "termination",
+        "determinism",
         "replay",
         "result",
+        "end_hooks",
         "slot_order",
     ]
     done = finished()
     for name, inv in INVARIANTS.items():
         assert inv.name == name and inv.description and "\n" not in inv.description
-        assert inv.when in ("step", "sample", "end", "game")
+        assert inv.when in ("step", "sample", "end", "game", "run")
         inv(done)  # a game is all it takes
         inv(done, thorough=True)
         if inv.when != "end":

@@ -2,24 +2,39 @@
 no conftest, ``--tamalou-variant`` on a registered ruleset, on a house-rule file and on a broken one,
 and a run from a folder outside this repository where only the entry point can have loaded it.
 
-The property runs are tiny (``--tamalou-examples`` 2 to 5): what is tested is the plugin, not the rules.
+``--tamalou-variant`` runs what ``tamalou verify`` runs: one item per invariant of ``INVARIANTS`` (read from
+the registry when the items are collected), each failing as verify fails on the same games. It catches every
+ruleset of ``tests/data/broken/`` by the invariant verify names for it (``test_verify_catches_bugs.BUGS``),
+at the fewest games that catch it in the fast tier (that test is ``scaled``: 30 games or more in the deep one).
+
+The property runs are tiny (``--tamalou-examples`` 1 to 10): what is tested is the plugin, not the rules.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import _tamalou_pytest_plugin
 import tamalou
 import tamalou.testing
+import tiers
+from tamalou.testing import properties
+from tamalou.testing.properties import run_invariants
+from tamalou.verify import INVARIANTS, Invariant, InvariantViolation
 
 pytest_plugins = ["pytester"]
+
+TESTS = Path(__file__).resolve().parents[1]
+BROKEN = TESTS / "data" / "broken"
 
 # pytester's in-process runs unload, when they end, every module first imported during them; tamalou's registry
 # of action types keeps the classes of its built-in plugin modules (cabo's exchange_equal...), which pydantic
@@ -27,6 +42,8 @@ pytest_plugins = ["pytester"]
 # before any inner run: none is first imported by one and unloaded from under tamalou (whichever test ran first).
 for _name in tamalou.variant_names():
     tamalou.load_variant(_name)
+for _path in sorted(BROKEN.glob("*.toml")):  # and the broken plugins (tests/ is on the path: pyproject's pythonpath)
+    tamalou.load_variant(_path)
 
 HOUSE = """\
 name = "house"
@@ -87,11 +104,24 @@ def tamalou_rank(variant, tally, tiebreaks):
     return [[p] for p in range(len(tally.totals) - 1)]
 '''
 
-BROKEN = """\
+BROKEN_RULES = """\
 name = "broken"
 extends = "french"
 plugins = ["leave_one_out"]
 """
+
+
+@pytest.fixture
+def runs(monkeypatch: pytest.MonkeyPatch) -> list[properties.InvariantRun]:
+    """The runs of verify's games the plugin makes (``run_invariants``) in this test's in-process pytest runs."""
+    kept: list[properties.InvariantRun] = []
+
+    def run(*args: Any, **kwargs: Any) -> properties.InvariantRun:
+        kept.append(run_invariants(*args, **kwargs))
+        return kept[-1]
+
+    monkeypatch.setattr(properties, "run_invariants", run)
+    return kept
 
 
 @pytest.fixture
@@ -106,12 +136,28 @@ def test_the_fixtures_in_a_project_without_conftest(project: pytest.Pytester) ->
     result.assert_outcomes(passed=4)
 
 
-def test_the_property_suite_of_a_registered_ruleset(project: pytest.Pytester) -> None:
-    result = project.runpytest("-p", "no:cacheprovider", "-v", "--tamalou-variant", "french", "--tamalou-examples", "5")
-    result.assert_outcomes(passed=4 + 1 + len(tamalou.testing.PROPERTIES))
+#: The items of a ruleset that loads: ``loads``, every invariant of verify, ``small_deals``.
+SUITE = 1 + len(INVARIANTS) + 1
+
+
+def test_the_property_suite_of_a_registered_ruleset(
+    project: pytest.Pytester, runs: list[properties.InvariantRun]
+) -> None:
+    args = ["-p", "no:cacheprovider", "-v", "--tamalou-variant", "french", "--tamalou-examples", "5"]
+    result = project.runpytest_inprocess(*args)
     result.stdout.fnmatch_lines(["tamalou[[]french[]]::loads PASSED*", "tamalou[[]french[]]::conservation PASSED*"])
-    for name in ("no_leak", "listed_accepted", "illegal_untouched", "termination", "replay", "snapshot", "result"):
-        assert f"tamalou[french]::{name} PASSED" in result.stdout.str()
+    found = outcomes(result, "french")
+    assert set(found) == {"loads", *INVARIANTS, "small_deals"}
+    # Every invariant verify checks on these games passes; one that it does not check (none, unless verify leaves
+    # one out of its games) is skipped, as its table would have no row for it.
+    [run] = runs
+    assert run.report.games == 5 and run.report.ok
+    checked = run.report.checks
+    assert found == {"loads": "PASSED", "small_deals": "PASSED"} | {
+        name: "PASSED" if checked.get(name) else "SKIPPED" for name in INVARIANTS
+    }
+    skipped = sum(outcome == "SKIPPED" for outcome in found.values())
+    result.assert_outcomes(passed=4 + SUITE - skipped, skipped=skipped)  # and the scenarios pass
 
 
 def test_a_house_rule_file_and_a_composition(project: pytest.Pytester) -> None:
@@ -139,22 +185,192 @@ def test_a_house_rule_file_and_a_composition(project: pytest.Pytester) -> None:
         ]
     )
     ran = project.runpytest("-p", "no:cacheprovider", "--tamalou-variant", "house.toml", "--tamalou-examples", "2")
-    ran.assert_outcomes(passed=4 + 1 + len(tamalou.testing.PROPERTIES))
+    assert ran.ret == pytest.ExitCode.OK
+    assert sum(ran.parseoutcomes().get(k, 0) for k in ("passed", "skipped")) == 4 + SUITE
 
 
 def test_a_broken_house_rule_fails_readably(pytester: pytest.Pytester) -> None:
-    pytester.makefile(".toml", broken=BROKEN)
+    """The ranking that leaves a player out raises in the engine (``PluginError``): verify's ``no_crash``."""
+    pytester.makefile(".toml", broken=BROKEN_RULES)
     pytester.makepyfile(leave_one_out=LEAVE_ONE_OUT)
     result = pytester.runpytest(
-        "-p", "no:cacheprovider", "--tamalou-variant", "broken.toml", "--tamalou-examples", "5", "-k", "loads or result"
+        "-p", "no:cacheprovider", "--tamalou-variant", "broken.toml", "--tamalou-examples", "5", "-k", "loads or crash"
     )
     result.assert_outcomes(passed=1, failed=1)
     out = result.stdout.str()
-    assert "tamalou[broken.toml]::result" in out
+    assert "tamalou[broken.toml]::no_crash" in out
+    assert "InvariantViolation: no_crash: " in out  # the invariant, named as verify names it
     assert "plugin 'leave_one_out', tamalou_rank" in out  # which plugin and which hook
-    assert "a finished round's result is consistent" in out  # what the property says
-    assert "the round that failed: tamalou.replay(" in out  # how to rebuild the game
+    assert INVARIANTS["no_crash"].description in out  # what the invariant says
+    assert "reproduce: tamalou verify broken.toml --games 1 --seed " in out  # how to play the game again
+    assert "the state that broke: tamalou.replay(" in out  # how to rebuild the state
     assert "Traceback" not in out
+
+
+# --------------------------------------------------------------------------------- parity with tamalou verify
+
+
+def collected(result: pytest.RunResult, spec: str) -> list[str]:
+    """The names of the items of ``tamalou[spec]`` a ``--collect-only -q`` run lists, in order."""
+    prefix = f"tamalou[{spec}]::"
+    return [line[len(prefix) :] for line in result.stdout.lines if line.startswith(prefix)]
+
+
+def outcomes(result: pytest.RunResult, spec: str) -> dict[str, str]:
+    """The outcome of each item of ``tamalou[spec]`` in a ``-v`` run: name -> PASSED, FAILED, SKIPPED."""
+    found: dict[str, str] = {}
+    for line in result.stdout.lines:
+        m = re.match(rf"tamalou\[{re.escape(spec)}\]::(\w+) (PASSED|FAILED|SKIPPED|ERROR)", line)
+        if m:
+            found[m.group(1)] = m.group(2)
+    return found
+
+
+def test_one_check_per_invariant_of_verify(pytester: pytest.Pytester) -> None:
+    """The items are verify's invariants, by the names of its table and in its order, between ``loads`` and
+    ``small_deals``; the old name ``illegal_untouched`` selects the two invariants that check what it did."""
+    result = pytester.runpytest("-p", "no:cacheprovider", "--tamalou-variant", "french", "--collect-only", "-q")
+    assert collected(result, "french") == ["loads", *INVARIANTS, "small_deals"]
+    old = pytester.runpytest(
+        "-p", "no:cacheprovider", "--tamalou-variant", "french", "--collect-only", "-q", "-k", "illegal_untouched"
+    )
+    assert collected(old, "french") == ["listing_complete", "refusals"]
+
+
+def _always_broken(game: object, rng: object, thorough: bool) -> None:
+    raise InvariantViolation("this invariant never holds", invariant="never_holds")
+
+
+def test_an_invariant_added_to_the_registry_is_collected_and_checked(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``INVARIANTS`` is read when the items are collected, and verify's games check what it holds: an invariant
+    added later (here an ``"end"`` one that never holds) becomes an item, which fails as verify does."""
+    monkeypatch.setitem(INVARIANTS, "never_holds", Invariant("never_holds", "never holds", "end", _always_broken))
+    result = pytester.runpytest_inprocess(
+        "-p",
+        "no:cacheprovider",
+        "-v",
+        "--tamalou-variant",
+        "french",
+        "--tamalou-examples",
+        "2",
+        "-k",
+        "never or crash",
+    )
+    assert outcomes(result, "french") == {"no_crash": "PASSED", "never_holds": "FAILED"}
+    result.stdout.fnmatch_lines(["*InvariantViolation: never_holds: this invariant never holds*"])
+    result.stdout.fnmatch_lines(["never_holds failed in 2 of 2 games*"])
+
+
+@dataclass(frozen=True)
+class Bug:
+    toml: str  # a file of tests/data/broken/
+    invariant: str  # the invariant verify reports broken
+    says: str  # words the failure's message must contain
+    games: int  # the fewest of verify's games that catch it
+
+
+def broken_rulesets() -> dict[str, Bug]:
+    """The broken rulesets that ``tamalou verify`` catches, with the invariant it names for each and the fewest
+    games that catch it: ``BUGS`` of ``test_verify_catches_bugs.py``, read from its file (one table)."""
+    spec = importlib.util.spec_from_file_location("_verify_catches_bugs", Path(__file__).with_name(CATCHES))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # for its dataclasses
+    spec.loader.exec_module(module)
+    return {name: Bug(b.toml, b.invariant, b.says, b.games) for name, b in module.BUGS.items()}
+
+
+CATCHES = "test_verify_catches_bugs.py"
+BUGS = broken_rulesets()
+
+
+@pytest.mark.scaled
+@pytest.mark.parametrize("bug", list(BUGS.values()), ids=list(BUGS))
+def test_it_fails_where_verify_fails(bug: Bug, pytester: pytest.Pytester, runs: list[properties.InvariantRun]) -> None:
+    """Each broken ruleset of tests/data/broken/ fails the item of the invariant verify names for it, and the
+    items that fail are exactly the invariants that failed in verify's report of the games (the report the items
+    read, kept here); the others pass, or are skipped if no game checked them (every one broke another first)."""
+    games = tiers.sized(fast=bug.games, deep=max(bug.games, 30))
+    path = bug.toml  # copied into the project (its plugin is found on the path: tests/plugins_for_tests)
+    (pytester.path / path).write_text((BROKEN / bug.toml).read_text("utf-8"), "utf-8")
+    result = pytester.runpytest_inprocess(
+        "-p", "no:cacheprovider", "-v", "--tamalou-variant", path, "--tamalou-examples", str(games), "-k", "not small"
+    )
+    found = outcomes(result, path)
+    assert set(found) == {"loads", *INVARIANTS}
+    assert found[bug.invariant] == "FAILED", result.stdout.str()[-3000:]
+    [run] = runs
+    report = run.report
+    assert (report.games, run.seed, run.players) == (games, 0, None)  # verify's games: tamalou verify --games N
+    assert {name for name, outcome in found.items() if outcome == "FAILED"} == set(report.failed)
+    skipped = {name for name, outcome in found.items() if outcome == "SKIPPED"}
+    assert skipped == {name for name in INVARIANTS if not report.checks.get(name)}
+    out = result.stdout.str()
+    assert f"InvariantViolation: {bug.invariant}: " in out and bug.says in out
+    assert f"reproduce: tamalou verify {path} --games 1 --seed " in out
+    assert "Traceback" not in out
+
+
+def test_the_first_slot_bug_and_how_to_reproduce_it(pytester: pytest.Pytester) -> None:
+    """The scoring rule that reads the first slot passes every check but ``slot_order``; the failure says how to
+    play the game again with ``tamalou verify`` (``--tamalou-seed`` and ``--tamalou-players`` choose the games as
+    verify's ``--seed`` and ``--players``), and that command fails the same way."""
+    (pytester.path / "first_slot.toml").write_text((BROKEN / "first_slot.toml").read_text("utf-8"), "utf-8")
+    args = ["-p", "no:cacheprovider", "-v", "--tamalou-variant", "first_slot.toml", "--tamalou-examples", "1"]
+    result = pytester.runpytest_inprocess(*args, "--tamalou-seed", "10", "--tamalou-players", "2", "-k", "not small")
+    found = outcomes(result, "first_slot.toml")
+    assert set(found) == {"loads", *INVARIANTS}
+    assert [name for name, outcome in found.items() if outcome == "FAILED"] == ["slot_order"]
+    assert found["conservation"] == found["no_leak"] == found["result"] == "PASSED"
+    command = "tamalou verify first_slot.toml --games 1 --seed 10 --players 2"
+    result.stdout.fnmatch_lines(["*InvariantViolation: slot_order: *depends on the order*", f"reproduce: {command} *"])
+    path = os.pathsep.join([str(TESTS), *filter(None, [os.environ.get("PYTHONPATH")])])
+    again = subprocess.run(
+        [*tamalou_command(), *command.split()[1:]],
+        cwd=pytester.path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": path, "COLUMNS": "200", "NO_COLOR": "1"},
+        timeout=600,
+        check=False,
+    )
+    assert again.returncode == 1, again.stdout + again.stderr
+    assert "seed 10, 2 players: slot_order: " in again.stdout
+
+
+def tamalou_command() -> list[str]:
+    script = Path(sys.executable).with_name("tamalou")
+    return [str(script)] if script.exists() else [sys.executable, "-c", "from tamalou.cli import main; main()"]
+
+
+def test_players_the_ruleset_does_not_allow(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest(
+        "-p",
+        "no:cacheprovider",
+        "--tamalou-variant",
+        "french",
+        "--tamalou-players",
+        "9",
+        "-k",
+        "conservation or replay",
+    )
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(["*played by 2 to 6 players, got 9*"])
+    zero = pytester.runpytest("-p", "no:cacheprovider", "--tamalou-variant", "french", "--tamalou-players", "0")
+    assert zero.ret == pytest.ExitCode.USAGE_ERROR
+
+
+def test_a_random_seed_is_drawn_and_shown(pytester: pytest.Pytester) -> None:
+    args = ["-p", "no:cacheprovider", "--tamalou-variant", "french", "--tamalou-examples", "1", "-k", "conservation"]
+    result = pytester.runpytest(*args, "--tamalou-seed", "random")
+    result.assert_outcomes(passed=1)
+    assert re.search(
+        r"^tamalou: the games of tamalou verify from seed \d+ \(--tamalou-seed\)$", result.stdout.str(), re.M
+    )
+    bad = pytester.runpytest(*args, "--tamalou-seed", "-3")
+    assert bad.ret == pytest.ExitCode.USAGE_ERROR
 
 
 def test_a_ruleset_that_does_not_load(pytester: pytest.Pytester) -> None:

@@ -18,12 +18,14 @@ from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample, Unsatisfiable
 
 import tamalou
-from tamalou import IllegalAction, VariantError
+from tamalou import IllegalAction, InvariantViolation, VariantError
 from tamalou import testing as T
+from tamalou.testing.properties import run_invariants
 
 CI = "tamalou-ci"
 Load = Callable[[str], None]
 HERE = Path(__file__).resolve().parent
+BROKEN = HERE.parent / "data" / "broken"
 PARTIAL_RANKING = ["tamalou.plugins.french", "plugins_for_tests.partial_ranking"]
 
 
@@ -337,6 +339,38 @@ def test_a_property_catches_a_broken_ranking() -> None:
         T.check_property("result", broken, max_examples=20, profile=CI)
     notes = "\n".join(getattr(info.value, "__notes__", []))
     assert "the round that failed: tamalou.replay(" in notes
+
+
+def test_small_deals_checks_every_invariant_of_verify() -> None:
+    """``small_deals`` checks the invariants of ``INVARIANTS`` (``slot_order`` here, which the old property did not
+    check), named as verify names them."""
+    with pytest.raises(InvariantViolation, match=r"^slot_order: .*depends on the order"):
+        T.check_property("small_deals", BROKEN / "first_slot.toml", max_examples=10, profile=CI)
+
+
+# --------------------------------------------------------------------------------- verify's invariants, by name
+
+
+def test_run_invariants_reads_verify_by_invariant() -> None:
+    """What ``pytest --tamalou-variant`` reports: verify's games, each invariant failing with its simplest failing
+    game and how to play it again, or skipped when no game reached it."""
+    run = run_invariants(BROKEN / "first_slot.toml", games=3)
+    assert run.report.games == 3 and run.command.endswith("first_slot.toml")
+    assert run.checks("conservation") > 0 and run.violation("conservation") is None
+    assert run.unchecked("conservation") is None
+    exc = run.violation("slot_order")
+    assert isinstance(exc, InvariantViolation) and exc.invariant == "slot_order"
+    assert str(exc).startswith("slot_order: ") and "depends on the order" in str(exc)
+    notes = "\n".join(exc.__notes__)
+    assert "slot_order failed in 3 of 3 games" in notes
+    assert f"reproduce: tamalou verify {run.command} --games 1 --seed 0 --players 2" in notes  # 2 players: simplest
+    assert "the state that broke: tamalou.replay(" in notes
+
+    endless = run_invariants(BROKEN / "endless.toml", games=1, players=2, seed=5, command="endless.toml")
+    stuck = endless.violation("termination")
+    assert stuck is not None
+    assert "reproduce: tamalou verify endless.toml --games 1 --seed 5 --players 2" in "\n".join(stuck.__notes__)
+    assert endless.unchecked("slot_order") == "not checked: every game broke termination before slot_order was checked"
 
 
 def test_an_unknown_property_is_refused() -> None:

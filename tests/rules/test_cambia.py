@@ -332,6 +332,22 @@ def test_snap_own_or_opponents_card_then_give_one_of_yours_unseen() -> None:
     assert g.current_player == 1 and g.phase == "draw"
 
 
+def test_the_window_asks_the_turns_player_first_then_the_next_seats_in_turn() -> None:
+    """The snap window of a card thrown in seat 1's turn asks seat 1 first, then seats 2 and 0, in the order of
+    play from the turn's player (not from seat 0). Pinned by mutation testing (docs/mutation.md)."""
+    g = three_seats(stock=["6D", "6C", "6H", "6S"])
+    quiet_turn(g)  # p0
+    events = throw_and_open(g)  # p1 throws the 6C
+    assert kinds(events)[-1] == "window" and events[-1]["players"] == [0, 1, 2]
+    asked = []
+    while g.phase == "window":
+        asked.append(g.current_player)
+        g.apply(Pass(g.current_player))
+    assert asked == [1, 2, 0]
+    assert g.current_player == 2 and g.phase == "draw"
+    assert g.state_of("matching").waiting == 0  # the closed window waits for nobody (its snapshot says so)
+
+
 def test_the_window_opens_after_the_power_and_closes_when_the_turn_passes() -> None:
     """Cambia: "The window of a thrown card opens after its power has been resolved or declined and
     closes when the turn passes." """

@@ -244,3 +244,14 @@ def test_random_games_end_without_error_and_keep_every_card() -> None:
         assert sorted(p for place in result.ranking for p in place) == list(range(players))
         assert all(result.totals[p] <= 5 for p in result.winners)
     assert taken > 0
+
+
+def test_declining_the_second_draw_is_a_pass_in_the_draw_phase() -> None:
+    """Declining the second draw is a ``pass`` that the event reports in the draw phase, where it was made; the
+    turn then goes on to the call. Pinned by mutation testing (docs/mutation.md)."""
+    g = two_seats(stock=["5C", "6C", "2D"])
+    g.apply(Draw(0, "stock"))
+    g.apply(Discard(0))
+    events = g.apply(Pass(0))
+    assert [e.to_dict() for e in events] == [{"type": "passed", "player": 0, "phase": "draw"}]
+    assert g.phase == "call" and g.current_player == 0

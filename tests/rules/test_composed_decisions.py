@@ -162,3 +162,100 @@ def test_a_wrapper_adjusts_the_scores_of_the_rule_it_builds_on(tmp_path: Path) -
         4,
         9,
     ]
+
+
+def test_ranking_rule_says_each_step_of_the_decision_in_words() -> None:
+    """``ranking_rule`` (what ``tamalou show`` prints) words the whole decision: the default ranking, or the
+    plugin that replaces it and what it falls back on; the tie-breaks; who wins, with the bound of the
+    winners' total (the call threshold, or a number); the scores, with the caller's 0 when they win and the
+    penalty when they do not. Pinned by mutation testing (docs/mutation.md)."""
+    default_rank = "ranking: lowest total first; players who left the round last"
+    assert tamalou.ranking_rule("cambia") == [
+        default_rank,
+        "tie-break 1: the caller wins ties",
+        "winners: the first place",
+        "round scores: each player's card total",
+    ]
+    assert tamalou.ranking_rule("dutch")[2:] == [
+        "winners: the first place",
+        "round scores: each player's card total; a caller who does not win adds 10",
+    ]
+    assert tamalou.ranking_rule("cartalogue")[2] == "winners: the first place, at or under 5 points"
+    seven = tamalou.variant_from_toml('name = "cambia-seven"\nextends = "cambia"\n[rules.end]\nwin_max = 7\n')
+    assert tamalou.ranking_rule(seven)[2] == "winners: the first place, at or under 7 points"
+    french = tamalou.ranking_rule("french")
+    assert french[0].endswith(f"(plugin tamalou.plugins.french; where it has no answer: {default_rank})")
+    assert french[3] == (
+        "round scores: each player's card total; a caller who wins scores 0; a caller who does not win adds 10"
+    )
+
+
+def test_an_old_style_hookwrapper_is_refused_and_the_error_names_its_plugin(tmp_path: Path) -> None:
+    """A decision hook wrapped the old pluggy way (``hookwrapper=True``) is refused when the round is judged, with
+    a ``PluginError`` that names the plugin and says what to use instead. Pinned by mutation testing
+    (docs/mutation.md)."""
+    mod = tmp_path / "old_style_wrapper_mod.py"
+    mod.write_text(
+        "import tamalou\n"
+        "@tamalou.hookimpl(hookwrapper=True)\n"
+        "def tamalou_round_scores(variant, tally, winners):\n"
+        "    yield\n",
+        encoding="utf-8",
+    )
+    sys.path.insert(0, str(tmp_path))
+    try:
+        path = tmp_path / "old.toml"
+        path.write_text('extends = "french"\nplugins = ["old_style_wrapper_mod"]\n', encoding="utf-8")
+        old = tamalou.load_variant(path)
+        with pytest.raises(tamalou.PluginError, match="old-style hookwrapper=True is not supported") as info:
+            rulebook(old).judge(three_way_tie((4, 4, 3)))
+        assert info.value.plugin == "old_style_wrapper_mod"
+        assert info.value.hook == "tamalou_round_scores"
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("old_style_wrapper_mod", None)
+
+
+def test_a_tiebreak_hook_that_raises_is_an_error_at_load_that_says_where(tmp_path: Path) -> None:
+    """A ``tamalou_tiebreaks`` hook that raises makes the ruleset fail to load: a ``VariantError`` on the ruleset's
+    ``plugins`` key, naming the plugin, the exception, and the file and line it was raised at. Pinned by mutation
+    testing (docs/mutation.md)."""
+    mod = tmp_path / "raising_tiebreak_mod.py"
+    mod.write_text(
+        "import tamalou\n@tamalou.hookimpl\ndef tamalou_tiebreaks(variant):\n    raise KeyError('oops')\n",
+        encoding="utf-8",
+    )
+    sys.path.insert(0, str(tmp_path))
+    try:
+        path = tmp_path / "raising.toml"
+        path.write_text('extends = "french"\nplugins = ["raising_tiebreak_mod"]\n', encoding="utf-8")
+        with pytest.raises(tamalou.VariantError) as info:
+            tamalou.load_variant(path)
+        message = str(info.value)
+        assert "tamalou_tiebreaks of plugin 'raising_tiebreak_mod' raised KeyError('oops')" in message
+        assert "(at " in message and "raising_tiebreak_mod.py:4)" in message
+        assert [e.key for e in info.value.errors] == ["plugins"]
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("raising_tiebreak_mod", None)
+
+
+def test_a_ranking_hook_that_leaves_a_place_empty_is_the_plugins_error(tmp_path: Path) -> None:
+    """A ``tamalou_rank`` hook ranks every player once, each place holding at least one: a ranking with an empty
+    place is refused as the plugin's error, whatever players the other places hold. Pinned by mutation testing
+    (docs/mutation.md)."""
+    mod = tmp_path / "empty_place_mod.py"
+    mod.write_text(
+        "import tamalou\n@tamalou.hookimpl\ndef tamalou_rank(variant, tally):\n    return [[0], [], [1, 2]]\n",
+        encoding="utf-8",
+    )
+    sys.path.insert(0, str(tmp_path))
+    try:
+        path = tmp_path / "empty.toml"
+        path.write_text('extends = "french"\nplugins = ["empty_place_mod"]\n', encoding="utf-8")
+        with pytest.raises(tamalou.PluginError) as info:
+            rulebook(tamalou.load_variant(path)).judge(three_way_tie((4, 4, 3)))
+        assert (info.value.plugin, info.value.hook) == ("empty_place_mod", "tamalou_rank")
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("empty_place_mod", None)

@@ -286,6 +286,20 @@ def test_the_callers_cards_can_no_longer_be_swapped() -> None:
     assert {a for a in turn_options(g, 2) if isinstance(a, Power)} == {Power(2, target=1)}
 
 
+def test_the_cards_of_a_caller_at_another_seat_than_the_first_can_no_longer_be_swapped_either() -> None:
+    """Dutch: "The caller's cards can no longer be swapped", whoever calls: seat 1 calls, and the J seat 2 throws
+    next leaves seat 1's layout out. Pinned by mutation testing (docs/mutation.md)."""
+    g = deal([P0, P1, P2], stock=["6C", "7C", "JD", "8C"], discard=["6S"])
+    draw_and_throw(g)
+    g.apply(Pass(0))
+    draw_and_throw(g)
+    g.apply(Call(1))
+    draw_and_throw(g)  # p2 throws the J
+    uses = {a for a in turn_options(g, 2) if isinstance(a, Power)}
+    assert uses and all(1 not in (a.owner, a.target) for a in uses)
+    assert len(uses) == 16  # p0's and p2's cards only
+
+
 def test_the_caller_may_still_match() -> None:
     """Dutch: "but the caller may still match"."""
     g = deal([["5C", "3C", "4C", "2C"], P1, P2], stock=["6C", "5S", "7C"], discard=["6S"])

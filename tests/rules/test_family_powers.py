@@ -10,15 +10,16 @@ start. Hands are slot 0 first, the stock top first, the discard bottom first; se
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from functools import partial
+from collections.abc import Iterator, Sequence
+from functools import cache
 
 import pytest
 
 import scenario
 import tamalou
 from scenario import assert_illegal, draw_and_throw, kinds, of_kind, seen, turn_options
-from tamalou import Discard, Draw, Event, Pass, Power, Round, Swap
+from tamalou import Discard, Draw, Event, IllegalAction, Pass, Power, Round, Swap
+from tamalou.rules import rulebook
 
 POWERS = {
     "7": "swap_any_blind",
@@ -29,7 +30,11 @@ POWERS = {
 }
 
 
-def _family() -> tamalou.Variant:
+@cache
+def family() -> tamalou.Variant:
+    """The test ruleset, made at the first test that deals it, not when the file is collected: mutation testing
+    (docs/mutation.md) forks each mutant from a process that has collected the tests, and a ruleset loaded there
+    is built before any mutant is switched on, which hides the mutants of the code that builds it."""
     d = tamalou.load_variant("french").model_dump()
     d["name"] = "family-powers-test"
     d["aliases"] = []
@@ -38,8 +43,10 @@ def _family() -> tamalou.Variant:
     return tamalou.variant_from_dict(d)
 
 
-FAMILY = _family()
-deal = partial(scenario.deal, variant=FAMILY)
+def deal(hands: Sequence[Sequence[str]], stock: Sequence[str], discard: Sequence[str] = ()) -> Round:
+    """A stacked deal of the test ruleset (``scenario.deal``)."""
+    return scenario.deal(hands, stock, discard, variant=family())
+
 
 # Three seats of quiet cards (no power here); each knows slots 0 and 1 of their own.
 HANDS = [["2C", "3C", "4C", "5C"], ["2D", "3D", "4D", "5D"], ["2H", "3H", "4H", "5H"]]
@@ -220,6 +227,15 @@ def test_swap_then_look_refusals() -> None:
 # --------------------------------------------------------------------------------- look_both_and_swap
 
 
+def test_a_refused_second_step_of_look_both_and_swap_says_which_slot_may_be_swapped() -> None:
+    """The second step of ``look_both_and_swap`` refuses a swap of another slot than the one looked at, and says
+    which. Pinned by mutation testing (docs/mutation.md)."""
+    g = thrown("9S")
+    g.apply(Power(0, slot=3, target=1, target_slot=0))
+    with pytest.raises(IllegalAction, match=r"^only the card you looked at \(your slot 3\) may be swapped$"):
+        g.apply(Swap(0, 2))
+
+
 def test_look_both_and_swap_looks_at_both_then_swaps() -> None:
     """Cambia: "K (both colours) look at one of your cards and one of an opponent's, then choose
     whether to swap those two" — both looks are secret to the player, the places public; the second
@@ -366,5 +382,5 @@ def test_give_stock_card_refusals() -> None:
 
 def test_the_five_powers_are_built_in() -> None:
     """Registered with the built-ins: any ruleset may name them in ``rules.powers``, no plugin needed."""
-    rb = tamalou.rules.rulebook(tamalou.load_variant("french"))
+    rb = rulebook(tamalou.load_variant("french"))
     assert set(POWERS.values()) <= set(rb.powers)

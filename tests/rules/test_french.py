@@ -10,8 +10,10 @@ comments, which is a ruling.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from functools import partial
+from pathlib import Path
 
 import pytest
 
@@ -36,6 +38,7 @@ from tamalou import (
     Discard,
     Draw,
     Give,
+    IllegalAction,
     MatchAction,
     Pass,
     Power,
@@ -416,6 +419,61 @@ def test_matching_by_points_takes_a_card_of_another_rank_with_the_same_points() 
     events = g.apply(MatchAction(0, (0,)))
     assert kinds(events) == ["matched"]
     assert g.view(1).discard == ["QC", "JS"]
+
+
+ACES_MATCH_ANYTHING = """import tamalou
+
+@tamalou.hookimpl
+def tamalou_same_kind(variant, thrown, top):
+    if thrown.rank == "A":
+        return True
+    if thrown.rank == "2":
+        return 1  # not an answer the engine can use
+    return None  # the ruleset's own comparison
+"""
+
+
+def test_a_same_kind_hook_decides_a_match_and_leaves_the_others_to_matching_by_points(tmp_path: Path) -> None:
+    """A house rule over French matching by points (``tamalou_same_kind``): an Ace matches any card; for other
+    cards the hook has no answer and the points decide (a Jack on a Queen, both 10); an answer that is not True
+    or False is the plugin's error, named as such. Pinned by mutation testing (docs/mutation.md)."""
+    (tmp_path / "aces_match_anything_mod.py").write_text(ACES_MATCH_ANYTHING, encoding="utf-8")
+    path = tmp_path / "aces.toml"
+    path.write_text(
+        'extends = "french"\nplugins = ["aces_match_anything_mod"]\n[rules.matching]\nby = "value"\n',
+        encoding="utf-8",
+    )
+    sys.path.insert(0, str(tmp_path))
+    try:
+        variant = tamalou.load_variant(path)
+        hands = [["JS", "AS", "2S", "3S"], ["AH", "2H", "3H", "4H"]]
+        for slot, card, outcome in ((0, "JS", "matched"), (1, "AS", "matched"), (3, "3S", "missed")):
+            g = scenario.deal(hands, stock=["5C", "6C", "6D"], discard=["QC"], variant=variant)
+            events = g.apply(MatchAction(0, (slot,)))
+            assert kinds(events)[0] == outcome and events[0]["card"] == card
+        g = scenario.deal(hands, stock=["5C", "6C"], discard=["QC"], variant=variant)
+        with pytest.raises(tamalou.PluginError, match="returned 1, expected True or False") as info:
+            g.apply(MatchAction(0, (2,)))
+        assert (info.value.plugin, info.value.hook) == ("aces_match_anything_mod", "tamalou_same_kind")
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("aces_match_anything_mod", None)
+
+
+def test_a_player_who_passed_in_the_closing_window_may_not_match_in_it_any_more() -> None:
+    """The closing window of a called round gives each player one last chance: seat 0, who passed in it, may not
+    match the last card afterwards, and is told so; the others still may. Pinned by mutation testing
+    (docs/mutation.md)."""
+    hands = [["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"], ["AD", "2D", "3D", "4D"]]
+    g = scenario.dealt(hands, stock=["5C", "6C", "5D", "6D"], discard=["9C"], variant=FRENCH)
+    calling_turn(g)  # p0 calls
+    draw_and_throw(g)  # p1
+    draw_and_throw(g)  # p2: its 5D opens the closing window
+    assert g.phase == "closing" and g.to_act == [0, 1, 2]
+    g.apply(Pass(0))
+    assert g.to_act == [1, 2]
+    with pytest.raises(IllegalAction, match=r"^you have had your last chance to match in this round$"):
+        g.apply(MatchAction(0, (0,)))
 
 
 def test_one_success_per_window_slower_player_takes_card_back_without_penalty() -> None:

@@ -25,6 +25,7 @@ from scenario import assert_illegal, draw_and_throw, kinds, matches_listed, play
 from tamalou import (
     Action,
     Call,
+    Discard,
     Draw,
     Give,
     IllegalAction,
@@ -34,6 +35,7 @@ from tamalou import (
     Power,
     Round,
     Swap,
+    Tick,
 )
 
 OPPONENT_MATCHING = "opponent-matching"  # loaded alone, a modifier applies to French
@@ -508,3 +510,23 @@ def test_look_and_swap_does_not_swap_a_card_that_replaced_the_looked_at_one() ->
     assert not any(isinstance(a, Swap) for a in g.legal_actions(0))
     assert_illegal(g, Swap(0, 0))
     assert Pass(0) in g.legal_actions(0)
+
+
+def test_in_tamalou_fun_a_layout_emptied_by_an_opponents_match_waits_for_the_card_given_back() -> None:
+    """Over tamalou.fun, where a layout left with no card ends the round at once: seat 0 matches seat 1's last
+    card, the 5H, on its own 5C. The round does not end: it waits for seat 0's give, which fills seat 1's layout
+    again, and goes on. Pinned by mutation testing (docs/mutation.md)."""
+    g = scenario.deal(
+        [["AS", "2S", "3S", "4S"], ["5H"]],
+        stock=["5C", "6C", "7C"],
+        discard=["3C"],
+        variant=["tamalou-fun", OPPONENT_MATCHING],
+    )
+    g.apply(Tick(at=5))  # the opening ends
+    g.apply(Draw(0, "stock", at=6))
+    g.apply(Discard(0, at=6))
+    events = g.apply(MatchAction(0, (0,), owner=1, at=7))
+    assert kinds(events) == ["matched", "give_owed"]
+    assert g.phase == "give" and not g.is_over
+    g.apply(Give(0, 3, at=8))
+    assert g.layout(1) == ["4S"] and g.phase == "draw" and not g.is_over

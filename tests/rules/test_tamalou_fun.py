@@ -304,6 +304,16 @@ def test_a_jack_a_queen_or_a_king_cannot_be_taken_from_the_discard_pile() -> Non
         assert_illegal(g, Draw(1, "discard", at=7))
 
 
+def test_the_refusal_of_a_king_from_the_discard_says_which_rank_may_not_be_taken() -> None:
+    """The draw of a King from the discard is refused for its rank, not because the discard may never be drawn
+    from (it may: an Ace to a 10). Pinned by mutation testing (docs/mutation.md)."""
+    g = deal([["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], stock=["KC", "6C"])
+    throw(g, OPEN)
+    g.apply(Pass(0, at=6))  # its power is not used
+    with pytest.raises(IllegalAction, match=r"^a K cannot be taken from the discard$"):
+        g.apply(Draw(1, "discard", at=7))
+
+
 @pytest.mark.parametrize("rank", RANKS[:10])
 def test_faq_from_the_discard_you_can_only_take_a_card_without_a_power_ace_to_10(rank: str) -> None:
     """FAQ "Can you take a Jack, Queen or King from the discard pile?" — "No. From the discard pile you
@@ -504,6 +514,19 @@ def test_the_clock_running_out_in_a_look_and_swap_passes_the_swap() -> None:
     assert [g.layout(0), g.layout(1)] == [["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]]
 
 
+def test_an_absent_player_who_plays_without_a_time_is_back_too() -> None:
+    """An action without ``at`` happens at the game's time; played by an absent player in their turn, it brings them
+    back as a timed one does (the clock's presence check runs for every action, not only for timed ones).
+    Pinned by mutation testing (docs/mutation.md)."""
+    g = deal([["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], stock=[f"{r}C" for r in "5678"] + ["9C", "9D"])
+    quiet_turn(g, 6)  # p0; p1's turn: 6 to 51
+    g.apply(Tick(at=6 + TURN))  # p1 lets it go by
+    quiet_turn(g, 52)  # p0: p1's next turn is short
+    assert g.current_player == 1 and g.state_of("timing").absent[1]
+    g.apply(Draw(1, "stock"))  # at the game's time, 52 s
+    assert g.now == 52 and not g.state_of("timing").absent[1] and g.state_of("timing").absent_turns[1] == 0
+
+
 def test_let_a_whole_turn_go_by_without_playing_and_your_next_one_is_short_until_you_play() -> None:
     """ "Let a whole turn go by without playing and your next one is short, until you play." — 15 s
     (Decided)."""
@@ -548,6 +571,7 @@ def test_when_every_clock_but_one_has_run_out_the_game_ends() -> None:
     assert not g.is_over and g.left == 0
     events = g.apply(Tick(at=68 + SHORT))  # 3rd in a row: p1's clock has run out
     assert kinds(events)[-2:] == ["left", "round_over"]
+    assert events[-2].to_dict() == {"type": "left", "player": 1}  # (pinned by mutation testing)
     assert g.left == 1 << 1
     result = g.result()
     assert result.reason == "last_player"
@@ -631,6 +655,75 @@ def test_the_power_comes_from_the_thrown_draw_or_the_replaced_row_card(face: str
     assert g.view(1).discard_top == card
     assert [e["power"] for e in of_kind(events, "power_offered")] == [POWER_OF[face]]
     assert g.phase == "power" and g.current_player == 0 and g.view(0).power == POWER_OF[face]
+
+
+def test_in_a_house_rule_on_tamalou_fun_a_replaced_row_card_still_gives_its_power() -> None:
+    """A ruleset built on tamalou.fun keeps its trigger, "the card that lands on the discard pile during your
+    turn": seat 0's Queen, replaced out of its row by a card drawn from the stock, offers its power. Pinned by
+    mutation testing (docs/mutation.md): the trigger is read when a ruleset is built, and mutmut runs, for that
+    code, only the tests that built a ruleset first in their process, so a ruleset made here is needed."""
+    d = tamalou.load_variant(FUN).model_dump(mode="json")
+    d["name"], d["aliases"] = "tamalou-fun-house", []
+    g = scenario.deal(
+        [["AS", "QH", "3S", "4S"], ["AC", "2H", "3H", "4H"]],
+        stock=["5C", "6C", "7C"],
+        variant=tamalou.variant_from_dict(d),
+    )
+    g.apply(Draw(0, "stock", at=OPEN))
+    events = g.apply(Replace(0, 1, at=6))
+    assert [e["power"] for e in of_kind(events, "power_offered")] == ["blind_swap"]
+
+
+def test_a_power_passed_on_and_used_instead_of_a_draw_is_the_whole_turn_even_with_a_second_draw() -> None:
+    """A house rule on tamalou.fun where a King looks at an opponent's card and may swap it (two steps) and a
+    turn may hold a second draw: seat 1 uses the King's power passed on to it instead of drawing, and passes
+    the swap. The power was its turn: no second draw is offered, seat 0 plays. Pinned by mutation testing
+    (docs/mutation.md)."""
+    d = tamalou.load_variant(FUN).model_dump(mode="json")
+    d["name"], d["aliases"] = "tamalou-fun-two-draws", []
+    d["rules"]["powers"]["ranks"]["K"] = "look_and_swap"
+    d["rules"]["draw"]["per_turn"] = 2
+    g = scenario.deal(
+        [["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]],
+        stock=["KC", "6C", "5D", "7D", "8D"],
+        discard=["3C"],
+        variant=tamalou.variant_from_dict(d),
+    )
+    g.apply(Tick(at=OPEN))
+    throw(g, 6)  # p0 throws the KC
+    g.apply(Power(0, target=1, target_slot=0))  # looks at p1's AH
+    g.apply(Pass(0))  # no swap; the second draw is offered
+    events = g.apply(Pass(0))  # declined: p1's turn, the King's power passed on
+    assert kinds(events) == ["passed", "turn", "power_passed"]
+    g.apply(Power(1, target=0, target_slot=0))  # instead of drawing: looks at p0's AS
+    events = g.apply(Pass(1))  # no swap
+    assert [e.to_dict() for e in events] == [
+        {"type": "passed", "player": 1, "phase": "swap"},
+        {"type": "turn", "player": 0, "turn": 2},
+    ]
+
+
+def test_a_penalty_that_takes_the_last_card_the_next_player_could_draw_ends_the_round() -> None:
+    """Seat 0 throws the KC (a King cannot be taken from the discard, and one card is no pile to shuffle into a
+    new stock); the stock holds one card, the 9C, for seat 1's draw. Seat 0 then throws a wrong card: its penalty
+    card is that 9C, and seat 1 has nothing left to draw. The round ends at once. Pinned by mutation testing
+    (docs/mutation.md)."""
+    g = deal([["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], stock=["KC", "9C"], discard=[])
+    g.apply(Tick(at=OPEN))
+    throw(g, 6)
+    g.apply(Pass(0, at=6))  # the King's power declined: seat 1 is to draw
+    events = g.apply(MatchAction(0, (0,), at=7))  # the AS on the KC: a miss
+    assert kinds(events) == ["missed", "penalty", "round_over"]
+    assert g.is_over and g.result().reason == "no_card_to_draw"
+
+
+def test_a_power_used_at_the_start_of_a_turn_with_none_passed_on_is_refused_saying_why() -> None:
+    """A turn starts with a draw, unless a power was passed on: a ``power`` when none was is refused, saying so.
+    Pinned by mutation testing (docs/mutation.md)."""
+    g = deal([["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], stock=["5C", "6C"])
+    g.apply(Tick(at=OPEN))
+    with pytest.raises(IllegalAction, match=r"^no power is passed on to you: a turn starts with a draw$"):
+        g.apply(Power(0, slot=0, at=6))
 
 
 @pytest.mark.parametrize("source", ["stock", "discard"])

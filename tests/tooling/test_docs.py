@@ -217,8 +217,8 @@ def test_links_stay_inside_the_docs() -> None:
 FAST_SIZES: dict[str, list[tuple[str, str]]] = {
     "verify.md": [
         (
-            "$ tamalou verify our-rules.toml\nour-rules: 100 games, 24397 actions, 0 failure(s)\n"
-            "rounds ended: called 90, turn_limit 10\n",
+            "$ tamalou verify our-rules.toml\nour-rules: 100 games, 28073 actions, 0 failure(s)\n"
+            "rounds ended: called 87, turn_limit 13\n",
             "$ tamalou verify our-rules.toml --games 12\nour-rules: 12 games,\n, 0 failure(s)\n",
         ),
     ],

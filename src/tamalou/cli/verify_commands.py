@@ -4,15 +4,25 @@ file; ``replay`` plays such a file (or a game snapshot) again step by step and c
 A file given to ``replay`` is not trusted: it imports no plugin module the file names but tamalou's own unless
 ``--allow-plugins``.
 
+``verify`` off a terminal (a CI log, a pipe) prints a line of progress every ``PROGRESS_SECONDS`` to standard error
+(``_ProgressLines``) where a terminal shows a bar. Ctrl-C (``SIGINT``) or ``SIGTERM`` stops it at once
+(``_StopSignals``): the workers are stopped, the report of the games finished is printed, with a line saying it
+was interrupted, the counterexample of a failure is written as found (not shrunk), and the exit status is 128
+plus the signal's number (130, 143).
+
 ``tamalou.cli.commands`` registers them on the application, in this order."""
 
 from __future__ import annotations
 
 import contextlib
 import json
+import signal
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType, TracebackType
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -38,6 +48,10 @@ from .printable import printable
 
 if TYPE_CHECKING:
     from ..verification import Counterexample
+    from ..verify import Failure
+
+#: Off a terminal, ``verify`` prints a line of progress this often (seconds).
+PROGRESS_SECONDS = 5.0
 
 
 def verify(
@@ -67,6 +81,32 @@ def verify(
     max_failures: Annotated[
         int, typer.Option("--max-failures", metavar="N", help="Stop after N failing games (0: never).")
     ] = 10,
+    timeout: Annotated[
+        float,
+        typer.Option(
+            "--timeout",
+            metavar="SECONDS",
+            help="Stop a game that runs longer, reported as a termination failure saying where it was stuck "
+            "(0: no limit).",
+        ),
+    ] = 60.0,
+    hook_budget: Annotated[
+        float,
+        typer.Option(
+            "--hook-budget",
+            metavar="MS",
+            help="Name every hook of the ruleset's plugins slower than this per call, with its slowest time "
+            "(0: hooks are not timed).",
+        ),
+    ] = 100.0,
+    strict: Annotated[
+        bool,
+        typer.Option(
+            "--strict",
+            help="Make a lint an error (exit 1): a plugin's value, power or threshold hook that answers None for "
+            "every card.",
+        ),
+    ] = False,
 ) -> None:
     """Play random games, checking every invariant of the engine and the rules (exit 1 on a failure).
 
@@ -79,6 +119,9 @@ def verify(
     actions) and written as a counterexample file that carries the ruleset with it: tamalou replay FILE plays it
     step by step and says whether it still fails (with --allow-plugins if the ruleset has plugin modules of its
     own).
+
+    Ctrl-C (or SIGTERM) stops the run at once: the report of the games finished, the counterexample of a failure
+    as found, and exit status 130 (143).
     """
     try:
         from .. import invariants, verification
@@ -89,6 +132,10 @@ def verify(
         _at_least_one("--workers", workers)
     if max_failures < 0:
         _fail(f"--max-failures must be at least 0, got {max_failures}")
+    if not timeout >= 0:
+        _fail(f"--timeout must be at least 0 seconds, got {timeout:g}")
+    if not hook_budget >= 0:
+        _fail(f"--hook-budget must be at least 0 ms, got {hook_budget:g}")
     if out is not None and not out.parent.is_dir():
         _fail(f"--out: no folder {str(out.parent)!r} to write {out.name!r} into")
     v = _load(variant)
@@ -97,12 +144,8 @@ def verify(
     n_workers = verification.default_workers(games) if workers is None else min(workers, games)
     err = _err()
     start = time.perf_counter()
-    with _progress(err) as bar:
-        task = bar.add_task(printable(f"verify {v.name}"), total=games, failures=0)
-
-        def advance(done: int, failing: int) -> None:
-            bar.update(task, completed=done, failures=failing)
-
+    stop = _StopSignals()
+    with stop, _progress(err, f"verify {v.name}", games) as advance:
         try:
             report = invariants.verify(
                 v,
@@ -112,12 +155,24 @@ def verify(
                 workers=n_workers,
                 max_failures=max_failures or None,
                 progress=advance,
+                timeout=timeout or None,
+                hook_budget=hook_budget / 1000 if hook_budget else None,
+                strict=strict,
             )
         except (VariantError, SetupError) as exc:
             _fail(str(exc))
+        except KeyboardInterrupt as exc:  # tamalou.verify.VerifyInterrupted: the report of the games finished
+            partial = getattr(exc, "report", None)
+            if partial is None:
+                raise
+            report = partial
     seconds = time.perf_counter() - start
     for note in report.notes:
         err.print(f"note: {note}", soft_wrap=True)
+    for slow in getattr(report, "slow_hooks", []):
+        err.print(f"warning: slow hook: {slow.describe(report.hook_budget or 0)}", soft_wrap=True)
+    for lint in report.lints:
+        err.print(f"{'error' if strict else 'warning'}: {lint.hook} of {lint.plugin}: {lint.message}", soft_wrap=True)
     out_console = _out()
 
     def say(line: str = "") -> None:
@@ -128,7 +183,15 @@ def verify(
         say("rounds ended: " + ", ".join(f"{k} {n}" for k, n in sorted(report.reasons.items())))
     out_console.print(_invariants_table(report.checks, report.failed))
     err.print(f"{seconds:.1f} s, {n_workers} worker(s)", soft_wrap=True)
+    interrupted = getattr(report, "interrupted", False)
+    if interrupted:
+        say(f"interrupted ({stop.name}) after {report.games} of {games} games: the report is of the games finished")
     if not report.failures:
+        if interrupted:
+            raise typer.Exit(stop.status)
+        if strict and report.lints:
+            say(f"{len(report.lints)} lint(s), errors with --strict")
+            raise typer.Exit(RULE_FAILURE)
         return
     if report.stopped:
         say(f"stopped after {len(report.failures)} failing games (--max-failures {max_failures})")
@@ -136,16 +199,26 @@ def verify(
     for f_seed, f_players, message in report.failures:
         say(f"  seed {f_seed}, {f_players} players: {message}")
     if not report.details:
-        raise typer.Exit(RULE_FAILURE)
-    from ..verify import shortest
-
-    first = shortest(report.details)  # the shortest of the fewest players: the smallest to start from
-    err.print(f"shrinking the failure of seed {first.seed} ({first.invariant})...", soft_wrap=True)
-    try:
-        example = verification.shrink(v, first)
-    except Exception as exc:  # a bug of the shrinker must not hide the failure: the game as it was found
-        err.print(f"note: shrinking failed ({type(exc).__name__}: {exc}); the game is written as found", soft_wrap=True)
-        example = verification.shrink(v, first, budget=verification.ShrinkBudget(evaluations=0), players=False)
+        raise typer.Exit(stop.status if interrupted else RULE_FAILURE)
+    first = _to_shrink(report.details)  # the shortest of the fewest players: the smallest to start from
+    as_found = verification.ShrinkBudget(evaluations=0)
+    if interrupted or _timed_out(first):  # stop at once; or a game that could take the whole limit at each try
+        why = "the run was interrupted" if interrupted else "it was stopped by its time limit"
+        err.print(f"the failure of seed {first.seed} is written as found ({why}): not shrunk", soft_wrap=True)
+        example = verification.shrink(v, first, budget=as_found, players=False)
+    else:
+        err.print(f"shrinking the failure of seed {first.seed} ({first.invariant})...", soft_wrap=True)
+        try:
+            with stop:
+                example = verification.shrink(v, first)
+        except KeyboardInterrupt:  # Ctrl-C while shrinking: the game as it was found, and the signal's status
+            err.print("shrinking interrupted: the game is written as found", soft_wrap=True)
+            example = verification.shrink(v, first, budget=as_found, players=False)
+        except Exception as exc:  # a bug of the shrinker must not hide the failure: the game as it was found
+            err.print(
+                f"note: shrinking failed ({type(exc).__name__}: {exc}); the game is written as found", soft_wrap=True
+            )
+            example = verification.shrink(v, first, budget=as_found, players=False)
     path = out if out is not None else Path(verification.counterexample_name(v.name, example.seed))
     try:
         example.write(path)
@@ -159,11 +232,112 @@ def verify(
     say(f"reproduce: tamalou replay {_quoted(str(path))}{trusted}")
     again = f"tamalou verify {_quoted(variant)} --games 1 --seed {first.seed} --players {first.players}"
     say(f"play a failing game again: {again} (--seed and --players of any failure above)")
-    raise typer.Exit(RULE_FAILURE)
+    raise typer.Exit(stop.status if stop.received else RULE_FAILURE)
 
 
-def _progress(console: Console) -> Any:
-    """The progress bar of ``verify`` (on stderr; silent when it is not a terminal)."""
+def _to_shrink(failures: list[Failure]) -> Failure:
+    """The failure whose counterexample ``verify`` writes: the shortest of the fewest players (``shortest``); a
+    game stopped by its time limit only if every failure is one (it is not shrunk: each try could take as long)."""
+    from ..verify import shortest
+
+    finished = [f for f in failures if not _timed_out(f)]
+    return shortest(finished or failures)
+
+
+def _timed_out(failure: Failure) -> bool:
+    from ..verify.limits import timed_out
+
+    return timed_out(failure)
+
+
+class _StopSignals:
+    """Within it, ``SIGINT`` and ``SIGTERM`` raise ``KeyboardInterrupt`` (``verify`` then stops its workers and
+    raises ``VerifyInterrupted`` with the games finished), once: a second signal while the run winds down is
+    only recorded. ``received``: the first signal's number; ``status``: the exit status it calls for (128 plus
+    the number); ``name``: ``SIGINT``... It may be entered again (the games, then the shrinking); outside the
+    main thread it changes nothing (signal handlers can be set only there)."""
+
+    def __init__(self) -> None:
+        self.received: int | None = None
+        self._previous: dict[int, Any] = {}
+
+    @property
+    def status(self) -> int:
+        return 128 + (self.received or signal.SIGINT)
+
+    @property
+    def name(self) -> str:
+        return signal.Signals(self.received or signal.SIGINT).name
+
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
+        if self.received is None:
+            self.received = signum
+            raise KeyboardInterrupt
+
+    def __enter__(self) -> _StopSignals:
+        if threading.current_thread() is threading.main_thread():
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                self._previous[signum] = signal.signal(signum, self._handle)
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        for signum, previous in self._previous.items():
+            if previous is not None:  # None: a handler set from C, that Python cannot put back
+                signal.signal(signum, previous)
+        self._previous.clear()
+
+
+@contextlib.contextmanager
+def _progress(console: Console, description: str, total: int) -> Iterator[Any]:
+    """How ``verify`` shows its progress, on stderr: a bar on a terminal; off one, a line every
+    ``PROGRESS_SECONDS`` (``_ProgressLines``). Gives the ``progress(done, failures)`` callback of ``verify``."""
+    if not console.is_terminal:
+        with _ProgressLines(console, description, total) as lines:
+            yield lines.update
+        return
+    with _progress_bar(console) as bar:
+        task = bar.add_task(printable(description), total=total, failures=0)
+
+        def advance(done: int, failing: int) -> None:
+            bar.update(task, completed=done, failures=failing)
+
+        yield advance
+
+
+class _ProgressLines:
+    """Off a terminal, a line of progress every ``PROGRESS_SECONDS`` on ``console`` (standard error), from a
+    thread of its own, so that a line comes even while no game ends: ``verify french: 37/100 games, 0 failing,
+    12 s``. ``update(done, failing)`` is what ``verify`` calls after each game."""
+
+    def __init__(self, console: Console, description: str, total: int) -> None:
+        self.console, self.description, self.total = console, description, total
+        self.done = self.failing = 0
+        self._start = time.perf_counter()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="tamalou-verify-progress", daemon=True)
+
+    def update(self, done: int, failing: int) -> None:
+        self.done, self.failing = done, failing
+
+    def line(self) -> str:
+        elapsed = time.perf_counter() - self._start
+        return f"{self.description}: {self.done}/{self.total} games, {self.failing} failing, {elapsed:.0f} s"
+
+    def _run(self) -> None:
+        while not self._stop.wait(PROGRESS_SECONDS):
+            self.console.print(printable(self.line()), soft_wrap=True, markup=False, highlight=False)
+
+    def __enter__(self) -> _ProgressLines:
+        self._thread.start()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def _progress_bar(console: Console) -> Any:
+    """The progress bar of ``verify`` on a terminal (on stderr)."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -182,7 +356,6 @@ def _progress(console: Console) -> Any:
         TimeRemainingColumn(),
         console=console,
         transient=True,
-        disable=not console.is_terminal,
     )
 
 
@@ -296,6 +469,15 @@ def replay(
         name = outcome.violation.invariant or example.invariant
         say(f"still fails: {name}: {outcome.violation}")
         raise typer.Exit(RULE_FAILURE)
+    if _stopped_by_the_time_limit(example):
+        found = example.found or {}
+        again = f"--games 1 --seed {found.get('seed', example.seed)} --players {found.get('players', example.players)}"
+        say(
+            "not checked again: verify stopped this game by its time limit in the action after the file's (named in "
+            "the message above), which replay does not play: it may never return. Play the game again within a "
+            f"time limit: tamalou verify RULESET {again} --timeout SECONDS"
+        )
+        raise typer.Exit(RULE_FAILURE)
     if not outcome.checked:
         say(f"{what} cannot be checked: the round is not over after the actions of the file; it does not fail")
         return
@@ -318,6 +500,14 @@ def replay(
         else "the file records no fingerprint of the code: a fix cannot be told from chance"
     )
     say(f"holds now: {what} ({why})")
+
+
+def _stopped_by_the_time_limit(example: Counterexample) -> bool:
+    """Whether ``example`` is a game that verify stopped by its time limit (``--timeout``): its actions stop
+    before the one that did not return."""
+    from ..verify.limits import TIMEOUT_INVARIANT, TIMEOUT_WORDS
+
+    return example.invariant == TIMEOUT_INVARIANT and example.message.startswith(TIMEOUT_WORDS)
 
 
 def _read_replayable(text: str, file: Path, allow_plugins: bool) -> Counterexample:

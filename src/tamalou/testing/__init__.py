@@ -21,8 +21,9 @@ the rest from a drawn seed), so a failing game shrinks to a short one; each draw
 
 ``RoundMachine`` is a ready-made stateful test: subclass it with your ruleset and it plays legal
 actions, fuzzes illegal ones and checks every invariant after each step. ``check_property`` runs one
-of the standard properties (``PROPERTIES``) on a ruleset: the pytest plugin's
-``pytest --tamalou-variant FILE`` runs them all.
+of the standard hypothesis properties (``PROPERTIES``) on a ruleset. The pytest plugin's
+``pytest --tamalou-variant FILE`` runs what ``tamalou verify FILE`` runs, one test per invariant of
+``tamalou.verify.INVARIANTS`` (``properties.run_invariants``), and the ``small_deals`` property.
 
 Importing this module registers three hypothesis settings profiles: ``"tamalou"`` (no deadline,
 the slow health checks off, 50 examples), ``"tamalou-ci"`` (the same, 100 examples, derandomized)
@@ -32,7 +33,8 @@ and ``"tamalou-thorough"`` (1000 examples, longer state machine runs). Load one 
 The package's modules: ``profiles`` (the settings profiles, ``property_settings``), ``rulesets``
 (``ruleset_names``, ``variants``, ``tweak``), ``playing`` (``DrawChooser``, rounds played on),
 ``strategies`` (deals, games, actions), ``machine`` (``RoundMachine``) and ``properties``
-(``PROPERTIES``, ``check_property``); import from ``tamalou.testing`` itself.
+(``PROPERTIES``, ``check_property``, and ``run_invariants``, what the pytest plugin runs); import from
+``tamalou.testing`` itself.
 """
 
 from __future__ import annotations

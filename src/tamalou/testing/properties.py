@@ -1,22 +1,37 @@
-"""The standard properties of a ruleset (``PROPERTIES``: conservation, no leak, termination...),
-each a function of hypothesis's data, and ``check_property``, which runs one on a ruleset (what
-``pytest --tamalou-variant`` collects).
+"""What ``pytest --tamalou-variant`` runs on a ruleset, and the standard hypothesis properties.
+
+- ``run_invariants``: ``tamalou verify``'s games of a ruleset (``tamalou.verify.verify``, every invariant of
+  ``INVARIANTS`` checked the way verify checks it: ``check_game``), read back by invariant name
+  (``InvariantRun``): the plugin collects one item per name of ``INVARIANTS`` and each fails with the
+  simplest game that broke its invariant, the command that plays that game again, and the
+  ``tamalou.replay`` call that rebuilds the state.
+- the ``small_deals`` property (``check_property("small_deals", ...)``): what verify does not deal, tiny
+  stacked deals (empty stocks, penalties with no card left) and their rounds drawn by hypothesis, checked
+  against every invariant of ``INVARIANTS`` as ``tamalou replay`` checks a recorded game
+  (``tamalou.verify.reproduce``); a failure shrinks to a small deal. The plugin's ``small_deals`` item.
+- ``PROPERTIES`` and ``check_property``: the standard properties of a ruleset as hypothesis tests (each a
+  function of hypothesis's data), for a project's own tests; ``pytest --tamalou-variant`` collected them
+  before it ran verify's invariants (it still runs ``small_deals``).
 """
 
 from __future__ import annotations
 
 import json
 import random
+import shlex
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
 
 from ..actions import Action
-from ..engine.game import Game, new_game
+from ..engine.game import Game, new_game, round_of
 from ..invariants import (
+    Failure,
     InvariantViolation,
+    VerifyReport,
     check_accepted_is_listed,
     check_conservation,
     check_illegal_leaves_state,
@@ -27,9 +42,11 @@ from ..invariants import (
     check_result,
     check_snapshot_roundtrip,
     step_bound,
+    verify,
 )
 from ..schema import Variant
-from .playing import _MATCH_STYLES, BUDGET, _moves
+from ..verify import reproduce
+from .playing import _MATCH_STYLES, BUDGET, _moves, _replay_note
 from .profiles import property_settings
 from .rulesets import VariantArg, _load
 from .strategies import any_action, dealt_games, games, stacked_games
@@ -124,15 +141,40 @@ def _p_result(data: st.DataObject, v: VariantArg, players: int | None) -> None:
 
 
 def _p_small_deals(data: st.DataObject, v: VariantArg, players: int | None) -> None:
+    """Tiny stacked deals, played to the end by hypothesis, then checked against every invariant of
+    ``INVARIANTS`` as ``tamalou replay`` checks a recorded game (``tamalou.verify.reproduce``): the ``"step"``
+    ones after every action, the others on the state reached, at a drawn step and at the end (the ``"end"``
+    ones there; not the ``"run"`` ones, which ``tamalou verify`` checks once per run: they start processes)."""
     game: Game = data.draw(stacked_games(v, players, max_stock=6), label="game")
+    _to_the_end(data, game)
+    table = round_of(game)
+    at = data.draw(st.integers(0, len(table.actions)), label="the sampled step")
+    first = table.first_player if table.first_given else None
+    for actions in (table.actions[:at], table.actions):
+        found = reproduce(
+            table.variant,
+            table.players,
+            actions,
+            None,
+            seed=table.seed,
+            deal=table.deal_spec,
+            first_player=first,
+            thorough=False,
+        )
+        broken = found.violation
+        if found.refused is not None and broken is None:
+            i, reason = found.refused
+            broken = InvariantViolation(
+                f"the recorded action {i} was refused when played again: {reason}", invariant="replay"
+            )
+        if broken is not None:
+            from hypothesis import note
 
-    def each(g: Game, _a: Action) -> None:
-        check_conservation(g)
-        check_knowledge(g)
-
-    _to_the_end(data, game, on_step=each)
-    check_result(game)
-    check_replay(game)
+            note(f"the round: {_replay_note(game)}")
+            note(f"the state that broke: after {found.applied} of its actions")
+            name = broken.invariant
+            message = str(broken) if not name or str(broken).startswith(f"{name}: ") else f"{name}: {broken}"
+            raise InvariantViolation(message, invariant=name, actions=actions) from broken
 
 
 Property = Callable[[st.DataObject, Any, "int | None"], None]
@@ -215,3 +257,122 @@ def _given(fn: Callable[[st.DataObject], None]) -> Callable[[], None]:
 
     wrapped: Callable[[], None] = given(data=st.data())(fn)
     return wrapped
+
+
+# ----------------------------------------------------------------------------- verify's invariants, by name
+
+
+#: The longest failing game an ``InvariantRun`` prints as a ``tamalou.replay`` call (a longer one is left to
+#: ``tamalou verify``, which shrinks it).
+REPLAY_ACTIONS = 120
+
+
+@dataclass
+class InvariantRun:
+    """``tamalou verify``'s games of a ruleset (``report``: ``games`` games from ``seed``, for ``players`` or
+    every count in turn), read by invariant name: what the items of ``pytest --tamalou-variant`` report.
+    ``command`` names the ruleset in the ``tamalou verify`` command that plays a failing game again,
+    ``ref`` in the ``tamalou.replay`` call that rebuilds its state."""
+
+    report: VerifyReport
+    games: int
+    seed: int
+    players: int | None
+    command: str
+    ref: str
+
+    def checks(self, name: str) -> int:
+        """How many times ``name`` was checked, over every game."""
+        return self.report.checks.get(name, 0)
+
+    def failures(self, name: str) -> list[Failure]:
+        """The games that broke ``name``, in their order."""
+        return [f for f in self.report.details if f.invariant == name]
+
+    def reproduce(self, failure: Failure) -> str:
+        """The command that plays the game of ``failure`` again, alone (verify's games are known by
+        their seed and player count: the style of play follows from the seed)."""
+        return f"tamalou verify {shlex.quote(self.command)} --games 1 --seed {failure.seed} --players {failure.players}"
+
+    def violation(self, name: str) -> InvariantViolation | None:
+        """``None`` if ``name`` held in every game; else the failure of its simplest failing game (the fewest
+        players, then the fewest actions: the game ``tamalou verify`` would shrink), with notes: how many
+        games broke it, the command that plays that game again, and the ``tamalou.replay`` call that
+        rebuilds the state that broke."""
+        failed = self.failures(name)
+        if not failed:
+            return None
+        first = min(failed, key=lambda f: (f.players, len(f.actions), f.index))
+        exc = InvariantViolation(f"{name}: {first.message}", invariant=name)
+        others = ", ".join(f"seed {f.seed} ({f.players} players)" for f in failed if f is not first)
+        exc.add_note(
+            f"{name} failed in {len(failed)} of {self.report.games} games"
+            + (f" (also {_shorten(others)})" if others else "")
+            + f"; this one: seed {first.seed}, {first.players} players, after {len(first.actions)} actions"
+        )
+        exc.add_note(f"reproduce: {self.reproduce(first)} (it writes the game shrunk, for tamalou replay)")
+        if len(first.actions) <= REPLAY_ACTIONS:
+            actions = json.dumps(first.actions)
+            call = f"tamalou.replay({self.ref}, {first.players}, seed={first.seed}, actions={actions})"
+            exc.add_note(f"the state that broke: {call}")
+        return exc
+
+    def unchecked(self, name: str) -> str | None:
+        """Why ``name`` was never checked (every game broke another invariant first, or no game was played),
+        or ``None`` if it was."""
+        if self.checks(name):
+            return None
+        if not self.report.games:
+            return "no game was played"
+        before = sorted({f.invariant for f in self.report.details})
+        if len(self.report.details) == self.report.games and before:
+            return f"not checked: every game broke {', '.join(before)} before {name} was checked"
+        return f"not checked: none of the {self.report.games} games checked it"
+
+
+def _shorten(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else text[: limit - 3].rsplit(", ", 1)[0] + ", ..."
+
+
+def run_invariants(
+    variant: str | Path | Variant | Sequence[str],
+    *,
+    games: int = 100,
+    seed: int = 0,
+    players: int | None = None,
+    workers: int = 1,
+    command: str | None = None,
+) -> InvariantRun:
+    """Play ``games`` games of ``variant`` as ``tamalou verify`` does (``tamalou.verify.verify``: game ``i``
+    dealt with seed ``seed + i`` for ``players``, else every count the ruleset allows in turn; every invariant
+    of ``INVARIANTS`` checked by ``check_game``: the ``"step"`` ones after every action, the ``"sample"`` ones
+    at sampled states, the ``"end"`` ones on the finished round, the ``"game"`` ones over the whole game),
+    with every failing game kept (no ``max_failures``). ``command`` is how the reproduce command names the
+    ruleset (default: its file or names, ``a+b`` for a composition).
+
+    >>> run = run_invariants("french", games=3)
+    >>> run.checks("conservation") > 0, run.violation("slot_order") is None
+    (True, True)
+    """
+    v = _load(variant)
+    spec = v.spec
+    if command is None:
+        if isinstance(spec, str | Path):
+            command = str(spec)
+        elif isinstance(spec, list | tuple) and spec:
+            command = "+".join(str(s) for s in spec)
+        else:
+            command = v.name
+    ref = _replay_ref(v)
+    report = verify(v, games=games, seed=seed, players=players, workers=workers, max_failures=None)
+    return InvariantRun(report, games, seed, players, command, ref)
+
+
+def _replay_ref(v: Variant) -> str:
+    """How a ``tamalou.replay`` call names ``v``: the spec it was loaded by, else its name."""
+    spec = v.spec
+    if isinstance(spec, str | Path):
+        return repr(str(spec))
+    if isinstance(spec, list | tuple) and spec:
+        return repr([str(s) for s in spec])
+    return repr(v.name)

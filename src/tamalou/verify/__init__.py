@@ -43,14 +43,29 @@ Where each subject lives (everything public is importable from here):
 - ``checks_actions.py``: listed, refused and accepted actions (``check_legal_actions_accepted``,
   ``check_illegal_leaves_state``, ``check_refusals``, ``check_accepted_is_listed``,
   ``check_listing_complete``, ``check_no_crash``) and ``random_action``;
+- ``checks_events.py``: what each seat receives (``check_event_leaks``, ``check_opaque_ids``,
+  ``exchange_ids``), the fields of events (``check_event_schema``) and knowledge that follows the cards
+  it saw move (``check_moves_known``, ``places``; both over a round: ``check_events_of_round``);
 - ``checks_round.py``: a round as a whole (``check_snapshot_roundtrip``, ``check_replay``,
-  ``check_result``, ``check_termination``);
-- ``bounds.py``: how long a turn and a round may run (``turn_bound``, ``step_bound``);
-- ``chooser.py``: random choices of a legal action (``Chooser``, ``RandomChooser``, ``choose_action``);
+  ``check_result``, ``check_termination``, ``check_played_turns``);
+- ``determinism.py``: games played again in fresh processes (``check_determinism``,
+  ``check_run_determinism``);
+- ``bounds.py``: how long a turn and a round may run (``turn_bound``, ``step_bound``) and a turn that
+  comes back to a state it was in (``TurnWatch``);
+- ``chooser.py``: random choices of a legal action (``Chooser``, ``RandomChooser``, ``choose_action``)
+  and the playing styles of verify's games (``STYLES``, ``style_of``);
 - ``playout.py``: random games played to their end (``play_out``, ``random_playout``);
-- ``game_check.py``: one game of ``verify`` checked (``check_game``, ``GameReport``, ``Failure``), the
-  playing styles (``STYLES``, ``style_of``) and ``SAMPLES``;
-- ``runner.py``: many games in worker processes (``verify``, ``VerifyReport``, ``default_workers``);
+- ``game_check.py``: one game of ``verify`` checked (``check_game``, ``GameReport``, ``Failure``) and
+  ``SAMPLES``;
+- ``neighbourhood.py``: every action next to the listed ones (``near_actions``, ``check_near_actions``), tried
+  by ``refusals`` and ``listing_complete``;
+- ``tallies.py``: made-up ends of rounds (``synthetic_tallies``) judged by the end-of-round hooks
+  (``check_end_hooks``);
+- ``lints.py``: what loads and plays but is likely a mistake (``lint_variant``, ``check_lints``, ``Lint``);
+- ``limits.py``, ``hook_timing.py``, ``interruptions.py``: a game's time limit (``Limits``), the hooks
+  slower than their budget (``SlowHook``), and Ctrl-C;
+- ``runner.py``: many games in worker processes (``verify``, ``VerifyReport``, ``VerifyInterrupted``,
+  ``default_workers``);
 - ``reproduction.py``: recorded actions played again and checked (``reproduce``, ``Reproduction``);
 - ``counterexample.py``: counterexample files (``Counterexample``, ``EmbeddedVariant``,
   ``counterexample_name``);
@@ -63,7 +78,8 @@ release; ``tamalou.testing`` builds hypothesis strategies on them.
 
 from __future__ import annotations
 
-from .bounds import step_bound, turn_bound
+from ..errors import VerifyInterrupted
+from .bounds import TurnWatch, step_bound, turn_bound
 from .checks_actions import (
     check_accepted_is_listed,
     check_illegal_leaves_state,
@@ -74,6 +90,15 @@ from .checks_actions import (
     random_action,
 )
 from .checks_cards import check_conservation, check_slot_order
+from .checks_events import (
+    check_event_leaks,
+    check_event_schema,
+    check_events_of_round,
+    check_moves_known,
+    check_opaque_ids,
+    exchange_ids,
+    places,
+)
 from .checks_knowledge import (
     check_knowledge,
     check_knowledge_events,
@@ -81,15 +106,21 @@ from .checks_knowledge import (
     check_step_knowledge,
     exchange_faces,
 )
-from .checks_round import check_replay, check_result, check_snapshot_roundtrip, check_termination
-from .chooser import Chooser, RandomChooser, choose_action
+from .checks_round import check_played_turns, check_replay, check_result, check_snapshot_roundtrip, check_termination
+from .chooser import STYLES, Chooser, RandomChooser, choose_action, style_of
 from .counterexample import Counterexample, EmbeddedVariant, counterexample_name
-from .game_check import SAMPLES, STYLES, Failure, GameReport, check_game, style_of
+from .determinism import check_determinism, check_run_determinism
+from .game_check import SAMPLES, Failure, GameReport, check_game
+from .hook_timing import SlowHook
+from .limits import Limits
+from .lints import Lint, check_lints, lint_variant
+from .neighbourhood import check_near_actions, near_actions
 from .playout import play_out, random_playout
 from .registry import INVARIANTS, Invariant, check_all
 from .reproduction import Reproduction, reproduce
 from .runner import VerifyReport, default_workers, verify
 from .shrink import ShrinkBudget, shortest, shrink
+from .tallies import check_end_hooks, synthetic_tallies
 from .violation import InvariantViolation
 
 __all__ = [
@@ -103,24 +134,40 @@ __all__ = [
     "GameReport",
     "Invariant",
     "InvariantViolation",
+    "Limits",
+    "Lint",
     "RandomChooser",
     "Reproduction",
     "ShrinkBudget",
+    "SlowHook",
+    "TurnWatch",
+    "VerifyInterrupted",
     "VerifyReport",
     "check_accepted_is_listed",
     "check_all",
     "check_conservation",
+    "check_determinism",
+    "check_end_hooks",
+    "check_event_leaks",
+    "check_event_schema",
+    "check_events_of_round",
     "check_game",
     "check_illegal_leaves_state",
     "check_knowledge",
     "check_knowledge_events",
     "check_legal_actions_accepted",
+    "check_lints",
     "check_listing_complete",
+    "check_moves_known",
+    "check_near_actions",
     "check_no_crash",
     "check_no_leak",
+    "check_opaque_ids",
+    "check_played_turns",
     "check_refusals",
     "check_replay",
     "check_result",
+    "check_run_determinism",
     "check_slot_order",
     "check_snapshot_roundtrip",
     "check_step_knowledge",
@@ -129,6 +176,10 @@ __all__ = [
     "counterexample_name",
     "default_workers",
     "exchange_faces",
+    "exchange_ids",
+    "lint_variant",
+    "near_actions",
+    "places",
     "play_out",
     "random_action",
     "random_playout",
@@ -137,6 +188,7 @@ __all__ = [
     "shrink",
     "step_bound",
     "style_of",
+    "synthetic_tallies",
     "turn_bound",
     "verify",
 ]

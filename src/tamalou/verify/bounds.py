@@ -1,12 +1,19 @@
 """How long a round may run: ``turn_bound`` (the actions one turn may take) and ``step_bound`` (the
-actions a round may take), both from the ruleset's rules, and why a round in play is not ending
-(``_stalled``): the ``termination`` invariant, random playouts, ``tamalou verify``'s games and the replay
-of a counterexample all stop a round at these bounds."""
+actions a round may take), both from the ruleset's rules, why a round in play is not ending
+(``_stalled``), and ``TurnWatch``, which finds a turn that comes back to a table it was at (a cycle): the
+``termination`` invariant, random playouts, ``tamalou verify``'s games and the replay of a counterexample
+all stop a round at these bounds."""
 
 from __future__ import annotations
 
+from ..actions import Tick
 from ..engine import Round
 from ..engine.game import Game, round_of
+from .violation import _state_of
+
+#: How many actions into one turn ``TurnWatch`` starts remembering the tables the turn is at: an ordinary
+#: turn (a draw, a placement, a power's steps) never pays for it.
+CYCLE_FROM = 4
 
 
 def turn_bound(game: Game | Round) -> int:
@@ -52,3 +59,35 @@ def _not_ended(game: Round, bound: int) -> str:
         f"the round has not ended after {len(game.actions)} actions (the bound: step_bound = {bound} actions, "
         f"from rules.end.max_turns = {game.variant.rules.end.max_turns})"
     )
+
+
+class TurnWatch:
+    """Watches the turn in play for a cycle: from ``CYCLE_FROM`` actions into a turn, the whole state after each
+    action (the snapshot without its action log: cards, knowledge, phase, clock, generator and every
+    mechanic's state) is remembered, and coming back to one is a cycle: whoever chose so once can choose so
+    forever, and the turn never ends (a "play again" power whose use changes nothing, two swaps that undo
+    each other). Call ``step(game)`` after each action."""
+
+    __slots__ = ("since", "tables", "turn")
+
+    def __init__(self, game: Round) -> None:
+        self.turn = game.turn
+        self.since = 0
+        self.tables: dict[str, int] = {}
+
+    def step(self, game: Round) -> str | None:
+        """After an action: why the turn in play is a cycle, or ``None``."""
+        if game.turn != self.turn:
+            self.turn, self.since, self.tables = game.turn, 0, {}
+            return None
+        self.since += 1
+        if self.since < CYCLE_FROM or game.is_over or (game.actions and isinstance(game.actions[-1], Tick)):
+            return None  # time passing that changes nothing is not a player's choice
+        first = self.tables.setdefault(_state_of(game)[0], self.since)
+        if first == self.since:
+            return None
+        return (
+            f"a cycle: the turn in play (game.turn = {game.turn}) came back after its action {self.since} to the very "
+            f"state it was in after its action {first} (the same cards, knowledge, phase and mechanics' state): a "
+            f"player who keeps choosing the same way plays this turn forever"
+        )

@@ -2,18 +2,20 @@
 a refused action raises ``IllegalAction`` and leaves the game as it was (``check_illegal_leaves_state``,
 ``check_refusals``), an action ``apply`` accepts is listed (``check_accepted_is_listed``,
 ``check_listing_complete``), and nothing a client may ask crashes (``check_no_crash``); with
-``random_action``, the random, mostly illegal, actions the refusal and listing checks try."""
+``random_action``, the random, mostly illegal, actions the refusal and listing checks try besides every
+near action of the state (``tamalou.verify.neighbourhood``: the listed actions with a seat, a slot or a
+target moved, which a client could plausibly send)."""
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
-from ..actions import ACTION_TYPES, Action, MatchAction, PeekAction, Tick, action_to_dict, parse_action
+from ..actions import ACTION_TYPES, Action, Tick, action_to_dict, parse_action
 from ..engine import Round
 from ..engine.game import Game, round_of
 from ..errors import IllegalAction, what_raised
+from .neighbourhood import _compared, _unlisted, check_near_actions
 from .violation import _describe, _fail, _json_diff, _rng, _State, _state_diff, _state_of
 
 
@@ -85,19 +87,6 @@ def check_legal_actions_accepted(
         raise _fail(game, f"trying actions on copies changed the game: {changed}", "listed_accepted")
 
 
-def _listing_keys(action: Action) -> list[str]:
-    """The listed one-card actions an accepted ``action`` stands for (JSON, without ``at``)."""
-    d = action_to_dict(action)
-    d.pop("at", None)
-    if isinstance(action, MatchAction):
-        if d.get("owner") == action.player:
-            d.pop("owner")
-        return [json.dumps({**d, "slots": [s]}, sort_keys=True) for s in action.slots]
-    if isinstance(action, PeekAction):
-        d["slots"] = sorted(d["slots"])  # the slots peeked at, in any order
-    return [json.dumps(d, sort_keys=True)]
-
-
 def check_illegal_leaves_state(
     game: Game | Round, action: Action | dict[str, Any] | object, *, snapshot: str | None = None
 ) -> bool:
@@ -162,20 +151,13 @@ def check_accepted_is_listed(game: Game | Round, action: Action | dict[str, Any]
         trial.apply(parsed)
     except IllegalAction:
         return False
-    if isinstance(parsed, Tick):
-        return True
-    due = game.deadline
-    if parsed.at is not None and due is not None and parsed.at >= due:
-        return True  # applied after a deadline fired: in another state than this one
-    window = game.state_of("matching")
-    if isinstance(parsed, MatchAction) and window is not None and window.win_by not in (-1, parsed.player):
-        return True  # a late match: accepted (shown and returned), no longer listed
-    listed = {k for a in game.legal_actions(parsed.player) for k in _listing_keys(a)}
-    missing = [k for k in _listing_keys(parsed) if k not in listed]
-    if missing:
+    if not _compared(game, parsed):
+        return True  # a tick, a late match, or applied after a deadline fired (in another state)
+    missing = _unlisted(game, parsed, {})
+    if missing is not None:
         raise _fail(
             game,
-            f"apply accepts {_describe(parsed)} but legal_actions({parsed.player}) does not list {missing[0]}",
+            f"apply accepts {_describe(parsed)} but legal_actions({parsed.player}) does not list {missing}",
             "listing_complete",
         )
     return True
@@ -200,27 +182,42 @@ def _refused(game: Round, action: object) -> bool:
     return False
 
 
-def check_refusals(game: Game | Round, rng: random.Random | None = None, *, actions: int = 3) -> None:
-    """``actions`` random, mostly illegal, actions (``random_action``, drawn with ``rng``; default:
-    seeded from the game) are tried on copies: each one refused raises ``IllegalAction`` (never
-    another exception) and leaves the copy byte-identical (``check_illegal_leaves_state``).
+def check_refusals(
+    game: Game | Round, rng: random.Random | None = None, *, actions: int = 3, exhaustive: bool = True
+) -> None:
+    """Actions tried on copies are refused with ``IllegalAction`` (never another exception), leaving
+    the copy byte-identical (``check_illegal_leaves_state``), or accepted: ``actions`` random, mostly
+    illegal or malformed, actions (``random_action``, drawn with ``rng``; default: seeded from the game)
+    and, with ``exhaustive`` (the default), every near action of the state
+    (``tamalou.verify.neighbourhood.near_actions``: the listed actions with a seat, a slot or a target
+    moved), so that a refusal that changes the game for one rare slot or target is found.
 
     >>> from tamalou import new_game
     >>> check_refusals(new_game("french", players=3, seed=1))
     """
     game = round_of(game)
     _fuzz(game, rng if rng is not None else _rng(game, "refusals"), actions, refusals=True, listing=False)
+    if exhaustive:
+        check_near_actions(game, listing=False)
 
 
-def check_listing_complete(game: Game | Round, rng: random.Random | None = None, *, actions: int = 3) -> None:
-    """``actions`` random actions (``random_action``, drawn with ``rng``; default: seeded from the
-    game) are tried on copies: each one ``apply`` accepts is listed (``check_accepted_is_listed``).
+def check_listing_complete(
+    game: Game | Round, rng: random.Random | None = None, *, actions: int = 3, exhaustive: bool = True
+) -> None:
+    """Each action ``apply`` accepts (tried on copies) is listed (``check_accepted_is_listed``): of
+    ``actions`` random actions (``random_action``, drawn with ``rng``; default: seeded from the game)
+    and, with ``exhaustive`` (the default), of every near action of the state
+    (``tamalou.verify.neighbourhood.near_actions``), so that a handler accepting a slot one past the
+    end, or an opponent's slot the listing never offers, is found. With ``check_refusals`` at the same
+    state, the near actions are tried once for both.
 
     >>> from tamalou import new_game
     >>> check_listing_complete(new_game("french", players=3, seed=1))
     """
     game = round_of(game)
     _fuzz(game, rng if rng is not None else _rng(game, "listing_complete"), actions, refusals=False, listing=True)
+    if exhaustive:
+        check_near_actions(game, refusals=False)
 
 
 def check_no_crash(game: Game | Round) -> None:

@@ -1,7 +1,8 @@
 """The checks of a round as a whole: ``check_snapshot_roundtrip`` (``from_json(to_json())`` is the same
 game and plays on identically), ``check_replay`` (``tamalou.replay`` of the seed and actions rebuilds it),
 ``check_result`` (a finished round's result is consistent) and ``check_termination`` (the round ends
-within ``turn_bound`` and ``step_bound``)."""
+within ``turn_bound`` and ``step_bound``, and no turn comes back to a state it was in) with
+``check_played_turns`` (the same, on the actions already played)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from ..engine.game import Game, round_of
 from ..engine.round import Round, replayed
 from ..errors import IllegalAction
 from ..schema import Variant
-from .bounds import _stalled, step_bound, turn_bound
+from .bounds import TurnWatch, _stalled, step_bound, turn_bound
 from .chooser import RandomChooser, choose_action
 from .violation import _describe, _diff, _fail, _json_diff, _rng, _state_diff, _state_of
 
@@ -151,21 +152,51 @@ def check_termination(
     """The round ends: played on (a copy) with random legal actions (``choose_action``, drawn with
     ``rng``; default: seeded from the game), no turn takes ``turn_bound(game)`` actions, no turn is
     played past ``rules.end.max_turns``, and the round is over before it has taken ``bound`` actions
-    in all (default ``step_bound(game)``). ``turn_actions``: how many actions the turn in play had
-    taken already, if the caller knows.
+    in all (default ``step_bound(game)``); no turn comes back to a state it was in (a cycle: see
+    ``TurnWatch``). The actions the game has already played are checked first (``check_played_turns``).
+    ``turn_actions``: how many actions the turn in play had taken already, if the caller knows.
 
     >>> from tamalou import new_game
     >>> check_termination(new_game("french", players=2, seed=3))
     """
     game = round_of(game)
+    check_played_turns(game)
     bound = step_bound(game) if bound is None else bound
     per_turn = turn_bound(game)
     g = game.copy()
     chooser = RandomChooser(rng if rng is not None else _rng(game, "termination"))
     turn, since = g.turn, turn_actions
+    watch = TurnWatch(g)
     while not g.is_over:
         problem = _stalled(g, since, bound, per_turn)
         if problem is not None:
             raise _fail(g, problem, "termination")
         g.apply(choose_action(g, chooser))
         turn, since = g.turn, 0 if g.turn != turn else since + 1
+        cycle = watch.step(g)
+        if cycle is not None:
+            raise _fail(g, cycle, "termination")
+
+
+def check_played_turns(game: Game | Round) -> None:
+    """``termination`` on the actions ``game`` has played: played again from its deal, no turn took
+    ``turn_bound(game)`` actions or came back to a state it was in (``TurnWatch``), none was played past
+    ``rules.end.max_turns``. A turn that a player kept going by always making the same choice (a "play again"
+    power always used) is found so, however a random player would have gone on.
+
+    >>> from tamalou.verify import random_playout
+    >>> check_played_turns(random_playout("french", players=3, seed=2))
+    """
+    game = round_of(game)
+    first = game.first_player if game.first_given else None
+    g = Round(game.variant, game.players, seed=game.seed, deal=game.deal_spec, first_player=first)
+    g.start()
+    per_turn = turn_bound(g)
+    turn, since = g.turn, 0
+    watch = TurnWatch(g)
+    for action in game.actions:
+        g.apply(action)
+        turn, since = g.turn, 0 if g.turn != turn else since + 1
+        problem = watch.step(g) or (None if g.is_over else _stalled(g, since, None, per_turn))
+        if problem is not None:
+            raise _fail(g, problem, "termination")

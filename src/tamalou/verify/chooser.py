@@ -1,12 +1,14 @@
 """Random choices of a legal action: the ``Chooser`` protocol (where the choices come from),
 ``RandomChooser`` (a ``random.Random``) and ``choose_action`` (a random legal action of a random player,
-time passing in a timed ruleset, or the move of a player who keeps their total low). Random playouts,
+time passing in a timed ruleset, or the move of a player who keeps their total low), and the playing
+styles of ``tamalou verify``'s games (``STYLES``, ``style_of``). Random playouts,
 the checks that play on (snapshot, termination) and ``tamalou.testing`` choose their actions so."""
 
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from ..actions import Action, Call, MatchAction, Tick
 from ..engine import Round
@@ -50,6 +52,7 @@ def choose_action(
     tick_probability: float = 0.1,
     right_call_probability: float = 0.5,
     low_total_probability: float = 0.0,
+    prefer: Sequence[str] = (),
 ) -> Action:
     """One random legal action of a random player: with probability ``out_of_turn`` any player
     who has a legal action (an out-of-turn match, mostly), else the current player. A player who
@@ -65,6 +68,11 @@ def choose_action(
     Timed rulesets: with probability ``tick_probability`` time passes instead (a ``Tick`` to the
     next deadline, halfway to it or past it; or a few seconds when none is due), and when nobody
     may act the ``Tick`` goes to the next deadline. The round must not be over.
+
+    ``prefer``: action types (``"power"``, ``"discard"``, ``"pass"``...) the player always takes when they are
+    listed, among the actions of the player chosen (a player who always uses their power, always throws the
+    card they drew, always passes): a rule that loops when a choice is always made shows, where random choices
+    break the loop sooner or later.
 
     >>> from tamalou import new_game
     >>> g = new_game("french", players=3, seed=1)
@@ -90,6 +98,10 @@ def choose_action(
                 )
             return Tick(at=max(due, game.now))
         actions = able[chooser.below(len(able))][1]
+    if prefer:
+        preferred = [a for a in actions if a.type in prefer]
+        if preferred:
+            return preferred[chooser.below(len(preferred))]
     matches = [a for a in actions if isinstance(a, MatchAction)]
     if matches and len(matches) < len(actions):
         keep_matches = chooser.chance(match_probability)
@@ -144,3 +156,31 @@ def _tick(game: Round, chooser: Chooser) -> Tick:
     else:
         options = [now + 1.0, now + 5.0, now + 30.0]
     return Tick(at=options[chooser.below(len(options))])
+
+
+# ----------------------------------------------------------------------------- the styles of verify's games
+
+#: The playing styles of the random games: ``random_playout``'s keyword arguments.
+STYLES: dict[str, dict[str, Any]] = {
+    "random": {},
+    "matches": {"out_of_turn": 0.7, "match_probability": 0.6},  # many matches: penalties, an empty stock
+    "no_call": {"call_probability": 0.0},  # nobody calls: reshuffles, the turn limit
+    "low": {"low_total_probability": 0.8},  # players keep their total low: low hands, right calls
+    # Liveness: a player who always takes the same kind of choice when it is offered.
+    "use_power": {"prefer": ["power", "swap"]},  # always uses the power on offer (both steps)
+    "throw_drawn": {"prefer": ["discard"]},  # always throws the card they drew
+    "always_pass": {"prefer": ["pass"]},  # always passes when they may
+}
+
+_LIVENESS = ("use_power", "throw_drawn", "always_pass")
+
+
+def style_of(seed: int) -> dict[str, Any]:
+    """The style of the game of ``seed``: one in ten matches a lot (seeds ending in 4), one in ten never
+    calls (seeds ending in 9), two in ten play for a low total (seeds ending in 2 or 7), one in ten
+    always makes the same kind of choice (seeds ending in 5: in turn always use the power, always throw
+    the card drawn, always pass), the others call at random. A game is known by its seed alone, so
+    ``tamalou verify --seed S --games 1`` plays game ``S`` of any run again."""
+    if seed % 10 == 5:
+        return {k: list(v) for k, v in STYLES[_LIVENESS[seed // 10 % len(_LIVENESS)]].items()}
+    return dict(STYLES[{2: "low", 4: "matches", 7: "low", 9: "no_call"}.get(seed % 10, "random")])

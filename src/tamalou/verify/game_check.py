@@ -3,9 +3,10 @@
 
 **How a game is checked** (``check_game``). The game of seed ``s`` is played as
 ``random_playout(variant, players, s, **style)`` would (the style: one game in ten matches a lot,
-one in ten never calls, two in ten play for a low total, the others call at random), with
-conservation, ``knowledge_events`` and ``no_crash`` checked after every action and ``termination``
-over the whole game. Then it is played
+one in ten never calls, two in ten play for a low total, one in ten always makes the same kind of
+choice, the others call at random), with conservation, ``knowledge_events``, ``event_schema``,
+``knowledge_follows_moves`` and ``no_crash`` checked after every action and ``termination`` over the
+whole game (a turn too long, or one that comes back to a state it was in: ``TurnWatch``). Then it is played
 again from its seed, the actions in their JSON form (the ``replay`` check compares the two), and the
 ``"sample"`` invariants are checked at ``samples`` states drawn at random (and at the start and the
 end): the cost of a game is linear in its actions, however long it runs. The ``"end"`` invariants
@@ -26,32 +27,18 @@ from ..engine import Round
 from ..errors import IllegalAction
 from ..resolver import resolve
 from ..schema import Variant
-from .bounds import _stalled, step_bound, turn_bound
+from .bounds import TurnWatch, _stalled, step_bound, turn_bound
 from .checks_cards import check_conservation
+from .checks_events import check_event_schema, check_moves_known, places
 from .checks_knowledge import check_step_knowledge
 from .checks_round import check_snapshot_roundtrip, check_termination
-from .chooser import RandomChooser, choose_action
+from .chooser import RandomChooser, choose_action, style_of
+from .determinism import game_digest
 from .registry import INVARIANTS
-from .violation import InvariantViolation
+from .violation import InvariantViolation, _fail
 
 #: States of each game at which the ``"sample"`` invariants are checked (besides the start and the end).
 SAMPLES = 12
-
-#: The playing styles of the random games: ``random_playout``'s keyword arguments.
-STYLES: dict[str, dict[str, Any]] = {
-    "random": {},
-    "matches": {"out_of_turn": 0.7, "match_probability": 0.6},  # many matches: penalties, an empty stock
-    "no_call": {"call_probability": 0.0},  # nobody calls: reshuffles, the turn limit
-    "low": {"low_total_probability": 0.8},  # players keep their total low: low hands, right calls
-}
-
-
-def style_of(seed: int) -> dict[str, Any]:
-    """The style of the game of ``seed``: one in ten matches a lot (seeds ending in 4), one in ten never
-    calls (seeds ending in 9), two in ten play for a low total (seeds ending in 2 or 7), the others
-    call at random. A game is known by its seed alone, so ``tamalou verify --seed S --games 1`` plays
-    game ``S`` of any run again."""
-    return dict(STYLES[{2: "low", 4: "matches", 7: "low", 9: "no_call"}.get(seed % 10, "random")])
 
 
 @dataclass
@@ -73,7 +60,8 @@ class Failure:
 @dataclass
 class GameReport:
     """What checking one game found: its ``actions``, how the round ended (``reason``; ``None`` if it
-    failed first), the checks run by invariant name, and its ``failure`` if any."""
+    failed first), the checks run by invariant name, its ``failure`` if any, and the ``digest`` of the
+    game played (``determinism.game_digest``: compared with the same game played in a fresh process)."""
 
     index: int
     seed: int
@@ -82,6 +70,24 @@ class GameReport:
     reason: str | None = None
     checks: dict[str, int] = field(default_factory=dict)
     failure: Failure | None = None
+    digest: str = ""
+
+
+#: The actions of every turn: the states before the others (a power, its second step, a give, a plugin's own move)
+#: are where a rule of a plugin acts, and are checked besides the sampled ones (``Invariant.before_rare``).
+COMMON_ACTIONS = frozenset(("draw", "discard", "replace", "pass", "match", "call", "tick", "peek"))
+
+#: At most how many states before a rarer action are checked in one game.
+RARE_SAMPLES = 8
+
+
+def _rare_positions(actions: Sequence[Action], seed: int) -> set[int]:
+    """The numbers of actions after which a rarer action (not of ``COMMON_ACTIONS``) was played: at most
+    ``RARE_SAMPLES``, drawn from the game's seed."""
+    rare = [k for k, a in enumerate(actions) if a.type not in COMMON_ACTIONS]
+    if len(rare) <= RARE_SAMPLES:
+        return set(rare)
+    return set(random.Random(f"rare/{seed}").sample(rare, RARE_SAMPLES))
 
 
 def _sample_positions(length: int, seed: int, samples: int, check_every: int | None) -> set[int]:
@@ -128,12 +134,18 @@ def check_game(
     bound, per_turn = step_bound(game), turn_bound(game)
     turn, since = game.turn, 0
     before = [0] * len(game.knowers)
+    where = places(game)
+    watch = TurnWatch(game)
     try:
         while True:
             checks["conservation"] += 1
             check_conservation(game)
             checks["knowledge_events"] += 1
             check_step_knowledge(game, before, events)
+            checks["event_schema"] += 1
+            check_event_schema(game, events)
+            checks["knowledge_follows_moves"] += 1
+            check_moves_known(game, where, before, events)
             if game.is_over:
                 break
             if _stalled(game, since, bound, per_turn) is not None:
@@ -148,7 +160,7 @@ def check_game(
                 raise InvariantViolation(
                     f"listing the legal actions raised {type(exc).__name__}: {exc}", invariant="no_crash"
                 ) from exc
-            before = list(game.knowers)
+            before, where = list(game.knowers), places(game)
             try:
                 events = game.apply(action)
             except IllegalAction as exc:
@@ -164,22 +176,29 @@ def check_game(
                     pending=action,
                 ) from exc
             turn, since = game.turn, 0 if game.turn != turn else since + 1
+            cycle = watch.step(game)
+            if cycle is not None:
+                checks["termination"] += 1
+                raise _fail(game, cycle, "termination")
         checks["termination"] += 1
     except InvariantViolation as exc:
         pending = [exc.pending] if exc.pending is not None else []
         return failed(exc.invariant or "no_crash", str(exc), [*game.actions, *pending])
     report.actions = len(game.actions)
     report.reason = game.reason
+    report.digest = game_digest(game)
 
     # Pass 2: play it again from its seed, the actions in their JSON form, checking sampled states.
     positions = _sample_positions(len(game.actions), seed, samples, check_every)
+    rare = _rare_positions(game.actions, seed) - positions
     sampled = [inv for inv in INVARIANTS.values() if inv.when == "sample"]
+    before_rare = [inv for inv in sampled if inv.before_rare]
     again = Round(v, players, seed=seed)
     again.start()
     played: list[Action | None] = [*game.actions, None]
     for k, step in enumerate(played):
-        if k in positions:
-            for inv in sampled:
+        if k in positions or k in rare:
+            for inv in sampled if k in positions else before_rare:
                 checks[inv.name] += 1
                 try:
                     inv(again)

@@ -13,7 +13,7 @@ from ..engine.round import new_round
 from ..errors import IllegalAction, what_raised
 from ..resolver import resolve
 from ..schema import Variant
-from .bounds import _not_ended, _stalled, step_bound, turn_bound
+from .bounds import TurnWatch, _not_ended, _stalled, step_bound, turn_bound
 from .checks_cards import check_conservation, check_slot_order
 from .checks_knowledge import check_step_knowledge
 from .checks_round import check_replay, check_result, check_snapshot_roundtrip
@@ -31,6 +31,7 @@ def play_out(
     match_probability: float = 0.15,
     tick_probability: float = 0.1,
     low_total_probability: float = 0.0,
+    prefer: Sequence[str] = (),
     check_every: int = 0,
     check_rng: random.Random | None = None,
     max_steps: int | None = None,
@@ -45,9 +46,9 @@ def play_out(
     is checked); the snapshot round trip through a fresh load of the variant at the start and the
     end, and ``check_result``, ``check_slot_order`` and ``check_replay`` at the end. The round must
     end within ``max_steps`` actions (default: ``step_bound(game)`` actions in all, no turn longer
-    than ``turn_bound(game)``, none past ``rules.end.max_turns``). A listed action that ``apply``
-    refuses is a ``listed_accepted`` violation; one that raises anything else (a plugin's hook) a
-    ``no_crash`` violation whose ``pending`` is that action.
+    than ``turn_bound(game)`` or coming back to a state it was in, none past ``rules.end.max_turns``).
+    A listed action that ``apply`` refuses is a ``listed_accepted`` violation; one that raises anything
+    else (a plugin's hook) a ``no_crash`` violation whose ``pending`` is that action.
     """
     rd = round_of(game)
     bound = step_bound(rd) if max_steps is None else max_steps
@@ -55,6 +56,7 @@ def play_out(
     check_rng = check_rng if check_rng is not None else random.Random(0)
     steps = 0
     turn, since = rd.turn, 0
+    watch = TurnWatch(rd)
     try:
         if check_every > 0:
             check_all(rd, check_rng)
@@ -72,6 +74,7 @@ def play_out(
                     match_probability=match_probability,
                     tick_probability=tick_probability,
                     low_total_probability=low_total_probability,
+                    prefer=prefer,
                 )
             except InvariantViolation:
                 raise
@@ -94,6 +97,9 @@ def play_out(
                 raise crash from exc
             steps += 1
             turn, since = rd.turn, 0 if rd.turn != turn else since + 1
+            cycle = watch.step(rd)
+            if cycle is not None:
+                raise _fail(rd, cycle, "termination")
             if on_step is not None:
                 on_step(game, action)
             if before is not None:
@@ -123,6 +129,7 @@ def random_playout(
     match_probability: float = 0.15,
     tick_probability: float = 0.1,
     low_total_probability: float = 0.0,
+    prefer: Sequence[str] = (),
     check_every: int = 0,
     max_steps: int | None = None,
 ) -> Game:
@@ -150,6 +157,7 @@ def random_playout(
         match_probability=match_probability,
         tick_probability=tick_probability,
         low_total_probability=low_total_probability,
+        prefer=prefer,
         check_every=check_every,
         check_rng=random.Random(f"checks-{seed}"),
         max_steps=max_steps,

@@ -10,9 +10,17 @@ and failures by these names, and a counterexample names the one that broke:
   the end;
 - ``knowledge_events``: a seat learns a card only from an event that shows it to them, and knows
   every card an event shows them (the knowledge marks follow what each seat was told);
+- ``knowledge_follows_moves``: a card a seat knows that changes place stays known to it only if an
+  event it received names the new place;
 - ``no_leak``: exchanging two cards a player does not know changes neither their view nor their
   legal actions (the call included: their own unknown cards given the lowest, then the highest,
   faces they do not know are always tried, so a rule decided on their hidden total shows);
+- ``event_leak``: exchanging two cards a seat knows neither before nor after a step changes nothing of
+  the step's events as that seat receives them;
+- ``opaque_ids``: no seat receives a card's id (two such cards exchanging their ids change nothing it
+  receives);
+- ``event_schema``: an event's seat, slot and card fields name a real seat, a slot of that seat's
+  layout and a card of the deck;
 - ``listed_accepted``: every listed action is complete and accepted; somebody may act until the end;
 - ``listing_complete``: an action ``apply`` accepts is listed (a multi-card match as its one-card
   matches);
@@ -21,11 +29,17 @@ and failures by these names, and a counterexample names the one that broke:
 - ``snapshot``: ``from_json(to_json())`` is the same game and plays on identically;
 - ``no_crash``: no listing, view, listed action or result raises (a plugin's hook included: the
   engine turns its exception into ``PluginError``);
-- ``termination``: a round ends: no turn takes more than ``turn_bound`` actions, none is played past
-  ``rules.end.max_turns``, and the round takes fewer than ``step_bound`` actions;
+- ``termination``: a round ends: no turn takes more than ``turn_bound`` actions or comes back to a
+  state it was in (a cycle), none is played past ``rules.end.max_turns``, and the round takes fewer
+  than ``step_bound`` actions;
+- ``determinism``: a game played again in a fresh process, under another ``PYTHONHASHSEED``, is the
+  same game (checked once per run, on every game of the run);
 - ``replay``: ``tamalou.replay`` of the seed and actions rebuilds the same game;
 - ``result``: a finished round's result is consistent (totals, every player ranked once, winners
   first, one score each);
+- ``end_hooks``: the hooks that judge the end of a round (ranking, tie-breaks, winners, scores) answer
+  rightly on made-up ends of rounds too: ties at every total, zero totals, emptied layouts, every player
+  count (``tallies.check_end_hooks``, once per run);
 - ``slot_order``: the result does not change when a player's cards are put in other slots of their
   layout (a ranking or scoring rule reads cards, not where they lie).
 
@@ -50,8 +64,11 @@ from .checks_actions import (
     random_action,
 )
 from .checks_cards import check_conservation, check_slot_order
+from .checks_events import check_event_leaks, check_events_of_round, check_opaque_ids
 from .checks_knowledge import check_knowledge, check_knowledge_events, check_no_leak
 from .checks_round import check_replay, check_result, check_snapshot_roundtrip, check_termination
+from .determinism import PROCESSES, check_determinism
+from .tallies import check_end_hooks
 from .violation import _rng
 
 
@@ -88,13 +105,16 @@ class Invariant:
     """One invariant: its stable ``name`` (a key of ``INVARIANTS``, used by ``tamalou verify``'s table
     and by counterexamples), a one-line ``description``, and ``when`` ``tamalou verify`` checks it:
     ``"step"`` after every action, ``"sample"`` at sampled states of each game, ``"end"`` on each
-    finished round, ``"game"`` over the whole game (it counts actions).
+    finished round, ``"game"`` over the whole game (it counts actions), ``"run"`` once per run, over
+    its games or the ruleset itself (it starts processes, or tries many cases).
 
     Call it with a game (and optionally a ``random.Random``; default: seeded from the game, so the
     same state is checked the same way): it raises ``InvariantViolation`` or returns ``None``.
     ``thorough=True`` samples more (more pairs, more random actions, more steps, more orders),
     always including what the plain check samples: ``tamalou verify`` uses it to shrink and replay a
-    counterexample. An ``"end"`` invariant needs a finished round.
+    counterexample. An ``"end"`` invariant needs a finished round. ``before_rare``: a ``"sample"``
+    invariant also checked at the states before the rarer actions of a game (a power, a give, a plugin's
+    own move: ``game_check.COMMON_ACTIONS`` are the others), where what a plugin does shows.
 
     >>> from tamalou import new_game
     >>> INVARIANTS["no_leak"](new_game("french", players=3, seed=1))
@@ -104,6 +124,7 @@ class Invariant:
     description: str
     when: str
     check: Callable[[Round, random.Random, bool], None] = field(repr=False, compare=False)
+    before_rare: bool = False
 
     def __call__(self, game: Round, rng: random.Random | None = None, *, thorough: bool = False) -> None:
         self.check(game, rng if rng is not None else _rng(game, self.name), thorough)
@@ -121,6 +142,10 @@ def _each_player(
             check(game, p, random.Random(seeds[p]), thorough)
 
     return run
+
+
+#: How many actions and pairs of cards ``event_leak`` and ``opaque_ids`` try per state: plain, thorough.
+_RECEIVED = {False: {"actions": 2, "pairs": 2}, True: {"actions": 8, "pairs": 6}}
 
 
 class _Invariants(dict[str, Invariant]):
@@ -150,10 +175,36 @@ INVARIANTS: dict[str, Invariant] = _Invariants(
             lambda g, rng, thorough: check_knowledge_events(g),
         ),
         Invariant(
+            "knowledge_follows_moves",
+            "a card a seat knows that changes place stays known only if an event it received names the new place",
+            "step",
+            lambda g, rng, thorough: check_events_of_round(g, schema=False),
+        ),
+        Invariant(
             "no_leak",
             "exchanging two cards a seat does not know changes neither its view nor its legal actions",
             "sample",
             _each_player(lambda g, p, rng, thorough: check_no_leak(g, p, rng, pairs=48 if thorough else 8)),
+        ),
+        Invariant(
+            "event_leak",
+            "exchanging two cards a seat knows neither before nor after a step changes no event it receives",
+            "sample",
+            lambda g, rng, thorough: check_event_leaks(g, rng, **_RECEIVED[thorough]),
+            before_rare=True,
+        ),
+        Invariant(
+            "opaque_ids",
+            "no seat receives a card's id: two cards it does not know exchanging ids change no event it receives",
+            "sample",
+            lambda g, rng, thorough: check_opaque_ids(g, rng, **_RECEIVED[thorough]),
+            before_rare=True,
+        ),
+        Invariant(
+            "event_schema",
+            "an event's seat, slot and card fields name a real seat, a slot of its layout, a card of the deck",
+            "step",
+            lambda g, rng, thorough: check_events_of_round(g, moves=False),
         ),
         Invariant(
             "listed_accepted",
@@ -187,9 +238,15 @@ INVARIANTS: dict[str, Invariant] = _Invariants(
         ),
         Invariant(
             "termination",
-            "the round ends: no turn longer than turn_bound actions, no more than max_turns turns, step_bound actions",
+            "the round ends: no turn over turn_bound actions or in a cycle, max_turns turns, step_bound actions",
             "game",
             lambda g, rng, thorough: check_termination(g, rng),
+        ),
+        Invariant(
+            "determinism",
+            "a game played again in a fresh process, under another PYTHONHASHSEED, is the same game",
+            "run",
+            lambda g, rng, thorough: check_determinism(g, processes=PROCESSES if thorough else 1),
         ),
         Invariant(
             "replay",
@@ -204,6 +261,12 @@ INVARIANTS: dict[str, Invariant] = _Invariants(
             lambda g, rng, thorough: check_result(g),
         ),
         Invariant(
+            "end_hooks",
+            "the end-of-round hooks answer rightly on made-up ends: ties, zero totals, emptied layouts, every count",
+            "run",
+            lambda g, rng, thorough: _end_hooks(g),
+        ),
+        Invariant(
             "slot_order",
             "the result does not change when a player's cards are put in other slots of their layout",
             "end",
@@ -211,6 +274,10 @@ INVARIANTS: dict[str, Invariant] = _Invariants(
         ),
     )
 )
+
+
+def _end_hooks(game: Round) -> None:
+    check_end_hooks(game.variant, players=[game.players])
 
 
 def _one_slot_order(game: Round, player: int, rng: random.Random, thorough: bool) -> None:

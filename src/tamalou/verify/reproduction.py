@@ -14,14 +14,15 @@ from ..engine import Round
 from ..errors import IllegalAction, SetupError
 from ..events import Event
 from ..schema import Variant
-from .bounds import _stalled, step_bound, turn_bound
+from .bounds import TurnWatch, _stalled, step_bound, turn_bound
 from .checks_cards import check_conservation
+from .checks_events import check_event_schema, check_moves_known, places
 from .checks_knowledge import check_step_knowledge
 from .registry import INVARIANTS
 from .violation import InvariantViolation
 
 #: The invariants checked step by step as the actions are applied.
-_STEP = ("conservation", "knowledge_events")
+_STEP = ("conservation", "knowledge_events", "event_schema", "knowledge_follows_moves")
 
 
 @dataclass
@@ -59,14 +60,14 @@ def reproduce(
     on_step: StepCallback | None = None,
 ) -> Reproduction:
     """Deal the game again (``seed``, or a stacked ``deal``), apply ``actions`` one by one and check
-    ``invariant`` (a name of ``INVARIANTS``; ``None``: every one): a step invariant after every
-    action, the others on the state reached (an ``"end"`` one only if the round is over;
-    ``termination``: the recorded actions themselves, past a bound). Any exception but
+    ``invariant`` (a name of ``INVARIANTS``; ``None``: every one but those checked once per run): a
+    step invariant after every action, the others on the state reached (an ``"end"`` one only if the round is over;
+    ``termination``: the recorded actions themselves, past a bound or in a cycle). Any exception but
     ``IllegalAction`` from the deal or an action is a ``no_crash`` violation, one that escapes a
     check a violation of that check; a refused action stops the replay there (``refused``).
     ``on_step(game, action, events)`` is called after the deal (``action`` ``None``) and after each
     action."""
-    names = list(INVARIANTS) if invariant is None else [invariant]
+    names = [n for n, inv in INVARIANTS.items() if inv.when != "run"] if invariant is None else [invariant]
     if invariant is not None and invariant not in INVARIANTS:
         raise ValueError(f"unknown invariant {invariant!r} (invariants: {', '.join(INVARIANTS)})")
     steps = [n for n in names if n in _STEP]
@@ -83,8 +84,10 @@ def reproduce(
     except Exception as exc:
         return Reproduction(None, crash(None, "new_game", exc), 0)
     before = [0] * len(game.knowers)
+    where = places(game)
     refused: tuple[int, str] | None = None
     turn, since = game.turn, 0
+    watch, cycle = TurnWatch(game), None
     for i in range(len(actions) + 1):
         if on_step is not None:
             on_step(game, game.actions[-1] if i else None, events)
@@ -93,12 +96,16 @@ def reproduce(
                 check_conservation(game)
             if "knowledge_events" in steps:
                 check_step_knowledge(game, before, events)
+            if "event_schema" in steps:
+                check_event_schema(game, events)
+            if "knowledge_follows_moves" in steps:
+                check_moves_known(game, where, before, events)
         except InvariantViolation as exc:
             return Reproduction(game, exc, i)
         if i == len(actions):
             break
         a = actions[i]
-        before = list(game.knowers)
+        before, where = list(game.knowers), places(game)
         try:
             events = game.apply(a)
         except IllegalAction as exc:
@@ -108,6 +115,7 @@ def reproduce(
             shown = json.dumps(a if isinstance(a, dict) else action_to_dict(a))
             return Reproduction(game, crash(game, f"action {i} {shown}", exc), i)
         turn, since = game.turn, 0 if game.turn != turn else since + 1
+        cycle = cycle or watch.step(game)
     applied = i  # the recorded actions applied (not len(game.actions): a quiet tick takes the last tick's place)
     checked = True
     for name in names:
@@ -119,7 +127,7 @@ def reproduce(
             continue
         try:
             if name == "termination":  # the recorded actions themselves: no random play on
-                problem = None if game.is_over else _stalled(game, since, step_bound(game), turn_bound(game))
+                problem = cycle or (None if game.is_over else _stalled(game, since, step_bound(game), turn_bound(game)))
                 if problem is not None:
                     raise InvariantViolation(f"{problem} [after {len(game.actions)} actions]", invariant="termination")
             else:

@@ -5,7 +5,8 @@
 invariant still fails (checked with ``thorough=True``: more pairs, random actions and orders):
 
 1. fewer players, if the ruleset allows: games of each smaller count (a few seeds from the failing
-   one, in the same style) are checked, and the first that fails the same way replaces the failure;
+   one, in the same style) are checked, and at the first count where some fail the same way, the
+   shortest of them replaces the failure (players and actions shrink together);
 2. the shortest prefix: the failing step itself for a step invariant; for the others, a bisection
    on the number of actions, then a scan of the states before the prefix found (the invariant
    checked after each action) for an earlier one that fails;
@@ -205,6 +206,9 @@ def shrink(
         if found is not None:
             n, seed, actions, message = found.players, found.seed, list(found.actions), found.message
     s = _Shrinker(v, n, seed, invariant, budget)
+    if INVARIANTS[invariant].when == "run":  # each check starts fresh processes: kept as it failed
+        note = " (not shrunk: checking it starts fresh processes)"
+        return _counterexample(v, n, seed, actions, invariant, message + note, failure, __version__)
     if not budget.left():
         return _counterexample(v, n, seed, actions, invariant, message, failure, __version__)
     first = s.run(actions)
@@ -229,16 +233,23 @@ def _in_the_last_turn(v: Variant, failing: Reproduction) -> bool:
 
 
 def _fewer_players(v: Variant, failure: Failure, invariant: str, budget: ShrinkBudget) -> Failure | None:
-    """The first game with fewer players that fails the same invariant: for each count from the
-    smallest, a few seeds from the failing one, in the same style."""
+    """The shortest game of the fewest players that fails the same invariant: for each count from the
+    smallest, a few seeds from the failing one, in the same style; the first count at which one fails gives
+    the shortest of its failing games (players and actions shrink together: a game of fewer players that
+    breaks sooner is traded for a longer one only if none breaks sooner)."""
     for n in range(v.rules.players.min, failure.players):
+        found: list[Failure] = []
         for s in range(failure.seed, failure.seed + 4):
             if not budget.left():
-                return None
+                break
             r = check_game(v, n, s, style=failure.style)
             budget.spend(r.actions * 2)
             if r.failure is not None and r.failure.invariant == invariant:
-                return r.failure
+                found.append(r.failure)
+        if found:
+            return min(found, key=lambda f: (len(f.actions), f.seed))
+        if not budget.left():
+            return None
     return None
 
 
