@@ -123,6 +123,22 @@ def test_opening_peek_shows_slots_0_and_1_only() -> None:
             assert seen(g, p, q) == expected
 
 
+def test_opening_peek_of_a_short_stacked_hand_shows_the_slots_it_has() -> None:
+    """A stacked deal may give a seat fewer cards than the slots peeked: the opening peek shows the slots the
+    hand has (slot 0 of a one-card hand), and nothing of the others."""
+    g = deal(
+        [
+            ["AS"],  # p0 has slot 0 only: it sees AS
+            ["5H", "6H", "7H", "8H"],  # p1 sees 5H, 6H
+        ],
+        stock=["9C"],
+        discard=["10D"],
+    )
+    assert seen(g, 0, 0) == {0: "AS"}
+    assert seen(g, 1, 1) == {0: "5H", 1: "6H", 2: None, 3: None}
+    assert seen(g, 1, 0) == {0: None}
+
+
 def test_discard_starts_with_one_card_turned_up() -> None:
     """ "pose la pioche au centre, face cachée, et retourne une carte à côté, qui constitue la
     défausse" — one card, seen by all, and (Decided: matching is "à tout moment") already open to
