@@ -11,6 +11,7 @@ The module is ``scaled``: more games per ruleset in the deep tier.
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 
 import pytest
@@ -36,6 +37,7 @@ from tamalou.verify import (
     style_of,
 )
 from tamalou.verify.bounds import CYCLE_FROM
+from tamalou.verify.determinism import RunDeterminism
 
 pytestmark = pytest.mark.scaled
 
@@ -186,3 +188,15 @@ def test_the_termination_invariant_finds_a_cycle_in_the_actions_played() -> None
 
 def test_determinism_holds_on_a_built_in_ruleset() -> None:
     assert check_run_determinism(resolve("french"), [(seed, 2 + seed % 3) for seed in range(GAMES)]) is None
+
+
+def test_determinism_waits_only_for_the_games_it_compares() -> None:
+    """The fresh processes play the run's games beside it; when no game of the run is left to compare (every one
+    failed, or the run stopped early) the check returns at once and stops them, instead of waiting for games
+    that a hook keeps from ending (here one that never returns, with no time limit)."""
+    variant = resolve(str(BROKEN / "stuck_scores.toml"))
+    check = RunDeterminism(variant, [(seed, 2) for seed in range(20)], salt=1, timeout=None)
+    started = time.monotonic()
+    assert check.compare({}) is None
+    assert time.monotonic() - started < 5
+    assert all(fresh.process.returncode is not None for fresh in check.fresh)  # stopped, not left running

@@ -24,6 +24,7 @@ import random
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -139,14 +140,18 @@ def _hash_seeds(count: int, salt: int) -> list[str]:
 
 class FreshProcess:
     """Work done by ``python -m tamalou.verify.determinism`` under its own ``PYTHONHASHSEED``: started at once
-    (``start``), it runs beside whatever this process does; ``traces()`` waits for what it played."""
+    (``start``), it runs beside whatever this process does, and writes each game's trace as soon as it is played;
+    ``traces(count)`` waits for the first ``count`` of them only (a run that stopped early, or whose games failed,
+    does not wait for games it will not compare), then stops the process."""
 
     def __init__(self, work: dict[str, Any], hash_seed: str) -> None:
         self.hash_seed = hash_seed
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
         command = [sys.executable, "-m", "tamalou.verify.determinism"]
+        # A file, not a pipe: a plugin that prints much cannot block the process; it lives as long as the process.
+        self.errors = tempfile.TemporaryFile()  # noqa: SIM115
         self.process = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.errors, env=env
         )
         payload = pickle.dumps(list(sys.path)) + pickle.dumps(work)
         self.feeding = threading.Thread(target=self._feed, args=(payload,), daemon=True)
@@ -161,25 +166,45 @@ class FreshProcess:
         except (BrokenPipeError, OSError, ValueError):  # the process ended (or was stopped) first
             pass
 
-    def traces(self, timeout: float = TIMEOUT) -> list[Trace]:
-        """What the process played (waits for it); ``RuntimeError`` if it failed."""
-        try:
-            self.feeding.join(timeout)
-            self.process.stdin = None  # fed and closed: communicate only reads
-            stdout, stderr = self.process.communicate(timeout=timeout)
-        finally:
+    def traces(self, count: int | None = None, timeout: float = TIMEOUT) -> list[Trace]:
+        """The traces of the first ``count`` games of the work (all of them if ``None``), waiting for them at most
+        ``timeout`` seconds; the process is stopped after. ``RuntimeError`` if it failed or took too long."""
+        late: list[bool] = []
+
+        def too_long() -> None:  # the read that waits meets the end of the output
+            late.append(True)
             self.stop()
-        if self.process.returncode != 0:
-            lines = stderr.decode(errors="replace").strip().splitlines()
-            raise RuntimeError(f"the fresh process playing the games again failed: {lines[-1] if lines else '?'}")
-        traces: list[Trace] = pickle.loads(stdout)
+
+        watchdog = threading.Timer(timeout, too_long)
+        watchdog.start()
+        traces: list[Trace] = []
+        try:
+            out = self.process.stdout
+            assert out is not None
+            while count is None or len(traces) < count:
+                try:
+                    traces.append(pickle.load(out))
+                except (EOFError, pickle.UnpicklingError, ValueError, OSError):  # it ended, or was stopped
+                    break
+        finally:
+            watchdog.cancel()
+            self.stop()
+        failed = len(traces) < count if count is not None else self.process.returncode != 0
+        self.errors.seek(0)
+        lines = self.errors.read().decode(errors="replace").strip().splitlines()
+        self.errors.close()
+        if failed:
+            why = f"no answer within {timeout:g} s" if late else lines[-1] if lines else "it ended early"
+            raise RuntimeError(f"the fresh process playing the games again failed: {why}")
         return traces
 
     def stop(self) -> None:
         """Stop the process if it still runs (an interrupted run leaves none behind)."""
         if self.process.poll() is None:
             self.process.kill()
-            self.process.wait()
+        self.process.wait()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
 
 
 def _first_difference(here: Trace, there: Trace) -> str | None:
@@ -255,8 +280,10 @@ class RunDeterminism:
 
     def compare(self, digests: dict[int, str]) -> tuple[int, int, list[dict[str, Any]], str] | None:
         first, second = self.fresh
-        ones, others = first.traces(), second.traces()
-        for (seed, players), one, other in zip(self.games, ones, others, strict=True):
+        needed = [k for k, (seed, _) in enumerate(self.games) if seed in digests]
+        count = needed[-1] + 1 if needed else 0  # the games after the last one compared are not waited for
+        ones, others = first.traces(count), second.traces(count)
+        for (seed, players), one, other in zip(self.games[:count], ones, others, strict=True):
             if seed not in digests or not one.digest or not other.digest:
                 continue  # failed here, or stopped by its time limit there
             if one.digest != other.digest:
@@ -327,17 +354,20 @@ def check_determinism(game: Game | Round, *, processes: int = PROCESSES) -> None
 def _main() -> None:
     """A fresh process's work: ``sys.path``, then ``{"variant": ..., "play": [(seed, players)...]}`` or
     ``{"variant": ..., "replay": [(players, seed, actions, deal, first_player)...]}``, pickled on standard
-    input; the traces, pickled, on standard output."""
+    input; the traces, pickled one by one as they are played, on standard output."""
     stdin = sys.stdin.buffer
     sys.path[:] = pickle.load(stdin)
     work = pickle.load(stdin)
     v = work["variant"]
     if "play" in work:
         timeout = work.get("timeout")
-        traces = [_within(timeout, partial(play_trace, v, n, s)) for s, n in work["play"]]
+        plays = [partial(_within, timeout, partial(play_trace, v, n, s)) for s, n in work["play"]]
     else:
-        traces = [replay_trace(v, n, s, actions, deal, first) for n, s, actions, deal, first in work["replay"]]
-    sys.stdout.buffer.write(pickle.dumps(traces))
+        plays = [partial(replay_trace, v, n, s, actions, deal, first) for n, s, actions, deal, first in work["replay"]]
+    out = sys.stdout.buffer
+    for play in plays:  # each trace as soon as it is played: the caller reads only as many as it needs
+        pickle.dump(play(), out)
+        out.flush()
 
 
 if __name__ == "__main__":  # run as the module's own copy, so that what it pickles is the package's
