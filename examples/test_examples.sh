@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install the two example plugin packages into a Python environment and check them end to end:
+# Install the example plugin packages (sum matching, spy powers, and Golf: a game of the family written from
+# outside, with the public API only) into a Python environment and check them end to end:
 # `tamalou variants` lists their rulesets, `tamalou verify` passes on each, and each package's own
 # tests pass. Exits non-zero on the first failure.
 #
@@ -22,8 +23,8 @@ if [ "${1:-}" = "--isolated" ]; then
 fi
 py="${1:-python}"
 games="${TAMALOU_EXAMPLES_GAMES:-200}"
-packages=(tamalou-sum-matching tamalou-spy-powers)
-rulesets=(french-sum-matching french-spy)
+packages=(tamalou-sum-matching tamalou-spy-powers tamalou-golf)
+rulesets=(french-sum-matching french-spy golf-4 golf-6 golf-9 golf-6-knock)
 
 command -v "$py" >/dev/null 2>&1 || { echo "test_examples: no python interpreter '$py'" >&2; exit 2; }
 if [ "$isolated" = 1 ]; then

@@ -1,0 +1,47 @@
+"""tamalou-golf: Golf, the card game, refereed by tamalou, written with tamalou's published API alone.
+
+The rulesets (``variants/``), found through the entry-point group ``tamalou``:
+
+- ``golf-4``: 2×2, the bottom row peeked at the deal, the round ends by a knock;
+- ``golf-6``: 2 rows of 3, two cards turned up at the opening, the flip, the round ends when a player's
+  cards are all face up;
+- ``golf-9``: 3×3, three cards turned up, three of a rank in a column cancel;
+- ``golf-6-knock``: golf-6 with the knock (from one's second turn on) and two jokers worth -2.
+
+They are for 2 to 4 players (one deck); the README shows the ruleset a table of 5 to 8 writes (two decks).
+
+The rules are the mechanic ``Golf`` (``mechanic.py``) and its two moves (``actions.py``), configured by the
+plugin module each ruleset names: ``tamalou_golf.golf4``, ``tamalou_golf.golf6``, ``tamalou_golf.golf9``,
+and ``tamalou_golf.knock`` for golf-6-knock's knock. The README says the rules for players, and what the
+package needed from tamalou.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import tamalou
+
+from .actions import Flip, TurnUp
+from .mechanic import FLIP, OUT, REVEAL, Golf, GolfState, GolfView
+
+__all__ = [
+    "FLIP",
+    "OUT",
+    "REVEAL",
+    "VARIANTS",
+    "Flip",
+    "Golf",
+    "GolfState",
+    "GolfView",
+    "TurnUp",
+    "tamalou_variant_paths",
+]
+
+#: The folder of the rulesets this package ships.
+VARIANTS = Path(__file__).parent / "variants"
+
+
+@tamalou.hookimpl
+def tamalou_variant_paths() -> list[Path]:
+    return [VARIANTS]

@@ -1,0 +1,334 @@
+"""The Golf mechanic: face-up cards, the opening turn-up, the flip, going out, and columns that cancel.
+
+One class, ``Golf``, configured by class attributes; each Golf ruleset names the plugin module whose
+subclass it plays (``tamalou_golf.golf4``, ``golf6``, ``golf9``): a ruleset's TOML has no room for a
+plugin's own settings, so the settings are the module it names.
+
+| setting   | golf-4 | golf-6 | golf-9 | what it says                                                        |
+|-----------|--------|--------|--------|---------------------------------------------------------------------|
+| `rows`    | 2      | 2      | 3      | the layout's rows (slots are numbered row by row)                   |
+| `columns` | 2      | 3      | 3      | its columns                                                         |
+| `turn_up` | 0      | 2      | 3      | cards each player turns face up at the opening (phase `reveal`)     |
+| `flip`    | no     | yes    | yes    | a card drawn from the stock and discarded turns a card up (`flip`)  |
+| `go_out`  | no     | yes    | yes    | a player whose cards are all face up ends the round (reason `out`)  |
+
+What the mechanic does, moment by moment (the moments of ``tamalou.Mechanic``):
+
+- ``begin``: with ``turn_up``, the round starts in the phase ``reveal``: each player, in any order, turns
+  ``turn_up`` of their cards face up (``TurnUp``); the first turn starts once everybody has.
+- ``before_action`` / ``thrown(how="replaced")``: the card a ``replace`` puts in a slot goes face up (event
+  ``placed``). The core's ``replace`` keeps the card's knowers (its holder saw it) and the ``thrown`` moment
+  does not say which slot was filled, so ``before_action`` notes the slot of a ``replace`` about to be
+  applied (``undo`` forgets it if the action is refused).
+- ``thrown(how="discarded")``: with ``flip``, a card drawn from the stock and discarded takes the round to
+  the phase ``flip``, where the player must turn one of their face-down cards face up (``Flip``).
+- ``turn_ending``: with ``go_out``, a player whose cards are all face up at the end of their turn "goes
+  out": they become the round's caller (``g.caller``), so that every other player has one last turn
+  (event ``went_out``); ``round_ending`` then ends the round with the reason ``"out"``.
+- ``finished``: every full column of one rank (two in a 2-row layout, three in golf-9) is taken off the
+  table onto the discard (event ``column_cancelled``), so that the round's totals, which tamalou sums
+  card by card, count it 0.
+
+Face up is kept per slot (``GolfState.up``) and shown to every seat in ``view.extra["golf"]``; a face-up
+card is also known to every seat (``g.show``), so every view shows it.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, pairwise
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import tamalou
+from pydantic import BaseModel
+from tamalou import Action, Event, IllegalAction, PhaseSpec, Replace
+
+from .actions import Flip, TurnUp, flip, turn_up
+
+if TYPE_CHECKING:
+    from tamalou import Round, SeatInfo, Variant
+
+#: The phase of the opening turn-up (golf-6, golf-9).
+REVEAL = "reveal"
+#: The phase where a player who discarded the card drawn from the stock turns a card up (golf-6, golf-9).
+FLIP = "flip"
+#: ``Result.reason`` of a round ended because a player's cards were all face up.
+OUT = "out"
+
+
+class GolfState:
+    """Golf's part of a round's state (saved in snapshots): ``up[p]``, bit ``s`` set when player ``p``'s
+    slot ``s`` is face up; ``turned``, bit ``p`` set once player ``p`` did the opening turn-up;
+    ``placing``, the slot a ``replace`` being applied fills (-1 between actions)."""
+
+    __slots__ = ("placing", "turned", "up")
+
+    def __init__(self, players: int) -> None:
+        self.up = [0] * players
+        self.turned = 0
+        self.placing = -1
+
+
+class GolfView(BaseModel):
+    """What the Golf mechanic shows every seat (``view.extra["golf"]``): the layouts' shape, and each
+    player's face-up slots (public)."""
+
+    rows: int
+    columns: int
+    face_up: list[list[int]]
+
+
+class Golf(tamalou.Mechanic):
+    """Golf's rules that the core does not play (see the module's documentation)."""
+
+    name = "golf"
+    order = 5  # before matching (10) and powers (20): a placed card is face up before anybody reacts to a throw
+    actions = (TurnUp, Flip)
+    view_model = GolfView
+
+    rows: ClassVar[int] = 2
+    columns: ClassVar[int] = 2
+    turn_up: ClassVar[int] = 0
+    flip: ClassVar[bool] = False
+    go_out: ClassVar[bool] = False
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        cards = variant.rules.deal.cards
+        if cards != self.rows * self.columns:
+            raise tamalou.VariantError(
+                f"{type(self).__name__} plays a layout of {self.rows} rows of {self.columns} cards: "
+                f"rules.deal.cards must be {self.rows * self.columns}, not {cards}",
+                key="rules.deal.cards",
+            )
+        if not variant.rules.draw.discard_must_replace:
+            raise tamalou.VariantError(
+                "Golf: a card taken from the discard is placed in the layout (rules.draw.discard_must_replace)",
+                key="rules.draw.discard_must_replace",
+            )
+        if not self.turn_up:
+            self.idle.add("begin")
+        if not self.go_out:
+            self.idle.update(("turn_ending", "round_ending"))
+
+    # ---------------------------------------------------------------- state
+
+    def new_state(self, g: Round) -> GolfState:
+        return GolfState(g.players)
+
+    def check_state(self, g: Round, st: Any) -> str | None:
+        everyone = (1 << g.players) - 1
+        for p, mask in enumerate(st.up):
+            if not 0 <= mask < 1 << len(g.hands[p]):
+                return f"face-up slots of player {p} that the layout does not have"
+            if any(mask >> s & 1 and g.knowers[g.card_at(p, s)] != everyone for s in g.occupied(p)):
+                return f"a face-up card of player {p} that a seat does not know"
+        if not 0 <= st.turned <= everyone:
+            return "the opening turn-up names players who are not there"
+        if st.placing != -1:
+            return "a card being placed between two actions"
+        if g.phase == REVEAL and st.turned >> g.current_player & 1:
+            return "the opening waits for a player who has turned their cards up already"
+        up = st.up[g.current_player]
+        if g.phase == FLIP and all(up >> s & 1 for s in g.occupied(g.current_player)):
+            return "a flip owed by a player without a face-down card"
+        return None
+
+    def resample(self, g: Round, info: SeatInfo) -> None:
+        """(search) The face-up slots are public: read them from the seat's view, and make their cards known
+        to every seat (the rebuilt game knows them as the seat's own knowledge only)."""
+        st: GolfState = g.ms[self.index]
+        shown = info.view.extra.get(self.name, {}).get("face_up", [])
+        for p, slots in enumerate(shown):
+            for s in slots:
+                if g.slot_ok(p, s):
+                    st.up[p] |= 1 << s
+                    g.show(g.card_at(p, s))
+        everyone = (1 << g.players) - 1
+        st.turned = everyone & ~info.waiting if g.phase == REVEAL else everyone
+
+    # ---------------------------------------------------------------- reading
+
+    def is_up(self, g: Round, p: int, s: int) -> bool:
+        """Whether player ``p``'s slot ``s`` is face up."""
+        return bool(g.ms[self.index].up[p] >> s & 1)
+
+    def face_down(self, g: Round, p: int) -> list[int]:
+        """Player ``p``'s occupied slots that are face down."""
+        up = g.ms[self.index].up[p]
+        return [s for s in g.occupied(p) if not up >> s & 1]
+
+    def column_slots(self, column: int) -> list[int]:
+        """The slots of ``column``, top row first."""
+        return [column + r * self.columns for r in range(self.rows)]
+
+    def view_extra(self, g: Round, p: int) -> dict[str, Any]:
+        up = g.ms[self.index].up
+        return {
+            "rows": self.rows,
+            "columns": self.columns,
+            "face_up": [[s for s in g.occupied(q) if up[q] >> s & 1] for q in range(g.players)],
+        }
+
+    # ---------------------------------------------------------------- phases
+
+    def phases(self) -> dict[str, PhaseSpec]:
+        out: dict[str, PhaseSpec] = {}
+        if self.turn_up:
+            out[REVEAL] = PhaseSpec(
+                self.list_turn_ups,
+                {TurnUp: self.do_turn_up},
+                open=False,
+                waiting=self.yet_to_turn_up,
+                auto=self.auto_turn_up,
+            )
+        if self.flip:
+            out[FLIP] = PhaseSpec(self.list_flips, {Flip: self.do_flip}, open=False, auto=self.auto_flip)
+        return out
+
+    # ---------------------------------------------------------------- the opening turn-up
+
+    def begin(self, g: Round, events: list[Event]) -> bool:
+        g.phase = REVEAL
+        self._next_to_turn_up(g)
+        return True
+
+    def yet_to_turn_up(self, g: Round) -> list[int]:
+        turned = g.ms[self.index].turned
+        return [p for p in range(g.players) if not turned >> p & 1]
+
+    def _next_to_turn_up(self, g: Round) -> None:
+        """The player to move during the opening: the first, from the first player on, yet to turn up."""
+        turned = g.ms[self.index].turned
+        for i in range(g.players):
+            p = (g.first_player + i) % g.players
+            if not turned >> p & 1:
+                g.current_player = p
+                return
+
+    def _count(self, g: Round, p: int) -> int:
+        return min(self.turn_up, g.card_count(p))
+
+    def list_turn_ups(self, g: Round, p: int, out: list[Action]) -> None:
+        if g.ms[self.index].turned >> p & 1:
+            return
+        out.extend(turn_up(p, combo) for combo in combinations(g.occupied(p), self._count(g, p)))
+
+    def do_turn_up(self, g: Round, a: TurnUp) -> list[Event]:
+        p = a.player
+        st: GolfState = g.ms[self.index]
+        if not g.player_ok(p) or st.turned >> p & 1:
+            raise IllegalAction(f"player {p} has already turned their cards up", a)
+        count = self._count(g, p)
+        slots = tuple(a.slots)
+        if len(slots) != count or not all(g.slot_ok(p, s) for s in slots):
+            raise IllegalAction(f"turn up {count} of your own cards", a)
+        if any(x >= y for x, y in pairwise(slots)):
+            raise IllegalAction("name the slots to turn up once each, in increasing order", a)
+        for s in slots:
+            g.show(g.card_at(p, s))
+            st.up[p] |= 1 << s
+        cards = [g.text[g.card_at(p, s)] for s in slots]
+        events = [Event("turned_up", {"player": p, "slots": list(slots), "cards": cards})]
+        st.turned |= 1 << p
+        if st.turned == (1 << g.players) - 1:
+            g.start_turn(g.first_player, events)
+        else:
+            self._next_to_turn_up(g)
+        return events
+
+    def auto_turn_up(self, g: Round, events: list[Event]) -> None:
+        """A timed ruleset's clock ran out: the player to move turns up their first slots."""
+        p = g.current_player
+        events.extend(self.do_turn_up(g, turn_up(p, tuple(g.occupied(p)[: self._count(g, p)]))))
+
+    # ---------------------------------------------------------------- a card placed goes face up
+
+    def before_action(self, g: Round, action: Action) -> object:
+        if type(action) is not Replace:
+            return None
+        st: GolfState = g.ms[self.index]
+        was = st.placing
+        st.placing = action.slot
+        return was
+
+    def undo(self, g: Round, token: object) -> None:
+        if isinstance(token, int):
+            g.ms[self.index].placing = token
+
+    def thrown(self, g: Round, card: int, how: str, events: list[Event]) -> bool:
+        st: GolfState = g.ms[self.index]
+        p = g.current_player
+        if how == "replaced":
+            s, st.placing = st.placing, -1
+            if s >= 0 and g.slot_ok(p, s):
+                placed = g.card_at(p, s)
+                g.show(placed)
+                st.up[p] |= 1 << s
+                events.append(Event("placed", {"player": p, "slot": s, "card": g.text[placed]}))
+            return False
+        # A card discarded was drawn from the stock: one taken from the discard must be placed (checked above).
+        if self.flip and how == "discarded" and self.face_down(g, p):
+            g.phase = FLIP  # the turn goes on with the flip (end_play once it is done)
+            return True
+        return False
+
+    # ---------------------------------------------------------------- the flip
+
+    def list_flips(self, g: Round, p: int, out: list[Action]) -> None:
+        if p == g.current_player:
+            out.extend(flip(p, s) for s in self.face_down(g, p))
+
+    def do_flip(self, g: Round, a: Flip) -> list[Event]:
+        p = a.player
+        if p != g.current_player:
+            raise IllegalAction(f"it is player {g.current_player}'s turn, not player {p}'s", a)
+        s = a.slot
+        if not g.slot_ok(p, s):
+            raise IllegalAction(f"slot {s} of player {p} holds no card", a)
+        if self.is_up(g, p, s):
+            raise IllegalAction(f"slot {s} is face up already: flip one of your face-down cards", a)
+        card = g.card_at(p, s)
+        g.show(card)
+        g.ms[self.index].up[p] |= 1 << s
+        events = [Event("flipped", {"player": p, "slot": s, "card": g.text[card]})]
+        g.end_play(events)
+        return events
+
+    def auto_flip(self, g: Round, events: list[Event]) -> None:
+        """A timed ruleset's clock ran out: the player to move flips their first face-down card."""
+        p = g.current_player
+        events.extend(self.do_flip(g, flip(p, self.face_down(g, p)[0])))
+
+    # ---------------------------------------------------------------- going out
+
+    def turn_ending(self, g: Round, events: list[Event]) -> bool:
+        p = g.current_player
+        if g.caller is None and not self.face_down(g, p):
+            g.caller = p  # every other player has one last turn (the core's "called round")
+            events.append(Event("went_out", {"player": p}))
+        return False
+
+    def round_ending(self, g: Round, events: list[Event]) -> bool:
+        caller = g.caller
+        if caller is not None and not self.face_down(g, caller):  # went out (a knocker has a face-down card)
+            g.finish(OUT, events)
+            return True
+        return False
+
+    # ---------------------------------------------------------------- scoring
+
+    def finished(self, g: Round, events: list[Event]) -> None:
+        st: GolfState = g.ms[self.index]
+        for p in range(g.players):
+            hand = g.hands[p]
+            for column in range(self.columns):
+                slots = self.column_slots(column)
+                if not all(g.slot_ok(p, s) for s in slots):
+                    continue
+                if len({g.rank[hand[s]] for s in slots}) != 1:
+                    continue
+                cards = [g.text[hand[s]] for s in slots]
+                for s in slots:
+                    g.throw_from(p, s)  # off the table: the column counts 0
+                events.append(Event("column_cancelled", {"player": p, "slots": slots, "cards": cards}))
+            st.up[p] = sum(1 << s for s in g.occupied(p))  # every card is turned up at the end

@@ -1,0 +1,131 @@
+"""The package as a tamalou plugin: its rulesets are found, its moves are actions like tamalou's (JSON,
+refusals, snapshots), what it shows a seat is public, a search rebuilds its state, and random games keep
+every invariant of ``tamalou verify``."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+import tamalou
+from tamalou import Discard, Draw, IllegalAction, Replace, Round
+from tamalou.bots.ismcts import Determinizer
+from tamalou.engine import new_round
+from tamalou.verify import check_replay, check_result, random_playout
+
+from tamalou_golf import Flip, TurnUp
+
+RULESETS = ("golf-4", "golf-6", "golf-6-knock", "golf-9")  # in the order tamalou lists them
+G6 = {
+    "hands": [["7S", "2C", "9D", "7H", "2D", "KC"], ["5S", "5H", "QD", "3C", "8S", "JC"]],
+    "stock": ["4C", "6C", "8C"],
+}
+
+
+def golf6() -> Round:
+    return new_round("golf-6", players=2, deal={**G6, "discard": ["QS"]}, first_player=0, seed=1)
+
+
+def assert_refused(g: Round, action: object, why: str) -> None:
+    before = g.to_json()
+    with pytest.raises(IllegalAction, match=why):
+        g.apply(action)  # type: ignore[call-overload]
+    assert g.to_json() == before
+
+
+def test_the_rulesets_are_registered() -> None:
+    names = tamalou.variant_names()
+    assert [name for name in names if name.startswith("golf")] == list(RULESETS)
+    assert tamalou.load_variant("golf").name == "golf-6"
+
+
+def test_the_moves_are_actions_on_the_wire() -> None:
+    for action in (TurnUp(0, (1, 4)), Flip(1, 3)):
+        assert tamalou.parse_action(action.to_dict()) == action
+    assert TurnUp(0, (1, 4)).to_dict() == {"type": "turn_up", "player": 0, "slots": [1, 4]}
+    assert Flip(1, 3).to_dict() == {"type": "flip", "player": 1, "slot": 3}
+    golf_actions = tamalou.action_json_schema()
+    assert "turn_up" in str(golf_actions) and "flip" in str(golf_actions)
+
+
+def test_refusals_leave_the_round_as_it_was() -> None:
+    g = golf6()
+    assert_refused(g, TurnUp(0, (4, 1)), "in increasing order")
+    assert_refused(g, TurnUp(0, (1, 1)), "in increasing order")
+    assert_refused(g, TurnUp(0, (1, 6)), "turn up 2 of your own cards")
+    assert_refused(g, Flip(0, 2), "not possible in phase 'reveal'")
+    g.apply(TurnUp(0, (0, 1)))
+    assert_refused(g, TurnUp(0, (2, 3)), "already turned their cards up")
+    g.apply(TurnUp(1, (0, 1)))
+    assert_refused(g, Replace(0, 1), "not possible in phase 'draw'")
+    g.apply(Draw(0, "stock"))
+    assert_refused(g, Replace(0, 9), "holds no card")  # the slot noted for the placing is forgotten
+    g.apply(Discard(0))
+    assert_refused(g, Flip(0, 0), "face up already")
+    assert_refused(g, Flip(0, 6), "holds no card")
+
+
+def test_snapshots_in_golfs_own_phases() -> None:
+    """A round saved in the phase ``reveal`` or ``flip`` is restored and plays on the same."""
+    g = golf6()
+    g.apply(TurnUp(1, (2, 5)))
+    again = Round.from_json(g.to_json())
+    assert again.to_json() == g.to_json() and again.phase == "reveal" and again.to_act == [0]
+    g.apply(TurnUp(0, (0, 1)))
+    g.apply(Draw(0, "stock"))
+    g.apply(Discard(0))
+    again = Round.from_json(g.to_json())
+    assert again.phase == "flip" and again.legal_actions(0) == g.legal_actions(0)
+    assert again.apply(Flip(0, 3)) == g.apply(Flip(0, 3))
+    assert again.to_json() == g.to_json()
+
+
+def test_the_view_shows_only_public_facts() -> None:
+    """``extra["golf"]`` is the same for every seat (the face-up slots are public), and is what the
+    JSON Schema of the ruleset's views says."""
+    g = golf6()
+    g.apply(TurnUp(0, (0, 1)))
+    assert g.view(0).extra == g.view(1).extra == {"golf": {"rows": 2, "columns": 3, "face_up": [[0, 1], []]}}
+    schema = tamalou.view_json_schema(g.variant)
+    assert set(schema["properties"]["extra"]["properties"]) == {"golf"}
+
+
+def test_a_search_rebuilds_the_face_up_cards() -> None:
+    """A game rebuilt from one seat's view (the ISMCTS bot's determinization) has the same face-up slots,
+    and their cards are known to every seat there too. (The determinizer deals the whole deck: a shuffled
+    round, not a stacked one.)"""
+    g = new_round("golf-6", players=2, seed=3, first_player=0)
+    g.apply(TurnUp(0, (0, 1)))
+    g.apply(TurnUp(1, (3, 4)))
+    g.apply(Draw(0, "stock"))
+    g.apply(Replace(0, 5))
+    view = g.seat_view(1)
+    rebuilt = Determinizer(view, g.legal_actions(1), g.variant, random.Random(1)).sample(random.Random(2))
+    assert rebuilt.state_of("golf").up == g.state_of("golf").up
+    for p, slots in enumerate(view.extra["golf"]["face_up"]):
+        for s in slots:
+            assert rebuilt.knowers[rebuilt.card_at(p, s)] == (1 << rebuilt.players) - 1
+    assert rebuilt.view(1).extra == g.view(1).extra
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_random_games_keep_every_invariant(name: str) -> None:
+    """A few random rounds of each ruleset, every invariant checked at every step (``tamalou verify`` plays
+    more: see the README)."""
+    for seed in range(2):
+        g = random_playout(name, players=2 + seed, seed=seed, check_every=1)
+        check_result(g)
+        check_replay(g)
+
+
+def test_a_forged_snapshot_is_refused() -> None:
+    """A snapshot whose Golf state says a card is face up that a seat does not know is refused (snapshots
+    from storage may be damaged or forged)."""
+    g = golf6()
+    g.apply(TurnUp(0, (0, 1)))
+    state = json.loads(g.to_json())
+    up = state["m"]["golf"][2]  # GolfState's slots in order: placing, turned, up
+    up[1] = 0b100  # player 1's slot 2 "face up": face down, and unknown to player 0
+    with pytest.raises(tamalou.SnapshotError, match="face-up card of player 1"):
+        Round.from_json(json.dumps(state))
