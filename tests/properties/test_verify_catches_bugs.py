@@ -13,10 +13,10 @@ bug``). For each, the real command line is run as a user would:
 
 The module is ``scaled`` (``tests/tiers.py``): the same checks in both tiers, at two sizes.
 
-- **deep** (``pytest --deep``): ``verify`` with its defaults, no option but ``--out`` (a hundred games, one
-  worker process per core). A broken ruleset stops at its tenth failing game (``--max-failures``'s default)
-  or after the hundred games; the controls play forty games in one process (:data:`CONTROL_GAMES`: a clean
-  ruleset that passes forty says what a hundred would, at a third of the cost).
+- **deep** (``pytest --deep``): ``verify`` with its defaults, no option but ``--out`` and ``--max-failures 1``
+  (a hundred games, one worker process per core, stopped at the first failing game: the default's ten
+  failures would show the same bug ten times, at up to ten times the cost); the controls play twenty games in
+  one process (:data:`CONTROL_GAMES`: more than any bug needs to be caught).
 - **fast** (``pytest``): ``verify`` catching each broken plugin at the smallest game count that still catches
   it (``Bug.games``, measured: verify is seeded, game ``i`` is the same whatever the count, so a count that
   catches a bug keeps catching it), with ``--workers 1`` (the report is the same whatever the number of
@@ -88,9 +88,9 @@ BUGS = {
     "score keyed on hash()": Bug("hash_bonus.toml", "determinism", "PYTHONHASHSEED", games=2),
 }
 #: The controls' --games: in the fast tier the most any bug needs, so that each control plays at least the games
-#: that caught its bug; in the deep one 40 (a clean ruleset passing 40 games says what 100 would, at a third of the
-#: cost; the bugs themselves are caught at verify's defaults there).
-CONTROL_GAMES = tiers.sized(fast=max(bug.games for bug in BUGS.values()), deep=40)
+#: that caught its bug; in the deep one 20 (more than any bug needs: the bugs themselves are caught at verify's
+#: defaults there).
+CONTROL_GAMES = tiers.sized(fast=max(bug.games for bug in BUGS.values()), deep=20)
 
 
 def tamalou_command() -> list[str]:
@@ -112,9 +112,9 @@ def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def tier_options(games: int) -> list[str]:
-    """``verify``'s options besides ``--out`` in this tier: none in the deep one (its defaults); ``games``
-    games in one process in the fast one."""
-    return [] if tiers.DEEP else ["--games", str(games), "--workers", "1"]
+    """``verify``'s options besides ``--out`` in this tier: its defaults in the deep one, stopped at the first
+    failing game; ``games`` games in one process in the fast one."""
+    return ["--max-failures", "1"] if tiers.DEEP else ["--games", str(games), "--workers", "1"]
 
 
 def table_row(output: str, invariant: str) -> tuple[int, int]:
