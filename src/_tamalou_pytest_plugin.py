@@ -17,7 +17,9 @@ without it. (``tamalou.pytest_plugin`` re-exports ``EventStream`` from here for 
   it again, or is skipped if no game checked it. ``--tamalou-examples N`` (verify's ``--games``; default: the
   hypothesis profile's ``max_examples``), ``--tamalou-seed S|random``, ``--tamalou-players N`` and
   ``--tamalou-workers N`` choose the games as verify's options do. ``-k illegal_untouched`` (an item of the
-  suite before it ran verify's invariants) selects ``refusals`` and ``listing_complete``.
+  suite before it ran verify's invariants) selects ``refusals`` and ``listing_complete``. A project's pytest
+  configuration may name its rulesets instead (``tamalou_variants``, one a line) and its games
+  (``tamalou_examples``): the command line's options win.
 - ``--hypothesis-profile=tamalou`` (or ``tamalou-ci``, ``tamalou-thorough``) loads tamalou's
   settings profiles (no deadline).
 - Fixtures: ``tamalou_game`` (a factory of games on a stacked deal), ``tamalou_events`` (a seat's
@@ -103,16 +105,52 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "allows, in turn).",
     )
 
+    parser.addini(
+        "tamalou_variants",
+        type="linelist",
+        default=[],
+        help="rulesets to check as --tamalou-variant does, one a line, when the command line names none (a file "
+        "is found from the folder of the configuration file)",
+    )
+    parser.addini(
+        "tamalou_examples",
+        default="",
+        help="--tamalou-examples, when the command line does not give it",
+    )
+
+
+def _variants(config: pytest.Config) -> list[str]:
+    """The rulesets to check: ``--tamalou-variant`` (repeated), else the ``tamalou_variants`` setting of the
+    project's pytest configuration (``[tool.pytest.ini_options] tamalou_variants = ["golf-6"]``)."""
+    given = config.getoption("tamalou_variants", None)
+    if given:
+        return list(given)
+    return [str(spec) for spec in config.getini("tamalou_variants") or []]
+
+
+def _examples(config: pytest.Config) -> int | None:
+    """``--tamalou-examples``, else the ``tamalou_examples`` setting, else ``None`` (the hypothesis profile's)."""
+    given = config.getoption("tamalou_examples", None)
+    if given is not None:
+        return int(given)
+    setting = str(config.getini("tamalou_examples") or "").strip()
+    if not setting:
+        return None
+    try:
+        return int(setting)
+    except ValueError:
+        raise pytest.UsageError(f"tamalou_examples: expected a number of games, got {setting!r}") from None
+
 
 @pytest.hookimpl(tryfirst=True)  # before hypothesis's plugin loads the profile it is given
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "tamalou_variant(spec): the ruleset of the tamalou_game and tamalou_variant fixtures in this test"
     )
-    if config.getoption("tamalou_variants", None):
+    if _variants(config):
         if not _has_hypothesis():
             raise pytest.UsageError(f"--tamalou-variant runs property tests with hypothesis, not installed: {INSTALL}")
-        examples = config.getoption("tamalou_examples", None)
+        examples = _examples(config)
         if examples is not None and examples < 1:
             raise pytest.UsageError(f"--tamalou-examples: expected a number of games of at least 1, got {examples}")
         for option, what in (("players", "players"), ("workers", "worker processes")):
@@ -153,7 +191,7 @@ SEED = pytest.StashKey[int]()
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
-    if not config.getoption("tamalou_variants", None) or SEED not in config.stash:
+    if not _variants(config) or SEED not in config.stash:
         return None
     return f"tamalou: the games of tamalou verify from seed {config.stash[SEED]} (--tamalou-seed)"
 
@@ -203,7 +241,7 @@ def _command_spec(spec: str | list[str], here: Path) -> str:
 
 @pytest.hookimpl(tryfirst=True)  # before -k, -m and --deselect choose among the items
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
-    for spec in dict.fromkeys(config.getoption("tamalou_variants", None) or ()):  # each ruleset once
+    for spec in dict.fromkeys(_variants(config)):  # each ruleset once
         suite = TamalouSuite.from_parent(session, name=f"tamalou[{spec}]", nodeid=f"tamalou[{spec}]", spec=spec)
         items.extend(session.genitems(suite))
 
@@ -246,7 +284,7 @@ class TamalouSuite(pytest.Collector):
     def games(self) -> int:
         """``--tamalou-examples``, else the loaded hypothesis profile's ``max_examples`` (100 by default,
         as ``tamalou verify``)."""
-        examples = self.config.getoption("tamalou_examples", None)
+        examples = _examples(self.config)
         if examples is not None:
             return int(examples)
         from hypothesis import settings
@@ -341,7 +379,7 @@ class TamalouProperty(_TamalouItem):
         check_property(
             self.name,
             self.parent.variant,
-            max_examples=self.config.getoption("tamalou_examples", None),
+            max_examples=_examples(self.config),
             players=self.config.getoption("tamalou_players", None),
         )
 
@@ -363,7 +401,7 @@ def _variant_spec(request: pytest.FixtureRequest, *, option: bool = True) -> str
         if isinstance(spec, str):
             return _resolve(spec, [request.path.parent, request.config.invocation_params.dir])
         return list(spec) if isinstance(spec, list | tuple) else spec
-    given = request.config.getoption("tamalou_variants", None) if option else None
+    given = _variants(request.config) if option else None
     if given:
         return _resolve(given[0], [request.config.invocation_params.dir, request.config.rootpath])
     return DEFAULT_VARIANT

@@ -160,6 +160,26 @@ def test_the_property_suite_of_a_registered_ruleset(
     result.assert_outcomes(passed=4 + SUITE - skipped, skipped=skipped)  # and the scenarios pass
 
 
+def test_the_suite_named_in_the_project_s_configuration(
+    project: pytest.Pytester, runs: list[properties.InvariantRun]
+) -> None:
+    """A project names its rulesets in its pytest configuration (``tamalou_variants``, one a line; a file is
+    found from the configuration's folder) and a plain ``pytest`` runs their suites; ``tamalou_examples`` sets
+    the games; the command line wins over both."""
+    project.makeini("[pytest]\ntamalou_variants =\n    house.toml\ntamalou_examples = 3\n")
+    result = project.runpytest_inprocess("-p", "no:cacheprovider", "-v")
+    found = outcomes(result, "house.toml")
+    assert set(found) == {"loads", *INVARIANTS, "small_deals"}
+    assert "FAILED" not in found.values()
+    assert [run.report.games for run in runs] == [3]
+    result = project.runpytest_inprocess("-p", "no:cacheprovider", "-v", "--tamalou-variant", "french", "-k", "loads")
+    assert outcomes(result, "french") == {"loads": "PASSED"} and not outcomes(result, "house.toml")
+    project.makeini("[pytest]\ntamalou_variants = french\ntamalou_examples = many\n")
+    result = project.runpytest_inprocess("-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*tamalou_examples: expected a number of games, got 'many'*"])
+
+
 def test_a_house_rule_file_and_a_composition(project: pytest.Pytester) -> None:
     result = project.runpytest(
         "-p",
