@@ -44,7 +44,7 @@ from tamalou import (
 )
 from tamalou.engine import new_round
 from tamalou.engine.seats import SEATS, SeatActions
-from tamalou.engine.snapshot import _slots
+from tamalou.engine.snapshot import state_slots
 
 FUN = "tamalou-fun"
 FUN_OPPONENTS = ["tamalou-fun", "opponent-matching"]
@@ -81,7 +81,7 @@ def assert_setup_error(match: str, make: Callable[[], object]) -> None:
 def restore_tampered(g: Round, mechanic: str, **values: Any) -> Game:
     """``g``'s snapshot with some fields of a mechanic's state changed, restored (or refused)."""
     d = json.loads(g.to_json())
-    names = _slots(g.state_of(mechanic))
+    names = state_slots(g.state_of(mechanic))
     for name, value in values.items():
         d["m"][mechanic][names.index(name)] = value
     return Game.from_json(json.dumps(d))

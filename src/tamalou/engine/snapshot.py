@@ -137,8 +137,9 @@ def _copy_value(v: Any) -> Any:
 _SLOTS: dict[type, tuple[str, ...]] = {}
 
 
-def _slots(obj: object) -> tuple[str, ...]:
-    """Every slot of a state object's class and its bases (base classes' first)."""
+def state_slots(obj: object) -> tuple[str, ...]:
+    """Every slot of a state object's class and its bases (base classes' first), cached by class: what a
+    snapshot saves of a mechanic's state."""
     cls = type(obj)
     names = _SLOTS.get(cls)
     if names is None:
@@ -155,7 +156,7 @@ def copy_state(st: Any) -> Any:
     if st is None:
         return None
     new = object.__new__(type(st))
-    for name in _slots(st):
+    for name in state_slots(st):
         setattr(new, name, _copy_value(getattr(st, name)))
     return new
 
@@ -246,7 +247,7 @@ def save(g: Round) -> Memento:
             continue
         found = _GETTERS.get(type(st))
         if found is None:
-            found = _getter(type(st), _slots(st))
+            found = _getter(type(st), state_slots(st))
         values.append(_copied(found[0](st)))
     log = g.actions
     last = log[-1] if log else None  # a quiet tick takes the last tick's place (Round.apply): put it back
@@ -276,7 +277,7 @@ def dump(g: Round) -> str:
     state["cards"] = None if g.cards is g.rb.deck else " ".join(g.text)
     state["deal"] = g.deal_spec
     state["m"] = {
-        m.name: [getattr(st, name) for name in _slots(st)]
+        m.name: [getattr(st, name) for name in state_slots(st)]
         for m, st in zip(g.rb.mechanics, g.ms, strict=True)
         if st is not None
     }
@@ -382,7 +383,7 @@ def _inconsistency(g: Round) -> str | None:
     for m, st in zip(g.rb.mechanics, g.ms, strict=True):
         if st is not None:
             fresh = m.new_state(g)
-            for name in _slots(st):
+            for name in state_slots(st):
                 if not _same_shape(getattr(fresh, name), getattr(st, name)):
                     return f"{m.name}.{name}: {short(getattr(st, name))} is not of its kind"
             problem = m.check_state(g, st)
@@ -462,6 +463,6 @@ def _load(g: Round, state: Any, variant: Variant | None, allow_plugins: Any) -> 
         st = m.new_state(g)
         if st is not None:
             values = saved[m.name]
-            for name, v in zip(_slots(st), values, strict=True):
+            for name, v in zip(state_slots(st), values, strict=True):
                 setattr(st, name, v)
         g.ms.append(st)

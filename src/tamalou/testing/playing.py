@@ -22,14 +22,15 @@ from ..schema import Variant
 from .rulesets import DrawFn
 
 
-def _ref(v: Variant) -> str:
-    """How a note names ``v``: the spec it was loaded by, else ``variant`` (see the variant's note)."""
+def _ref(v: Variant, unnamed: str = "variant") -> str:
+    """How a note names ``v``: the spec it was loaded by, else ``unnamed`` (default ``variant``: see the
+    variant's note)."""
     spec = v.spec
     if isinstance(spec, str | Path):
         return repr(str(spec))
     if isinstance(spec, list | tuple) and spec:
         return repr([str(s) for s in spec])
-    return "variant"
+    return unnamed
 
 
 def _replay_note(game: Game | Round) -> str:

@@ -46,7 +46,7 @@ from ..invariants import (
 )
 from ..schema import Variant
 from ..verify import reproduce
-from .playing import _MATCH_STYLES, BUDGET, _moves, _replay_note
+from .playing import _MATCH_STYLES, BUDGET, _moves, _ref, _replay_note
 from .profiles import property_settings
 from .rulesets import VariantArg, _load
 from .strategies import any_action, dealt_games, games, stacked_games
@@ -363,16 +363,6 @@ def run_invariants(
             command = "+".join(str(s) for s in spec)
         else:
             command = v.name
-    ref = _replay_ref(v)
+    ref = _ref(v, repr(v.name))  # how a tamalou.replay call names it
     report = verify(v, games=games, seed=seed, players=players, workers=workers, max_failures=None)
     return InvariantRun(report, games, seed, players, command, ref)
-
-
-def _replay_ref(v: Variant) -> str:
-    """How a ``tamalou.replay`` call names ``v``: the spec it was loaded by, else its name."""
-    spec = v.spec
-    if isinstance(spec, str | Path):
-        return repr(str(spec))
-    if isinstance(spec, list | tuple) and spec:
-        return repr([str(s) for s in spec])
-    return repr(v.name)

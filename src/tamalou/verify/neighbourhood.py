@@ -235,24 +235,9 @@ def _live(game: Round) -> tuple[Any, ...]:
     """What a refusal must leave as it was, as it is now (nothing copied: cheap to take and to compare
     with another game's): every field a snapshot saves (``State.STATE`` and each mechanic's state object),
     the generator, the log's length and its last action."""
-    states = [None if st is None else [getattr(st, name) for name in _slots(type(st))] for st in game.ms]
+    states = [None if st is None else [getattr(st, name) for name in _snapshot.state_slots(st)] for st in game.ms]
     log = game.actions
     return [getattr(game, key) for key in game.STATE], game.rng.state, states, len(log), log[-1] if log else None
-
-
-_SLOTS: dict[type, tuple[str, ...]] = {}
-
-
-def _slots(cls: type) -> tuple[str, ...]:
-    """Every slot of a mechanic's state class and its bases."""
-    names = _SLOTS.get(cls)
-    if names is None:
-        found: list[str] = []
-        for klass in reversed(cls.__mro__):
-            slots = klass.__dict__.get("__slots__", ())
-            found.extend([slots] if isinstance(slots, str) else slots)
-        names = _SLOTS[cls] = tuple(found)
-    return names
 
 
 def _outcome(game: Round) -> tuple[InvariantViolation | None, InvariantViolation | None]:
