@@ -18,7 +18,7 @@ from tamalou import Tally, Variant
 #: How long a slow call takes.
 SECONDS = 0.15
 #: One call in this many is slow (the first included).
-EVERY = 10
+EVERY = 100
 
 _calls = itertools.count()
 

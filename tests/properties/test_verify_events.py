@@ -44,7 +44,7 @@ pytestmark = pytest.mark.scaled
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = sorted(p.stem for p in (ROOT / "variants").glob("*.toml"))
 BROKEN = ROOT / "tests" / "data" / "broken"
-GAMES = tiers.sized(fast=4, deep=10)
+GAMES = tiers.sized(fast=4, deep=6)
 
 
 def _games(name: str) -> list[tuple[int, int]]:

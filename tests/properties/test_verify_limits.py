@@ -5,7 +5,7 @@ The rulesets are in ``tests/data/broken/`` with their plugins in ``tests/plugins
 
 - ``stuck_scores``: a scoring hook that never returns (``while True: pass``) when player 0's total is even. Of
   the 2-player games of seeds 3 and 4, the first passes (13 actions) and the second is stuck at its end;
-- ``slow_scores``: a scoring hook that sleeps 150 ms at one call in ten (over the default budget of 100 ms);
+- ``slow_scores``: a scoring hook that sleeps 150 ms at one call in a hundred (over the default budget of 100 ms);
 - ``slow_first_card``: the same, and it reads the first slot (a ``slot_order`` failure in most games).
 
 Budgets are small: the machine is shared. A game of French Tamalou of two players takes well under a second, so
@@ -43,7 +43,7 @@ STUCK = str(BROKEN / "stuck_scores.toml")
 SLOW = str(BROKEN / "slow_scores.toml")
 SLOW_FIRST_CARD = str(BROKEN / "slow_first_card.toml")
 #: The time limit of a game in these tests: a 2-player game takes well under a second, the stuck one forever.
-TIMEOUT = 3.0
+TIMEOUT = 2.0
 
 runner = CliRunner()
 
@@ -186,11 +186,19 @@ def test_hooks_are_timed_only_for_plugins_of_the_ruleset_s_own_and_put_back() ->
 
 
 def test_progress_lines_off_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(verify_commands, "PROGRESS_SECONDS", 0.1)
+    monkeypatch.setenv("TAMALOU_PROGRESS_SECONDS", "0.1")
     result = run("verify", SLOW, "-n", "2", "-p", "2", "-s", "3", "-w", "1")
     assert result.exit_code == 0, result.output
     lines = re.findall(r"^verify slow-scores: (\d)/2 games, 0 failing, \d+ s$", result.output, re.M)
     assert lines, result.output
+
+
+@pytest.mark.parametrize(("value", "seconds"), [("0.5", 0.5), ("30", 30.0), ("", 5.0), ("0", 5.0), ("soon", 5.0)])
+def test_the_progress_interval_comes_from_the_environment(
+    value: str, seconds: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TAMALOU_PROGRESS_SECONDS", value)
+    assert verify_commands._progress_seconds() == seconds
 
 
 # ----------------------------------------------------------------------------- Ctrl-C and SIGTERM
@@ -263,7 +271,9 @@ def test_a_signal_stops_verify_at_once_with_the_partial_report_and_no_worker_lef
     ruleset: str, send: str, status: int, name: str, tmp_path: Path
 ) -> None:
     path = os.pathsep.join([str(TESTS), *filter(None, [os.environ.get("PYTHONPATH")])])
+    # (a line of progress each half second: the test waits for the first game to finish)
     env = {**os.environ, "PYTHONPATH": path, "COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"}
+    env["TAMALOU_PROGRESS_SECONDS"] = "0.5"
     out, err = tmp_path / "out.txt", tmp_path / "err.txt"
     example = tmp_path / "c.json"
     command = [*tamalou_command(), "verify", ruleset, "-n", "100", "-p", "2", "-w", "2", "--max-failures", "0"]
@@ -273,7 +283,7 @@ def test_a_signal_stops_verify_at_once_with_the_partial_report_and_no_worker_lef
         )
     group = process.pid  # its own session and process group
     try:
-        # The workers play: a line of progress (every 5 s off a terminal) counts a game finished.
+        # The workers play: a line of progress (off a terminal) counts a game finished.
         def a_game_finished() -> bool:
             counts = re.findall(r"(\d+)/100 games", err.read_text())
             return bool(counts) and int(counts[-1]) >= 1

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import signal
 import sys
 import threading
@@ -50,8 +51,18 @@ if TYPE_CHECKING:
     from ..verification import Counterexample
     from ..verify import Failure
 
-#: Off a terminal, ``verify`` prints a line of progress this often (seconds).
+#: Off a terminal, ``verify`` prints a line of progress this often (seconds): 5, or the environment's
+#: ``TAMALOU_PROGRESS_SECONDS`` (a CI log that wants more or fewer lines).
 PROGRESS_SECONDS = 5.0
+
+
+def _progress_seconds() -> float:
+    """``TAMALOU_PROGRESS_SECONDS`` if it is a number above 0, else ``PROGRESS_SECONDS``."""
+    try:
+        seconds = float(os.environ.get("TAMALOU_PROGRESS_SECONDS", ""))
+    except ValueError:
+        return PROGRESS_SECONDS
+    return seconds if 0 < seconds < float("inf") else PROGRESS_SECONDS
 
 
 def verify(
@@ -324,7 +335,8 @@ class _ProgressLines:
         return f"{self.description}: {self.done}/{self.total} games, {self.failing} failing, {elapsed:.0f} s"
 
     def _run(self) -> None:
-        while not self._stop.wait(PROGRESS_SECONDS):
+        every = _progress_seconds()
+        while not self._stop.wait(every):
             self.console.print(printable(self.line()), soft_wrap=True, markup=False, highlight=False)
 
     def __enter__(self) -> _ProgressLines:
