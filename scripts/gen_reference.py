@@ -52,6 +52,7 @@ from pydantic import BaseModel  # noqa: E402
 
 from tamalou import hookspecs  # noqa: E402
 from tamalou.engine.game import PUBLIC_NAMES  # noqa: E402
+from tamalou.engine.mechanic import HOOK_POINTS  # noqa: E402
 from tamalou.events import _TEXT as EVENT_TEXT  # noqa: E402
 from tamalou.schema import Rules, Variant  # noqa: E402
 
@@ -947,11 +948,71 @@ MATCH_MEMBERS = {
     "from_json": "",
 }
 
+#: The methods and class attributes of ``tamalou.Mechanic`` an author overrides (docs/write-a-mechanic.md), in the
+#: order of the class: the first sentence of each docstring, or the text here for a class attribute.
+MECHANIC_MEMBERS = {
+    "name": "Unique: how ``game.state_of(name)`` finds its state and ``view.extra[name]`` what it shows.",
+    "order": "Mechanics are asked in increasing order where order matters (default 100).",
+    "actions": "The action classes it brings: registered for parsing, JSON Schema and snapshots.",
+    "view_model": "The pydantic model of what it shows a seat in ``PlayerView.extra[name]`` (``None``: nothing).",
+    **dict.fromkeys(
+        (
+            "wanted",
+            "bind",
+            "new_state",
+            "check_state",
+            "resumes",
+            "phases",
+            "anytime",
+            "view",
+            "resample",
+            "view_extra",
+            *HOOK_POINTS[: HOOK_POINTS.index("before_action")],
+            "hint",
+            "before_action",
+            "undo",
+        ),
+        "",
+    ),
+}
+
+#: The same for ``tamalou.CardPower`` (docs/write-a-power.md).
+POWER_MEMBERS = {
+    "name": "Unique: the name a variant file gives a rank (``[rules.powers.ranks]``).",
+    "title": "What the power does, in words for a player (default: the name in words).",
+    "exchanges": "The power moves cards between layouts (a protected caller's layout is then left out).",
+    "passable": "With ``rules.powers.passed_on``, the next player may use it instead of drawing.",
+    **dict.fromkeys(
+        (
+            "action",
+            "uses",
+            "usable",
+            "refusal",
+            "resolve",
+            "hint",
+            "next_hint",
+            "hints",
+            "next_hints",
+            "next_uses",
+            "next_refusal",
+            "resolve_next",
+            "target_refusal",
+        ),
+        "",
+    ),
+}
+
 MODULES = (
     (
         "tamalou.bots",
         "Players that see only their own view: a bot is any object with `act(view, legal_actions)`; "
         "`play_game` seats bots at a table and plays the round out.",
+    ),
+    (
+        "tamalou.powers",
+        "Card powers and the bots contract (`HINT_CONTRACT`): what a seat makes of the cards (`CardWorth`), "
+        "and how a bot plays by the hints of a power (`hinted_use`, `hinted_next`) or of a mechanic's moves "
+        "(`hinted_move`).",
     ),
     (
         "tamalou.play",
@@ -1122,6 +1183,19 @@ def render_api() -> str:
         if "Match" in names:
             intro = "What a match holds and answers (a server saves `to_json()` after every action):"
             out += members_table(tamalou.Match, intro, MATCH_MEMBERS)
+        if "Mechanic" in names:
+            intro = (
+                "What a mechanic may override ([write a mechanic](../write-a-mechanic.md)); a method left as the "
+                "base class's is never called. The flow's moments (`begin` to `fire`) are called only on "
+                "mechanics that override them; `hint` is asked by the built-in bots (the bots contract):"
+            )
+            out += members_table(tamalou.Mechanic, intro, MECHANIC_MEMBERS)
+        if "CardPower" in names:
+            intro = (
+                "What a power defines ([write a power](../write-a-power.md)); `hint` and `next_hint` are the "
+                "bots contract (`tamalou.powers`, below):"
+            )
+            out += members_table(tamalou.CardPower, intro, POWER_MEMBERS)
     out += ["## Beyond `import tamalou`", ""]
     out += [
         "The [events](../events.md) page lists every event type, its fields and who sees which. Three modules "

@@ -33,7 +33,8 @@ and in the variant: ``plugins = ["my_rules"]`` and ``[rules.powers.ranks] "5" = 
 The bots contract (``HINT_CONTRACT``): a power tells bots how good each of its uses is, given a seat's view
 and what the seat makes of the cards (``CardWorth``): ``hint`` for the first step, ``next_hint`` for the
 second. The built-in bots play a power by its hints (``hinted_use``, ``hinted_next``); the built-in powers
-give hints too (``tamalou.plugins.powers``).
+give hints too (``tamalou.plugins.powers``). A mechanic tells them the same of its own moves
+(``Mechanic.hint``), which they play by ``hinted_move``.
 """
 
 from __future__ import annotations
@@ -45,19 +46,30 @@ from .actions import Action, Pass, Power, untimed
 from .events import POWER_TITLES, power_title
 
 if TYPE_CHECKING:
+    from .engine.mechanic import Mechanic
     from .engine.round import Round
     from .events import Event
     from .views import SeatView
 
-__all__ = ["HINT_CONTRACT", "TURN_TAKEN", "CardPower", "CardWorth", "hinted_next", "hinted_use", "power_title"]
+__all__ = [
+    "HINT_CONTRACT",
+    "TURN_TAKEN",
+    "CardPower",
+    "CardWorth",
+    "hinted_move",
+    "hinted_next",
+    "hinted_use",
+    "power_title",
+]
 
 #: What ``resolve`` returns when the power moved the turn on itself (e.g. ``g.again``).
 TURN_TAKEN = "turn-taken"
 
-#: The version of the bots contract: ``CardWorth``, ``CardPower.hint`` / ``next_hint`` and what bots do with
-#: them (``hinted_use``, ``hinted_next``). A change that would break a power's hints written against them
-#: raises it. 1: ``hint(view, action)``; 2: ``hint(view, action, worth)`` and ``next_hint`` (docs/write-a-power.md).
-HINT_CONTRACT = 2
+#: The version of the bots contract: ``CardWorth``, ``CardPower.hint`` / ``next_hint``, ``Mechanic.hint`` and
+#: what bots do with them (``hinted_use``, ``hinted_next``, ``hinted_move``). A change that would break hints
+#: written against them raises it. 1: ``hint(view, action)``; 2: ``hint(view, action, worth)`` and
+#: ``next_hint`` (docs/write-a-power.md); 3: ``Mechanic.hint`` for a mechanic's moves (docs/write-a-mechanic.md).
+HINT_CONTRACT = 3
 
 
 class CardWorth(Protocol):
@@ -239,4 +251,24 @@ def hinted_next(
     ``pass``, the best); ``None`` when the power has no opinion on any of them."""
     passing = next((a for a in actions if isinstance(a, Pass)), None)
     scored = [(h, a) for a in actions if a is not passing and (h := power.next_hint(view, a, worth, first)) is not None]
+    return _best(scored, passing)
+
+
+def hinted_move(
+    mechanics: Sequence[Mechanic], view: SeatView, actions: Sequence[Action], worth: CardWorth
+) -> Action | None:
+    """What a bot plays by the hints of ``mechanics`` (``Mechanic.hint``) among ``actions`` (what is listed to the
+    seat, ``pass`` among them or not): the best hinted action other than ``pass`` (the first of the best, the
+    mechanics asked in their order, the first opinion on an action kept) if its hint is above 0 or there is no
+    ``pass``; else the ``pass``; ``None`` when no mechanic has an opinion on any of them."""
+    passing = next((a for a in actions if isinstance(a, Pass)), None)
+    scored: list[tuple[float, Action]] = []
+    for a in actions:
+        if a is passing:
+            continue
+        for m in mechanics:
+            h = m.hint(view, a, worth)
+            if h is not None:
+                scored.append((h, a))
+                break
     return _best(scored, passing)

@@ -26,7 +26,9 @@ class CautiousBot(_ViewReader):
       plays its first use);
     - matches only cards it knows are of the top's rank (so it never misses);
     - calls when its known cards plus the estimate for unknown ones is at most the threshold and
-      lower than what it expects of every opponent.
+      lower than what it expects of every opponent;
+    - plays a phase a plugin adds by its mechanics' hints (``Mechanic.hint``: the best hinted move), else its
+      first move.
 
     ``seed`` drives its few random choices (among the uses a power hints equally), so a game between
     seeded bots is reproducible. ``variant`` gives card values and powers; ``play_game``
@@ -64,7 +66,7 @@ class CautiousBot(_ViewReader):
         if phase == "give":
             return self._give(view, mine, est)
         if view.current_player != me:
-            return mine[0]
+            return self.hinted(view, mine) or mine[0]
         if phase == "draw":
             return self._draw(view, mine, est)
         if phase == "hold":
@@ -78,7 +80,8 @@ class CautiousBot(_ViewReader):
             if call is not None and self.should_call(view, est):
                 return call
             return next((a for a in mine if isinstance(a, Pass)), mine[0])
-        return next((a for a in mine if not isinstance(a, Call)), mine[0])
+        hinted = self.hinted(view, mine)  # a phase of a plugin's: its mechanics' hints, else the first move
+        return hinted or next((a for a in mine if not isinstance(a, Call)), mine[0])
 
     def should_call(self, view: SeatView, est: float) -> bool:
         """Known cards plus the estimate for the unknown ones at most the threshold, and below

@@ -1,6 +1,6 @@
 """What the ruleset tells a bot: ``_Facts``, the public facts of one ruleset (card values, what matching
-compares, the deck's values, the threshold), worked out once per ruleset and process and shared by every
-bot of that ruleset (``_facts``)."""
+compares, the deck's values, the threshold, the mechanics that give hints), worked out once per ruleset and
+process and shared by every bot of that ruleset (``_facts``)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Generic, TypeVar
 
 from ..cards import parse_card
+from ..engine.mechanic import Mechanic
 from ..engine.rulebook import Rulebook
 
 T = TypeVar("T")
@@ -33,6 +34,7 @@ class _Facts:
         "can_match",
         "deck_size",
         "deck_total",
+        "hinting",
         "kinds",
         "opponents",
         "rb",
@@ -64,6 +66,8 @@ class _Facts:
         self.threshold = rb.threshold
         self.can_match = rb.variant.rules.matching.enabled
         self.opponents = self.can_match and rb.variant.rules.matching.opponents
+        #: The mechanics that give hints for their moves (``Mechanic.hint``), in their order.
+        self.hinting: tuple[Mechanic, ...] = tuple(m for m in rb.mechanics if rb.overrides(m, "hint"))
 
     def same_kind(self, thrown: str, top: str) -> bool:
         """Whether ``thrown`` may be matched on ``top`` (the rulebook's answer)."""

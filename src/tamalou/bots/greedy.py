@@ -45,7 +45,9 @@ class GreedyBot(_ViewReader):
       at most the ruleset's call threshold.
 
     Whatever it does not know (a power without hints or a phase a plugin adds, or a move that is all a
-    phase offers) it plays at random among the listed actions, with its seeded generator: it plays every ruleset,
+    phase offers) it plays by the hints of the ruleset's mechanics (``Mechanic.hint``: the best hinted move,
+    ``tamalou.powers.hinted_move``), and where none has an opinion at random among the listed actions, with its
+    seeded generator: it plays every ruleset,
     never an action that is not listed, and a game between seeded bots is reproducible. Moves it does
     not know are left aside when a move it knows is listed with them.
     """
@@ -100,8 +102,8 @@ class GreedyBot(_ViewReader):
             self._pending = None
         decide = _PHASES.get(phase)
         action = None if decide is None else decide(self, view, mine)
-        if action is None:  # something it does not know: any listed action, from its seeded generator
-            action = self.rng.choice(mine)
+        if action is None:  # something it does not know: the mechanics' hints, else any listed action
+            action = self.hinted(view, mine) or self.rng.choice(mine)
         return action
 
     def should_call(self, view: SeatView, est: float) -> bool:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import Action, Give, Power
 from ..engine.rulebook import Rulebook, rulebook
+from ..powers import hinted_move
 from ..schema import Variant
 from ..views import SeatView
 from .facts import _Facts, _facts
@@ -86,6 +87,14 @@ class _ViewReader:
     def card_worth(self, view: SeatView) -> ViewWorth:
         """The cards as this seat counts them, for a power's hints (``tamalou.powers.CardWorth``)."""
         return ViewWorth(self, view)
+
+    def hinted(self, view: SeatView, mine: list[Action]) -> Action | None:
+        """The move the ruleset's mechanics hint at among ``mine`` (``Mechanic.hint``, ``hinted_move``), or
+        ``None`` when none of them has an opinion: how both bots play a move they have no rule of their own for."""
+        hinting = self.facts.hinting
+        if not hinting:
+            return None
+        return hinted_move(hinting, view, mine, self.card_worth(view))
 
     def _give(self, view: SeatView, mine: list[Action], est: float) -> Action:
         """A card to give (opponent matching): the own card worth the most."""

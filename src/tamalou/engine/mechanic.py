@@ -26,8 +26,9 @@ if TYPE_CHECKING:
 
     from ..actions import Action
     from ..events import Event
+    from ..powers import CardWorth
     from ..schema import Variant
-    from ..views import SeatInfo
+    from ..views import SeatInfo, SeatView
     from .round import Round
     from .rulebook import Rulebook
 
@@ -98,8 +99,9 @@ class PhaseEntry:
 
 # Mechanics are subclasses in Python (plugins' too), also when the core is compiled by mypyc.
 #: The version of the mechanic contract: the methods and class attributes of ``Mechanic`` (the moments, the state,
-#: the phases, the views: ``view``, ``view_model``, ``view_extra``; the search: ``resample``) and what the core
-#: does with them. A change that would break a mechanic written against them raises it (docs/write-a-mechanic.md).
+#: the phases, the views: ``view``, ``view_model``, ``view_extra``; the search: ``resample``; the bots: ``hint``,
+#: added without breaking any mechanic) and what the core does with them. A change that would break a mechanic
+#: written against them raises it (docs/write-a-mechanic.md).
 MECHANIC_CONTRACT = 1
 
 
@@ -243,6 +245,21 @@ class Mechanic:
 
     def fire(self, g: Round, events: list[Event]) -> None:
         """Its deadline (``g.now``) has come."""
+
+    # ---------------------------------------------------------------- a hint for bots
+
+    def hint(self, view: SeatView, action: Action, worth: CardWorth) -> float | None:
+        """How good playing ``action`` is for the seat whose ``view`` this is, counting the cards with ``worth``
+        (the bots contract, ``tamalou.powers.HINT_CONTRACT``; the same numbers as ``CardPower.hint``): above 0,
+        better than passing (the higher the better); 0 or below, not worth it; ``None``, no opinion. The built-in
+        bots ask it for the moves they have no rule of their own for (a phase of a plugin's, a move that is all
+        a phase offers) and play the best hinted one (``tamalou.powers.hinted_move``); the ISMCTS bot's rollouts
+        too. ``action`` is any action listed to the seat there, not only this mechanic's: answer ``None`` for
+        the others. Read only what ``view`` shows (its ``extra[name]`` holds what this mechanic shows the
+        seat). Asked only if overridden."""
+        return None
+
+    # ---------------------------------------------------------------- undoing a refused action
 
     def before_action(self, g: Round, action: Action) -> object:
         """Called before an action is applied; what it returns is given back to ``undo`` if the action

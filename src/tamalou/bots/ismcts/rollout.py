@@ -11,7 +11,7 @@ from ...actions import Action, Call, Discard, Draw, Give, MatchAction, Pass, Pow
 from ...engine.round import Round
 from ...engine.rulebook import Rulebook
 from ...engine.state import CALL, DRAW, GIVE, HOLD, NO_CARD, OVER, PEEK, POWER, SWAP
-from ...powers import hinted_use
+from ...powers import hinted_move, hinted_use
 from ..facts import _facts
 
 
@@ -25,7 +25,7 @@ class RolloutPolicy:
     blind-swap one's worst card for an opponent's when it is worth 3 points more than expected; take the
     better of a power's second steps (tried on the game with ``push``/``pop``); call at the threshold or
     under when lowest by one's own count; give one's worst card; match a known card of the top's kind (never one worth
-    less than nothing).
+    less than nothing); in a phase of a plugin's, the move its mechanics hint at (``Mechanic.hint``), else any.
     """
 
     def __init__(self, rb: Rulebook, rng: random.Random) -> None:
@@ -33,6 +33,8 @@ class RolloutPolicy:
         self.rng = rng
         #: The powers that give hints (``CardPower.hint``), by name.
         self.hinted = {name: power for name, power in rb.powers.items() if power.hints}
+        #: The mechanics that give hints for their moves (``Mechanic.hint``), in their order.
+        self.hinting = tuple(m for m in rb.mechanics if rb.overrides(m, "hint"))
         tables = rb.deck_tables()
         values = tables[3]
         self.mean = sum(values) / max(1, len(values))
@@ -139,6 +141,10 @@ class RolloutPolicy:
         passing = next((a for a in mine if type(a) is Pass), None)
         if passing is not None and phase in ("closing", "window"):
             return passing
+        if self.hinting:  # a phase of a plugin's: its mechanics' hints (the bots contract), from p's view
+            hinted = hinted_move(self.hinting, g.seat_view(p), mine, GameWorth(self, g, p))
+            if hinted is not None:
+                return hinted
         return self.rng.choice(mine)
 
     def _draw(self, g: Round, p: int, mine: list[Action]) -> Action:
