@@ -955,6 +955,8 @@ MECHANIC_MEMBERS = {
     "order": "Mechanics are asked in increasing order where order matters (default 100).",
     "actions": "The action classes it brings: registered for parsing, JSON Schema and snapshots.",
     "view_model": "The pydantic model of what it shows a seat in ``PlayerView.extra[name]`` (``None``: nothing).",
+    "title": "What it does, in words for a player (``tamalou show`` prints it beside its name).",
+    "event_texts": "Words for the events it emits: event type -> a ``str.format`` template over the event's facts.",
     **dict.fromkeys(
         (
             "wanted",
@@ -982,6 +984,7 @@ POWER_MEMBERS = {
     "title": "What the power does, in words for a player (default: the name in words).",
     "exchanges": "The power moves cards between layouts (a protected caller's layout is then left out).",
     "passable": "With ``rules.powers.passed_on``, the next player may use it instead of drawing.",
+    "event_texts": "Words for the events it emits besides tamalou's, as ``Mechanic.event_texts``.",
     **dict.fromkeys(
         (
             "action",

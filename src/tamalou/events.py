@@ -9,7 +9,8 @@ each seat and the full event to nobody.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import string
+from collections.abc import Callable, Mapping
 from typing import Any
 
 
@@ -60,7 +61,8 @@ class Event:
         return out
 
     def describe(self, seat: Callable[[int], str] = "player {}".format) -> str:
-        """One line of English for a log (hidden fields read as "a card"); ``seat`` names a player."""
+        """One line of English for a log (hidden fields read as "a card"); ``seat`` names a player. A plugin's
+        event is worded by its plugin (``EVENT_TEXTS``), else listed as its facts."""
         d = {**self.data, **(self.secret or {})}
         for key in ("player", "owner", "target", "by"):
             if isinstance(d.get(key), int):
@@ -70,7 +72,7 @@ class Event:
         if isinstance(d.get("power"), str):
             title = power_title(d["power"])
             d["power"] = f"{d['power'].replace('_', ' ')} ({title[:1].lower()}{title[1:]})"
-        template = _TEXT.get(self.type)
+        template = _TEXT.get(self.type) or EVENT_TEXTS.get(self.type)
         if self.type == "swapped" and "owner" in d:  # two cards of which neither need be the player's
             template = "{player} swaps {owner}'s slot {slot} with {target}'s slot {target_slot}"
         if template is None:
@@ -142,3 +144,35 @@ _TEXT = {
     "given": "{by} gives {player} the stock's top card, unseen, into slot {slot}",
     "round_over": "round over ({reason}): totals {totals}, winners {winners}",
 }
+
+
+#: The words of the events that plugins emit, by event type: the templates their mechanics and powers give
+#: (``Mechanic.event_texts``, ``CardPower.event_texts``), recorded when a ruleset that plays them is loaded
+#: (``register_event_texts``). ``describe`` formats one with the event's facts as it formats tamalou's own.
+EVENT_TEXTS: dict[str, str] = {}
+#: Who gave the words of each type of ``EVENT_TEXTS`` (a class and its plugin).
+_EVENT_TEXT_OWNERS: dict[str, str] = {}
+
+
+def register_event_texts(texts: Mapping[str, str], owner: str) -> str | None:
+    """Record ``texts`` (event type -> a ``str.format`` template over the event's facts), given by ``owner`` (in
+    words, for messages); ``None`` when done, else why they cannot be: a type of tamalou's own, a type another
+    owner gave other words, or a template that is not one. Nothing is recorded then."""
+    for kind, template in texts.items():
+        if not isinstance(kind, str) or not isinstance(template, str) or not kind or not template:
+            return f"{owner}: event_texts maps event types to templates (two non-empty strings), not {kind!r}"
+        if kind in _TEXT:
+            return f"{owner}: event_texts: {kind!r} is an event of tamalou's own, worded by tamalou"
+        before = _EVENT_TEXT_OWNERS.get(kind)
+        if before is not None and before != owner and EVENT_TEXTS.get(kind) != template:
+            return f"{owner}: event_texts: {before} gives other words to the event {kind!r}"
+        try:
+            fields = [name for _, name, _, _ in string.Formatter().parse(template) if name is not None]
+        except ValueError as exc:
+            return f"{owner}: event_texts: the template of {kind!r} is not a str.format template ({exc})"
+        if any(not name.isidentifier() for name in fields):
+            return f"{owner}: event_texts: the template of {kind!r} names its fields by name only ({template!r})"
+    for kind, template in texts.items():
+        EVENT_TEXTS[kind] = template
+        _EVENT_TEXT_OWNERS.setdefault(kind, owner)  # the same words again by another owner: the first keeps them
+    return None

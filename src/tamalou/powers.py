@@ -116,6 +116,9 @@ class CardPower:
     title: ClassVar[str] = ""
     exchanges: ClassVar[bool] = False
     passable: ClassVar[bool] = True
+    #: Words for the events it emits besides tamalou's (``Event.describe``): event type -> a ``str.format``
+    #: template over the event's facts, as ``Mechanic.event_texts``.
+    event_texts: ClassVar[dict[str, str]] = {}
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)

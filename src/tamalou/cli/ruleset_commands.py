@@ -142,6 +142,8 @@ def _print_effective(v: Variant, e: EffectiveRules, spec: str) -> None:
     for words in e.ranking:
         say(f"  {words}")
     say(f"mechanics in play: {', '.join(e.mechanics)}")
+    for name, title in e.mechanic_titles.items():
+        say(f"  {name}: {title}")
     say()
     say(f"Every key: tamalou show {spec} --keys")
 

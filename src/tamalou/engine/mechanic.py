@@ -113,7 +113,7 @@ class Mechanic:
     (mechanics are asked in increasing order where order matters: e.g. a card thrown opens the
     matching window (10) before its power is offered (20); a second draw (10) is offered before the
     end-of-turn call (20)), ``actions`` (the action classes it brings: registered for parsing,
-    JSON Schema and snapshots).
+    JSON Schema and snapshots), ``view_model``, ``title`` and ``event_texts`` (its words).
     """
 
     name: ClassVar[str] = ""
@@ -122,6 +122,11 @@ class Mechanic:
     #: The pydantic model of what this mechanic shows a seat besides ``PlayerView``'s own fields
     #: (``view_extra``; ``PlayerView.extra[name]``), for validation and the JSON Schema; ``None``: nothing.
     view_model: ClassVar[type[BaseModel] | None] = None
+    #: What it does, in words for a player (``tamalou show`` prints it beside its name); "": nothing said.
+    title: ClassVar[str] = ""
+    #: Words for the events it emits (``Event.describe``, the log of ``tamalou play``): event type -> a
+    #: ``str.format`` template over the event's facts, e.g. ``{"flipped": "{player} flips slot {slot}: {card}"}``.
+    event_texts: ClassVar[dict[str, str]] = {}
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant

@@ -18,6 +18,7 @@ from .. import plugin_managers
 from ..actions import register_action
 from ..cards import Card, build_deck, parse_card
 from ..errors import PluginError, VariantError, raised_at
+from ..events import register_event_texts
 from ..hookspecs import Tally, TieBreak
 from ..plugin_managers import BUILTIN_PLUGINS, rules_manager
 from ..powers import CardPower
@@ -127,6 +128,16 @@ def _registered(hook: Any, base: type[T]) -> list[tuple[type[T], str]]:
             _check_method_names(cls, base, plugin)
             out.append((cls, plugin))
     return out
+
+
+def _register_words(cls: type, texts: dict[str, str], plugin: str) -> None:
+    """Record the words a mechanic or a power gives its events (``event_texts``); a ``VariantError`` if they
+    cannot be (``tamalou.events.register_event_texts`` says why)."""
+    if not texts:
+        return
+    why = register_event_texts(texts, f"{cls.__name__} of plugin {plugin!r}")
+    if why is not None:
+        raise VariantError(why, key="plugins")
 
 
 def _check_method_names(cls: type, base: type, plugin: str) -> None:
@@ -242,6 +253,7 @@ class Rulebook:
         for cls, plugin in _registered(self.pm.hook.tamalou_powers, CardPower):
             if cls.name in powers and type(powers[cls.name]) is not cls:
                 raise VariantError(f"two powers are named {cls.name!r} (plugin {plugin!r})", key="plugins")
+            _register_words(cls, cls.event_texts, plugin)
             powers[cls.name] = cls()
         return powers
 
@@ -303,6 +315,7 @@ class Rulebook:
             names[cls.name] = plugin
             for action in cls.actions:
                 register_action(action)
+            _register_words(cls, cls.event_texts, plugin)
             found.append(cls(self.variant))
         found.sort(key=lambda m: m.order)
         for i, m in enumerate(found):

@@ -91,6 +91,9 @@ class EffectiveRules(_Model):
     ranking: list[str] = Field(description="How a finished round is ranked, won and scored, step by step.")
     match: str = Field(description="How many rounds make a match and who wins it.")
     mechanics: list[str] = Field(description="The mechanics that play a part (matching, calling, powers...).")
+    mechanic_titles: dict[str, str] = Field(
+        default_factory=dict, description="What the mechanics that say it do, in their words: name -> Mechanic.title."
+    )
     plugins: list[PluginLine] = Field(description="The plugin modules the variant names, in the order named.")
 
 
@@ -266,6 +269,7 @@ def effective_rules(variant: Variant | str | Sequence[str]) -> EffectiveRules:
         ranking=list(ranking_rule(v)),
         match=match_words(v),
         mechanics=[m.name for m in rb.mechanics],
+        mechanic_titles={m.name: m.title for m in rb.mechanics if m.title},
         plugins=_plugin_lines(v, rb),
     )
 
