@@ -10,8 +10,10 @@ import random
 import pytest
 import tamalou
 from tamalou import Discard, Draw, IllegalAction, Replace, Round
+from tamalou.bots import make_bot
 from tamalou.bots.ismcts import Determinizer
 from tamalou.engine import new_round
+from tamalou.rulesets.effective import effective_rules
 from tamalou.verify import check_replay, check_result, random_playout
 
 from tamalou_golf import Flip, TurnUp
@@ -107,6 +109,41 @@ def test_a_search_rebuilds_the_face_up_cards() -> None:
         for s in slots:
             assert rebuilt.knowers[rebuilt.card_at(p, s)] == (1 << rebuilt.players) - 1
     assert rebuilt.view(1).extra == g.view(1).extra
+
+
+def test_the_events_read_in_golf_s_words() -> None:
+    """Golf's events are worded by the mechanic (``event_texts``) for ``describe`` and the log of ``tamalou
+    play``, and ``tamalou show`` says what the mechanic does (``title``)."""
+    g = golf6()
+    (turned,) = g.apply(TurnUp(0, (0, 4)))
+    assert turned.describe() == "player 0 turns up slots [0, 4]: ['7S', '2D']"
+    g.apply(TurnUp(1, (0, 1)))
+    g.apply(Draw(0, "stock"))
+    g.apply(Discard(0))
+    (flipped,) = g.apply(Flip(0, 2))[:1]
+    assert flipped.describe() == "player 0 turns up slot 2: 9D"
+    rules = effective_rules("golf-6")
+    assert rules.mechanic_titles["golf"].startswith("face-up cards, the opening turn-up, the flip")
+
+
+@pytest.mark.parametrize("bot", ["greedy", "cautious"])
+def test_the_bots_turn_cards_up_by_the_mechanic_s_hint(bot: str) -> None:
+    """The built-in bots have no rule for Golf's phases: they play them by the mechanic's hint (tamalou's bots
+    contract), turning cards up in columns with no face-up card first. Columns of golf-6: slots 0 and 3, 1 and
+    4, 2 and 5. At random, a bot would turn up a column's two cards one time in five, and flip a card of a
+    column it has a face-up card in one time in two; the first move listed would flip slot 1."""
+    for seed in range(20):
+        g = golf6()
+        seat = make_bot(bot, seed)
+        seat.setup(g.variant, 0)
+        action = seat.act(g.seat_view(0), g.legal_actions(0))
+        assert isinstance(action, TurnUp) and len({s % 3 for s in action.slots}) == 2, action
+        g.apply(TurnUp(0, (0, 4)))  # columns 0 and 1 have a face-up card; face down: 1, 2, 3, 5
+        g.apply(TurnUp(1, (0, 1)))
+        g.apply(Draw(0, "stock"))
+        g.apply(Discard(0))
+        action = seat.act(g.seat_view(0), g.legal_actions(0))
+        assert isinstance(action, Flip) and action.slot in (2, 5), action
 
 
 @pytest.mark.parametrize("name", RULESETS)

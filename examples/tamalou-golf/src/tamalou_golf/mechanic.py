@@ -31,6 +31,10 @@ What the mechanic does, moment by moment (the moments of ``tamalou.Mechanic``):
 
 Face up is kept per slot (``GolfState.up``) and shown to every seat in ``view.extra["golf"]``; a face-up
 card is also known to every seat (``g.show``), so every view shows it.
+
+Bots: the built-in bots have no rule for ``reveal`` and ``flip``; the mechanic's hint (``hint``, tamalou's
+bots contract) tells them which cards to turn up: in columns with no face-up card first. A face-up card is a
+column that a drawn card of its rank can cancel, so cards turned up in different columns give more chances.
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ from tamalou import Action, Event, IllegalAction, PhaseSpec, Replace
 from .actions import Flip, TurnUp, flip, turn_up
 
 if TYPE_CHECKING:
-    from tamalou import Round, SeatInfo, Variant
+    from tamalou import CardWorth, Round, SeatInfo, SeatView, Variant
 
 #: The phase of the opening turn-up (golf-6, golf-9).
 REVEAL = "reveal"
@@ -84,6 +88,14 @@ class Golf(tamalou.Mechanic):
     order = 5  # before matching (10) and powers (20): a placed card is face up before anybody reacts to a throw
     actions = (TurnUp, Flip)
     view_model = GolfView
+    title = "face-up cards, the opening turn-up, the flip, going out, and columns of one rank that count 0"
+    event_texts: ClassVar[dict[str, str]] = {
+        "turned_up": "{player} turns up slots {slots}: {cards}",
+        "placed": "{player} places {card} face up in slot {slot}",
+        "flipped": "{player} turns up slot {slot}: {card}",
+        "went_out": "{player} has every card face up: each other player plays one last turn",
+        "column_cancelled": "{player}'s column of slots {slots} is one rank ({cards}): it counts 0",
+    }
 
     rows: ClassVar[int] = 2
     columns: ClassVar[int] = 2
@@ -314,6 +326,22 @@ class Golf(tamalou.Mechanic):
             g.finish(OUT, events)
             return True
         return False
+
+    # ---------------------------------------------------------------- a hint for bots
+
+    def hint(self, view: SeatView, action: Action, worth: CardWorth) -> float | None:
+        """How good a ``turn_up`` or a ``flip`` is (tamalou's bots contract): 1, and 1 more for each column it
+        turns a card up in that has no face-up card of the seat's yet. ``None`` for other moves."""
+        if isinstance(action, TurnUp):
+            slots: tuple[int, ...] = action.slots
+        elif isinstance(action, Flip):
+            slots = (action.slot,)
+        else:
+            return None
+        face_up = view.extra.get(self.name, {}).get("face_up", [])
+        up = face_up[view.player] if view.player < len(face_up) else []
+        columns_up = {s % self.columns for s in up}
+        return 1.0 + len({s % self.columns for s in slots} - columns_up)
 
     # ---------------------------------------------------------------- scoring
 
