@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The table server's CI: Chromium for the browser test (apt-get, if /usr/bin/chromium is missing), a fresh
-# venv with this repository's tamalou and the example with its test extra, the tests, a short load test.
+# venv with this repository's tamalou, Golf and the example with its test extra, the tests, a short load test.
 #
 #   examples/table-server/run_tests.sh [PYTHON]     # PYTHON makes the venv (default: python3)
 #
-# Environment: TABLE_ARTIFACTS (the browser test's screenshots; default examples/table-server/artifacts),
+# Environment: TABLE_TEST_WORKERS (pytest's processes, default 2: each test file runs in one of them),
+# TABLE_ARTIFACTS (the browser test's screenshots; default examples/table-server/artifacts),
 # LOAD_ROOMS (default 200) and LOAD_SECONDS (default 60) bound the load tests; LOAD_P99_MS (default 50) is the
 # honest players' p99 latency the hostile load test allows.
 set -euo pipefail
@@ -24,10 +25,13 @@ venv="$(mktemp -d)"
 trap 'rm -rf "$venv"' EXIT
 "$py" -m venv "$venv"
 "$venv/bin/python" -m pip install -q --upgrade pip
-"$venv/bin/python" -m pip install -q "$root" "$here[test]"
+# Golf (examples/tamalou-golf), a game written outside tamalou, installed beside the server: the lobby lists
+# its rulesets and the tests play a Golf room (TAMALOU_REQUIRE_EXTRAS=1 makes them fail without it).
+"$venv/bin/python" -m pip install -q "$root" "$root/examples/tamalou-golf" "$here[test]"
 
 cd "$here"
-"$venv/bin/python" -m pytest
+# Two processes, each test file in one of them (the timing tests of a file never run beside each other).
+"$venv/bin/python" -m pytest -n "${TABLE_TEST_WORKERS:-2}" --dist loadfile
 "$venv/bin/python" loadtest.py --rooms "${LOAD_ROOMS:-200}" --seconds "${LOAD_SECONDS:-60}" --min-finished 1
 # One hostile client among honest players: their p99 latency stays under 50 ms (LOAD_P99_MS).
 "$venv/bin/python" loadtest.py --rooms 40 --think 0.1 --hostile --seconds "${LOAD_SECONDS:-60}" \

@@ -678,6 +678,66 @@ def test_the_page_plays_other_rulesets_against_bots(browser: Browser, shared_ser
         table.close()
 
 
+#: Golf (examples/tamalou-golf): a game of the family written outside tamalou, with moves of its own.
+GOLF = "golf-6"
+
+
+def require_golf() -> None:
+    """Golf installed beside the server (``run_tests.sh`` installs it); without it the test is skipped, saying
+    so, or fails where ``TAMALOU_REQUIRE_EXTRAS=1`` (the repository's CI)."""
+    if GOLF in tamalou.variant_names():
+        return
+    why = "Golf is not installed: pip install ./examples/tamalou-golf"
+    if os.environ.get("TAMALOU_REQUIRE_EXTRAS") == "1":
+        pytest.fail(why)
+    pytest.skip(why)
+
+
+def test_a_golf_room_plays_in_the_page(browser: Browser, shared_server: Server) -> None:
+    """Golf, from a package installed beside the server, through the same page: its moves of its own (the
+    opening's ``turn_up``, the ``flip`` after a card drawn and thrown) come as buttons in the page's words for a
+    move it does not know; the page plays the round to its end against two bots, sending only what was
+    offered, and shows the cards turned face up to every seat."""
+    require_golf()
+    room = create_room(shared_server, GOLF, 3, bots={1: "greedy", 2: "random"}, seed=4)
+    table = Table(browser, "seat 0")
+    policy = Policy(seed=3)
+    try:
+        table.open(shared_server.url + join(shared_server, room, 0)["url"])
+        for _ in range(MAX_STEPS):
+            view = table.snapshot()
+            if view["over"]:
+                break
+            if view["myMove"]:
+                policy.act(table)
+            table.page.wait_for_function(
+                "n => { const t = document.getElementById('table').dataset;"
+                " return Number(t.updates) > n && t.pending === 'false'; }",
+                arg=view["updates"],
+            )
+        table.page.locator("#result h2").wait_for()
+        shot(table.page, "rulesets-golf-6-end")
+        assert table.attr("data-over") == "true"
+        sent = [json.loads(text)["action"]["type"] for way, text in table.frames if way == "out" and '"action"' in text]
+        assert {"turn_up", "flip"} <= set(sent), sent
+        assert not table.errors, table.errors
+        check_sent_actions_were_offered(table)
+        # During the round, the bots' face-up cards are shown to seat 0 (and only those of their cards).
+        views = [m["state"]["view"] for m in table.received() if "state" in m and not m["state"]["over"]]
+        seen = 0
+        for view in views:
+            face_up = view["extra"]["golf"]["face_up"]
+            for seat in (1, 2):
+                shown = {s["slot"]: s["card"] for s in view["hands"][seat]}
+                assert all(shown[slot] is not None for slot in face_up[seat]), (seat, face_up, shown)
+                assert all(card is None for slot, card in shown.items() if slot not in face_up[seat]), shown
+                seen += len(face_up[seat])
+        assert seen, "no face-up card of a bot in any state seat 0 received"
+
+    finally:
+        table.close()
+
+
 def test_a_wrong_token_or_a_taken_seat_is_refused_in_words(browser: Browser, shared_server: Server) -> None:
     room = create_room(shared_server, "french", 2)
     join(shared_server, room, 1)

@@ -1,8 +1,11 @@
 """The rulesets a room may be played with: a registered one by name, or a TOML file a user uploads.
 
-Uploaded rules are untrusted: they are loaded from their text (``tamalou.variant_from_toml``, nothing
-written to disk) with ``allow_plugins=False``, so no module they name is ever imported (only tamalou's own
-rules modules may be used), and ``extends`` may name only registered rulesets, never a file of the server.
+A registered ruleset is installed code: tamalou's own, or a package the server's administrator installed
+beside it (Golf, ``examples/tamalou-golf``), whose plugin modules the server trusts as it trusts its own
+code; it is loaded as installed, plugins included. Uploaded rules are untrusted: they are loaded from their
+text (``tamalou.variant_from_toml``, nothing written to disk) with ``allow_plugins=False``, so no module
+they name is ever imported (only tamalou's own rules modules may be used), and ``extends`` may name only
+registered rulesets, never a file of the server.
 """
 
 from __future__ import annotations
@@ -47,9 +50,9 @@ def load_ruleset(name: str | None = None, toml: str | None = None) -> tamalou.Va
     if (name is None) == (toml is None):
         raise tamalou.VariantError("give either a ruleset name or a TOML text")
     if name is not None:
-        if name not in tamalou.variant_names():
+        if name not in tamalou.variant_names():  # a registered name, never a path
             raise tamalou.VariantError(f"no ruleset named {name[:40]!r}")
-        return tamalou.load_variant(name, allow_plugins=False)
+        return tamalou.load_variant(name)  # installed code, plugins included
     assert toml is not None
     check_size(toml)
     # Errors call the text "uploaded.toml", and rules that say no name are called "uploaded".
