@@ -135,9 +135,12 @@ def _print_effective(v: Variant, e: EffectiveRules, spec: str) -> None:
         table.add_row(label, points, power)
     out.print(table)
     say()
-    say(f"call: right at {e.call_threshold} points or less{_from(e.threshold_from)}")
-    for words in e.call[1:]:
-        say(f"  {words}")
+    if e.calls:
+        say(f"call: right at {e.call_threshold} points or less{_from(e.threshold_from)}")
+        for words in e.call[1:]:
+            say(f"  {words}")
+    else:
+        say(f"call: {e.call[0]}")
     say("end of the round:")
     for words in e.ranking:
         say(f"  {words}")

@@ -11,8 +11,11 @@ kaboo); ``empty_layout`` — a player with no card at their turn "must_call" wit
 the call is made for them at the start of their turn, if nobody called yet (the turn is skipped with
 reason "called"; kaboo); ``empty_after_call`` — after a call, a player whose layout is empty is "skipped"
 (Le Tamalou) or "plays" their last turn (cambia: an empty layout has no special effect).
-Whether a call is allowed at all now is also the hook ``tamalou_call_allowed`` (asked when listing and
-when applying). After a call the others play once more; the round ends when the turn comes back.
+``enabled`` — false: nobody calls (the mechanic plays no part: the round ends another way);
+``from_turn`` — a player may call from their own n-th turn of the round on (a call they must make, by
+``empty_layout``, is made whatever the turn). Whether a call is allowed at all now is also the hook
+``tamalou_call_allowed`` (asked when listing and when applying). After a call the others play once more; the
+round ends when the turn comes back.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ class Calling(Mechanic):
         self.skip_empty = c.empty_after_call == "skipped"
         self.must_call = c.empty_layout == "must_call"
         self.ends_round = c.empty_layout == "ends_round"
+        self.from_turn = c.from_turn
         if not self.ends_round:
             self.idle.add("after_out_of_turn")
         if self.at_start:
@@ -55,7 +59,7 @@ class Calling(Mechanic):
 
     @classmethod
     def wanted(cls, variant: Variant) -> bool:
-        return not _sealing(variant)  # a sealing ruleset plays ``SealedCalling``
+        return variant.rules.call.enabled and not _sealing(variant)  # a sealing ruleset plays ``SealedCalling``
 
     def phases(self) -> dict[str, PhaseSpec]:
         draw = PhaseSpec(
@@ -68,9 +72,20 @@ class Calling(Mechanic):
             CALL: PhaseSpec(self.list_call, {Call: self.do_call, Pass: self.do_pass}, open=True, auto=self.auto_pass),
         }
 
+    def may_call(self, g: Round, p: int) -> bool:
+        """Whether ``p`` may call now (nobody called, ``from_turn`` reached, ``tamalou_call_allowed``)."""
+        return (
+            g.caller is None
+            and (self.from_turn == 1 or self.own_turn(g, p) >= self.from_turn)
+            and (g.rb.call_allowed_hook is None or g.rb.call_allowed(g, p))
+        )
+
     @staticmethod
-    def may_call(g: Round, p: int) -> bool:
-        return g.caller is None and (g.rb.call_allowed_hook is None or g.rb.call_allowed(g, p))
+    def own_turn(g: Round, p: int) -> int:
+        """Which of ``p``'s own turns of the round this is, or the next one (1 for the first): turns go round from
+        the first player, skipped ones counted (``g.turn`` counts every turn played)."""
+        n = g.players
+        return (g.turn - (p - g.first_player) % n) // n + 1 if g.turn >= (p - g.first_player) % n else 1
 
     def forced_call(self, g: Round, p: int) -> tuple[list[Action], str] | None:
         if g.caller is None and g.draws == 0 and g.empty(p):
@@ -84,7 +99,7 @@ class Calling(Mechanic):
     def list_call(self, g: Round, p: int, out: list[Action]) -> None:
         if p == g.current_player:
             acts = SEATS[p]
-            if g.caller is None and (g.rb.call_allowed_hook is None or g.rb.call_allowed(g, p)):
+            if self.may_call(g, p):
                 out.append(acts.call)
             out.append(acts.pass_)
 
@@ -96,6 +111,8 @@ class Calling(Mechanic):
             raise IllegalAction(f"a call is not possible in phase {str(g.phase)!r}", a)
         if g.caller is not None:
             raise IllegalAction(f"player {g.caller} has already called", a)
+        if not forced and self.from_turn > 1 and self.own_turn(g, p) < self.from_turn:
+            raise IllegalAction(f"a call is allowed from your turn {self.from_turn} on (rules.call.from_turn)", a)
         if not forced and not g.rb.call_allowed(g, p):
             raise IllegalAction("a call is not allowed now", a)
         events: list[Event] = []
@@ -138,7 +155,7 @@ class Calling(Mechanic):
         events.extend(self.do_pass(g, SEATS[g.current_player].pass_))
 
     def turn_ending(self, g: Round, events: list[Event]) -> bool:
-        if g.caller is None and (g.rb.call_allowed_hook is None or g.rb.call_allowed(g, g.current_player)):
+        if self.may_call(g, g.current_player):
             g.phase = CALL
             return True
         return False
@@ -171,7 +188,7 @@ class SealedCalling(Calling):
 
     @classmethod
     def wanted(cls, variant: Variant) -> bool:
-        return _sealing(variant)
+        return variant.rules.call.enabled and _sealing(variant)
 
     def match_blocked(self, g: Round, p: int) -> str | None:
         return self.sealed_match(g, p)

@@ -88,6 +88,7 @@ class EffectiveRules(_Model):
     call_threshold: int = Field(description="A call is right at this total or less (tamalou_call_threshold).")
     threshold_from: str | None = Field(description="The plugin that gave the threshold; None: rules.call.threshold.")
     call: list[str] = Field(description="When and how a player calls, in words.")
+    calls: bool = Field(True, description="Whether anybody may call (rules.call.enabled).")
     ranking: list[str] = Field(description="How a finished round is ranked, won and scored, step by step.")
     match: str = Field(description="How many rounds make a match and who wins it.")
     mechanics: list[str] = Field(description="The mechanics that play a part (matching, calling, powers...).")
@@ -170,12 +171,16 @@ def _deck_words(variant: Variant, size: int) -> str:
 
 def _call_words(variant: Variant, threshold: int) -> list[str]:
     c = variant.rules.call
+    if not c.enabled:
+        return ["nobody calls (rules.call.enabled = false): the round ends another way"]
     lines = [
         f"a call is right at {threshold} points or less",
         "call at the end of your turn, after playing"
         if c.when == "end_of_turn"
         else "call at the start of your turn, instead of drawing",
     ]
+    if c.from_turn > 1:
+        lines.append(f"a player may call from their turn {c.from_turn} of the round on")
     if c.verified:
         lines.append(f"a wrong call is found out at once: {c.wrong_penalty_cards} penalty card(s), play goes on")
     if c.protect_caller:
@@ -266,6 +271,7 @@ def effective_rules(variant: Variant | str | Sequence[str]) -> EffectiveRules:
         call_threshold=rb.threshold,
         threshold_from=_from(threshold_plugin),
         call=_call_words(v, rb.threshold),
+        calls=v.rules.call.enabled,
         ranking=list(ranking_rule(v)),
         match=match_words(v),
         mechanics=[m.name for m in rb.mechanics],

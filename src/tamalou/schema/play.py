@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from .bounds import MAX_POINTS
+from .bounds import MAX_POINTS, MAX_TURNS
 from .checks import _once
 from .key_types import Points, RankName, Tup, _Section
 
@@ -97,6 +97,19 @@ class Matching(_Section):
 class Call(_Section):
     """Calling Tamalou."""
 
+    enabled: bool = Field(
+        True,
+        description="False: nobody calls, and the round ends another way (the stock running out, the turn limit, a "
+        "plugin's rule). The other keys of rules.call then say what a ruleset extending this one "
+        "gets when it turns the call on.",
+    )
+    from_turn: int = Field(
+        1,
+        ge=1,
+        le=MAX_TURNS,
+        description=f"A player may call from their own n-th turn of the round on (1: at once; 2: once they have "
+        f"played a turn; up to {MAX_TURNS}). A call a player must make (empty_layout) is made whatever the turn.",
+    )
     threshold: Points = Field(5, description=f"A call is right at this total or less (-{MAX_POINTS} to {MAX_POINTS}).")
     when: Literal["end_of_turn", "start_of_turn"] = Field(
         "end_of_turn",

@@ -196,6 +196,8 @@ _CHOICES: dict[str, list[Any]] = {
     "matching.give": ["must", "may"],
     "matching.race": [True, False],
     "matching.window": ["at_throw", "after_power"],
+    "call.enabled": [True, True, True, False],
+    "call.from_turn": [1, 2, 3],
     "call.when": ["end_of_turn", "start_of_turn"],
     "call.verified": [True, False],
     "call.empty_layout": ["must_call", "may_call", "ends_round", "auto_call"],
