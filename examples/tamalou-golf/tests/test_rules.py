@@ -479,10 +479,12 @@ def test_golf_6_knock_knocking_from_the_second_turn_on() -> None:
     drawing. golf-6 itself never offers the knock."""
     with (VARIANTS / "golf-6-knock.toml").open("rb") as f:
         assert tomllib.load(f)["extends"] == "golf-6"
-    assert list(tamalou.load_variant("golf-6-knock").plugins) == ["tamalou_golf.golf6", "tamalou_golf.knock"]
+    call = tamalou.load_variant("golf-6-knock").rules.call  # keys, no code: the knock from one's second turn
+    assert (call.enabled, call.from_turn, call.when) == (True, 2, "start_of_turn")
+    assert not tamalou.load_variant("golf-6").rules.call.enabled
     g = opened(deal("golf-6-knock", G6), (0, 1), (0, 1))
     assert Call(0) not in g.legal_actions(0)
-    assert_refused(g, Call(0), "not allowed now")
+    assert_refused(g, Call(0), "a call is allowed from your turn 2 on")
     flip_turn(g, 2)
     assert Call(1) not in g.legal_actions(1)
     flip_turn(g, 2)

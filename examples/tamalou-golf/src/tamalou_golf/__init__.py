@@ -11,9 +11,9 @@ The rulesets (``variants/``), found through the entry-point group ``tamalou``:
 They are for 2 to 4 players (one deck); the README shows the ruleset a table of 5 to 8 writes (two decks).
 
 The rules are the mechanic ``Golf`` (``mechanic.py``) and its two moves (``actions.py``), configured by the
-plugin module each ruleset names: ``tamalou_golf.golf4``, ``tamalou_golf.golf6``, ``tamalou_golf.golf9``,
-and ``tamalou_golf.knock`` for golf-6-knock's knock. The README says the rules for players, and what the
-package needed from tamalou.
+plugin module each ruleset names: ``tamalou_golf.golf4``, ``tamalou_golf.golf6``, ``tamalou_golf.golf9``
+(golf-6-knock is golf-6 with keys: the knock from one's second turn, the jokers). The README says the rules for
+players, and what the package needed from tamalou.
 """
 
 from __future__ import annotations

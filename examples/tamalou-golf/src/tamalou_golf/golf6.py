@@ -1,7 +1,5 @@
-"""golf-6's rules beyond its keys: 2 rows of 3, two cards turned up, the flip, going out; no knock.
-
-golf-6-knock adds the knock with its own module (``tamalou_golf.knock``), asked before this one.
-"""
+"""golf-6's rules beyond its keys: 2 rows of 3, two cards turned up, the flip, going out. (No knock is a key:
+``rules.call.enabled = false``; golf-6-knock turns it on from one's second turn, ``rules.call.from_turn``.)"""
 
 from __future__ import annotations
 
@@ -23,9 +21,3 @@ class Golf6(Golf):
 @tamalou.hookimpl
 def tamalou_mechanics() -> list[type[tamalou.Mechanic]]:
     return [Golf6]
-
-
-@tamalou.hookimpl
-def tamalou_call_allowed(view: tamalou.PlayerView) -> bool | None:
-    """Nobody knocks: the round ends when a player's cards are all face up."""
-    return False

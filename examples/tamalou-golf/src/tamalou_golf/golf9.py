@@ -1,4 +1,5 @@
-"""golf-9's rules beyond its keys: 3 rows of 3, three cards turned up, the flip, going out; no knock."""
+"""golf-9's rules beyond its keys: 3 rows of 3, three cards turned up, the flip, going out. (No knock is a key:
+``rules.call.enabled = false``.)"""
 
 from __future__ import annotations
 
@@ -20,9 +21,3 @@ class Golf9(Golf):
 @tamalou.hookimpl
 def tamalou_mechanics() -> list[type[tamalou.Mechanic]]:
     return [Golf9]
-
-
-@tamalou.hookimpl
-def tamalou_call_allowed(view: tamalou.PlayerView) -> bool | None:
-    """Nobody knocks: the round ends when a player's cards are all face up."""
-    return False
