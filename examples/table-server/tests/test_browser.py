@@ -247,7 +247,11 @@ class Policy:
         self.kinds: list[str] = []  # "button" or "card", per action sent
 
     def act(self, table: Table) -> str:
-        """Click until the page sends one action; returns what sent it ("button" or "card")."""
+        """Click until the page sends one action; returns what sent it ("button" or "card"), or "" when, once
+        the page has drawn the bots' answers it was waiting for (``pending``), the move is no longer this seat's."""
+        table.page.wait_for_function("() => document.getElementById('table').dataset.pending === 'false'")
+        if not table.snapshot()["myMove"]:
+            return ""
         for _ in range(4):
             view = table.snapshot()
             kind, target = self.pick(view)
