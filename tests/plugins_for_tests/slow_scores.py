@@ -17,7 +17,8 @@ from tamalou import Tally, Variant
 
 #: How long a slow call takes.
 SECONDS = 0.15
-#: One call in this many is slow (the first included).
+#: One call in this many is slow (the first included; ``tests/properties/test_verify_limits.py`` counts the calls
+#: from each of its tests).
 EVERY = 100
 
 _calls = itertools.count()

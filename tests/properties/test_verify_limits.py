@@ -15,6 +15,7 @@ process group of its own, as a terminal does, and read its processes in ``/proc`
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -52,6 +53,15 @@ needs_alarm = pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="the t
 
 def run(*args: str) -> Any:
     return runner.invoke(app, list(args))
+
+
+@pytest.fixture(autouse=True)
+def _slow_calls_counted_from_this_test() -> None:
+    """``slow_scores`` sleeps at the first call of a process, then at one call in ``EVERY``: a test of this
+    process that runs verify in it (one worker) starts at a slow call, whatever ran before it."""
+    module = sys.modules.get("plugins_for_tests.slow_scores")
+    if module is not None:
+        module._calls = itertools.count()
 
 
 # ----------------------------------------------------------------------------- --timeout
