@@ -615,6 +615,12 @@ EVENTS: dict[str, EventDoc] = {
             "cards": "verified calls: their cards (shown to all)",
         },
     ),
+    "last_lap": EventDoc(
+        "call",
+        "A mechanic's rule begins the round's last lap without a call (`Flow.begin_last_lap`: every other player plays "
+        "once more, then the round ends with the reason given).",
+        {"player": "the seat whose move began it", "reason": "the reason the round will end with"},
+    ),
     "round_over": EventDoc(
         "call",
         "The round is over (the last event); every card is face up.",

@@ -27,7 +27,10 @@ def _head(name: str, view: PlayerView) -> str:
     else:
         parts += [f"turn {view.turn + 1}", f"P{view.current_player} to play ({view.phase})"]
     parts += [f"stock {view.stock_size}", f"discard {view.discard_top or '-'}"]
-    parts.append(f"P{view.caller} called" if view.caller is not None else "no call yet")
+    if view.last_lap is not None:
+        parts.append(f"last lap: P{view.last_lap} ({view.last_lap_reason})")
+    else:
+        parts.append(f"P{view.caller} called" if view.caller is not None else "no call yet")
     return " · ".join(parts)
 
 
@@ -78,6 +81,8 @@ def result_lines(result: Result) -> list[str]:
     """Totals, places and winners of a round, one line per player in ranking order."""
     place_of = {p: i for i, place in enumerate(result.ranking, 1) for p in place}
     lines = [f"result ({result.reason})" + (f", P{result.caller} called" if result.caller is not None else "")]
+    if result.last_lap is not None:
+        lines[0] += f", P{result.last_lap} began the last lap"
     for p in sorted(range(len(result.totals)), key=lambda q: (place_of.get(q, 0), q)):
         mark = "  winner" if p in result.winners else ""
         lines.append(

@@ -120,6 +120,7 @@ _TEXT = {
     "swapped": "{player} swaps own slot {slot} with {target}'s slot {target_slot}",
     "passed": "{player} passes ({phase})",
     "called": "{player} calls Tamalou!",
+    "last_lap": "{player} begins the last lap ({reason}): every other player plays once more",
     "matched": "{player} matches {owner}'s {card} (slot {slot})",
     "missed": "{player} misses with {owner}'s {card} (slot {slot}): it goes back",
     "late": "{player} is too late with {card} (slot {slot}): it goes back",

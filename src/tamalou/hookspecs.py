@@ -48,7 +48,8 @@ class Tally:
 
     ``totals[p]`` is player p's card total, ``card_counts[p]`` how many cards p holds,
     ``caller`` the player who called (``None`` if nobody did), ``threshold`` the call threshold,
-    ``left`` the players who ran out of clock and left the round (ranked last).
+    ``left`` the players who ran out of clock and left the round (ranked last), ``last_lap`` the player who
+    began the round's last lap without a call (``Flow.begin_last_lap``; ``None`` if nobody did).
     """
 
     totals: tuple[int, ...]
@@ -59,6 +60,7 @@ class Tally:
     #: Each player's cards at the end of the round, as text (``"12"``, ``"KS"``), in slot order (emptied
     #: slots left out). Empty only in a ``Tally`` built by hand (a test), never in one the engine builds.
     hands: tuple[tuple[str, ...], ...] = ()
+    last_lap: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

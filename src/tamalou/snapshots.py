@@ -38,6 +38,8 @@ class SnapshotShape(BaseModel):
     locked: int
     now: float
     sealed: int = 0  # added after version 2 began: older snapshots restore with no sealed layout
+    last_lap: int | None = None  # added later still, and saved only when set: a round in its last lap
+    last_lap_reason: str = ""
     rng: int
     cards: str | None
     deal: dict[str, Any] | None

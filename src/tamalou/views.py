@@ -28,6 +28,10 @@ class Result(_Model):
     winners: list[int] = Field(description="Winners; may be empty (e.g. nobody at or under win_max).")
     ranking: list[list[int]] = Field(description="Places, best first; tied players share a place.")
     caller: int | None = Field(description="Who called, or None.")
+    last_lap: int | None = Field(
+        None,
+        description="Who began the round's last lap without a call (a mechanic's rule, Flow.begin_last_lap), or None.",
+    )
     card_counts: list[int] = Field(description="Cards each player holds at the end.")
     reason: str = Field(description="Why the round ended: 'called', 'turn_limit', 'no_card_to_draw'...")
     scores: list[int] = Field(description="What each player scores for the round in a match of rounds.")
@@ -56,6 +60,8 @@ class PlayerView(_Model):
     discard: list[str] = Field(description="The whole discard pile, bottom first (public).")
     stock_size: int
     caller: int | None
+    last_lap: int | None = Field(None, description="Who began the round's last lap without a call, or None.")
+    last_lap_reason: str | None = Field(None, description="The reason the round ends with after its last lap.")
     power: str | None = Field(description="The power on offer to the current player, if any.")
     giver: int | None = Field(None, description="Opponent-matching: who must give a card now, if anybody.")
     now: float = Field(0.0, description="The game's time in seconds (timed rulesets; 0 otherwise).")
@@ -121,6 +127,8 @@ class SeatView:
     discard: list[str]
     stock_size: int
     caller: int | None
+    last_lap: int | None
+    last_lap_reason: str | None
     power: str | None
     giver: int | None
     now: float
@@ -136,6 +144,8 @@ class SeatView:
     def __init__(self, **fields: Any) -> None:
         self.extra = {}
         self.giver = None
+        self.last_lap = None
+        self.last_lap_reason = None
         self.now = 0.0
         self.deadline = None
         self.locked_until = []

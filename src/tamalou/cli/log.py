@@ -122,6 +122,8 @@ class Narrator:
                     return f"{who} does not call, with {total} points"
                 return None
             return f"{who} {_PASSES.get(str(phase), f'passes ({phase})')}"
+        if t == "last_lap":
+            return f"{who} begins the last lap ({d.get('reason')}): every other player plays once more"
         if t == "called":
             if "right" in d:
                 return f"{who} calls! ({'right' if d['right'] else 'wrong'}: {d.get('total')} points)"

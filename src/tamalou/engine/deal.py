@@ -35,6 +35,8 @@ def deal_round(g: Round, seed: int | None, deal: dict[str, Any] | None, first_pl
     g.draws = 0
     g.stock_only = False
     g.caller = None
+    g.last_lap = None
+    g.last_lap_reason = ""
     g.turn = 0
     g.reason = ""
     g.left = 0

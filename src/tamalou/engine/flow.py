@@ -10,7 +10,8 @@ slot with the held card, or throw it) — and the end of the round. Everything e
                  │                                                   ▼ (a power) and come back
              end_turn ◀── turn_over (turn_ending: the call) ◀── end_play (play_resolved: a 2nd draw)
 
-    start_turn: the turn back to the caller → round_ending (countdown, closing window) or finish
+    start_turn: the turn back to the caller (or to the player who began a last lap: begin_last_lap) → round_ending
+                (countdown, closing window) or finish
                 the turn limit → finish; a player out of the round or skipped → the next one
                 nothing to play at all → finish("no_card_to_draw")
 
@@ -237,6 +238,25 @@ class Flow(Table):
         for hook in self.rb.hooks.turn_began:
             hook(self, p, events)
 
+    def begin_last_lap(self, p: int, reason: str, events: list[Event]) -> bool:
+        """``p``'s move ends the round without a call: every other player plays one more turn, then the round ends
+        with ``reason`` (when the turn comes back to ``p``, as a called round does: mechanics' ``round_ending`` may
+        hold it open). An event ``last_lap`` says so. ``False``, and nothing happens, when the round is called or
+        in its last lap already."""
+        if self.caller is not None or self.last_lap is not None:
+            return False
+        if not isinstance(reason, str) or not reason or len(reason) > 64:
+            raise ValueError(f"a last lap's reason is a few words (1 to 64 characters), not {reason!r}")
+        self.last_lap = p
+        self.last_lap_reason = reason
+        events.append(Event("last_lap", {"player": p, "reason": reason}))
+        return True
+
+    def finish_last_turns(self, events: list[Event]) -> None:
+        """The last turns after a call or a last lap are over (and whatever a mechanic's ``round_ending`` held
+        open: a countdown, a closing window): the round ends, with the reason ``called``, or the last lap's."""
+        self.finish(self.last_lap_reason if self.last_lap is not None else Reason.CALLED, events)
+
     def end_turn(self, events: list[Event]) -> None:
         self.turn += 1
         self.start_turn((self.current_player + 1) % self.players, events)
@@ -254,7 +274,13 @@ class Flow(Table):
                 for hook in hooks.round_ending:
                     if hook(self, events):
                         return
-                self.finish(Reason.CALLED, events)
+                self.finish_last_turns(events)
+                return
+            if self.last_lap is not None and p == self.last_lap:  # the last lap is over: as a called round
+                for hook in hooks.round_ending:
+                    if hook(self, events):
+                        return
+                self.finish_last_turns(events)
                 return
             if self.turn >= self.rb.max_turns:
                 self.finish(Reason.TURN_LIMIT, events)

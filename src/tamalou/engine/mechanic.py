@@ -218,8 +218,9 @@ class Mechanic:
         return False
 
     def round_ending(self, g: Round, events: list[Event]) -> bool:
-        """The turn came back to the caller: the round would end. Return ``True`` to hold it open (a
-        countdown, a closing window); it then ends with ``g.finish("called", events)``."""
+        """The turn came back to the caller (or to the player who began a last lap): the round would end. Return
+        ``True`` to hold it open (a
+        countdown, a closing window); it then ends with ``g.finish_last_turns(events)``."""
         return False
 
     def skip_turn(self, g: Round, p: int) -> str | None:

@@ -308,6 +308,7 @@ class Round(Flow):
             winners=winners,
             ranking=ranking,
             caller=self.caller,
+            last_lap=self.last_lap,
             card_counts=counts,
             reason=self.reason,
             scores=scores,
@@ -334,6 +335,7 @@ class Round(Flow):
                 threshold=self.rb.threshold,
                 left=tuple([p for p in range(players) if self.left >> p & 1]),
                 hands=tuple([tuple(map(text.__getitem__, cards)) for cards in held]),
+                last_lap=self.last_lap,
             )
             ranking, winners, scores = self.rb.judge(tally)
             judged = (totals, sorted(winners), [list(place) for place in ranking], counts, list(scores))

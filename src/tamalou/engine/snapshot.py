@@ -271,8 +271,11 @@ def restore(g: Round, memento: Memento) -> None:
 
 def dump(g: Round) -> str:
     state: dict[str, Any] = {"v": VERSION, "variant": variant_ref(g.variant), "players": g.players}
+    added, when_set = g.ADDED, g.WHEN_SET
     for key in g.STATE:
-        state[key] = getattr(g, key)
+        value = getattr(g, key)
+        if key not in when_set or value != added[key]:
+            state[key] = value
     state["rng"] = g.rng.state
     state["cards"] = None if g.cards is g.rb.deck else " ".join(g.text)
     state["deal"] = g.deal_spec
@@ -293,6 +296,8 @@ def dump(g: Round) -> str:
 #: measures it). Restoring a text that long takes minutes and gigabytes: a server that takes snapshots from outside
 #: caps them lower itself.
 MAX_TEXT = 600_000_000
+#: The longest reason a round's last lap may end with (``Flow.begin_last_lap``).
+MAX_REASON = 64
 #: The most names a snapshot's variant may be composed of.
 MAX_PARTS = 16
 #: The most slots the layouts of a snapshot may have in all (empty slots included: a matched card leaves its slot
@@ -367,6 +372,12 @@ def _inconsistency(g: Round) -> str | None:
             return f"{name} {getattr(g, name)} is not a seat"
     if g.caller is not None and not 0 <= g.caller < players:
         return f"caller {g.caller} is not a seat"
+    if g.last_lap is not None and not 0 <= g.last_lap < players:
+        return f"last_lap {g.last_lap} is not a seat"
+    if (g.last_lap is None) != (g.last_lap_reason == "") or len(g.last_lap_reason) > MAX_REASON:
+        return "last_lap and last_lap_reason do not agree (a seat and a reason of a few words, or neither)"
+    if g.last_lap is not None and g.caller is not None:
+        return "a round in its last lap and called"
     if (g.held == NO_CARD) != (g.holder == -1) or not -1 <= g.holder < players:
         return "the held card and its holder do not agree"
     allmask = g.all_mask

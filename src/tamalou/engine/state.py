@@ -101,10 +101,15 @@ class State:
         "locked",
         "now",
         "sealed",
+        "last_lap",
+        "last_lap_reason",
     )
 
     #: Saved fields added after snapshot version 2 began, with the value an older snapshot restores to.
-    ADDED: ClassVar[Mapping[str, Any]] = MappingProxyType({"sealed": 0})
+    ADDED: ClassVar[Mapping[str, Any]] = MappingProxyType({"sealed": 0, "last_lap": None, "last_lap_reason": ""})
+    #: Saved fields a snapshot holds only when they differ from their value in ``ADDED`` (a round without a last
+    #: lap is saved as before they were added).
+    WHEN_SET: ClassVar[frozenset[str]] = frozenset({"last_lap", "last_lap_reason"})
 
     __slots__ = (
         "_result",
@@ -125,6 +130,8 @@ class State:
         "held_from",
         "holder",
         "knowers",
+        "last_lap",
+        "last_lap_reason",
         "left",
         "locked",
         "ms",
@@ -172,6 +179,10 @@ class State:
     current_player: int
     turn: int  #: turns played
     caller: int | None
+    #: The seat whose move began the round's last lap without a call (``Flow.begin_last_lap``), or ``None``.
+    last_lap: int | None
+    #: The reason the round ends with when the last lap is over ("" without one).
+    last_lap_reason: str
     held: int  #: the card the player to move holds, or NO_CARD
     holder: int  #: who holds it (the turn's player, even while another acts out of turn), or -1
     held_from: str  #: "stock" or "discard" while a card is held

@@ -41,6 +41,8 @@ def seat_view(g: Round, player: object) -> SeatView:
         discard=[text[c] for c in g.discard],
         stock_size=len(g.stock),
         caller=g.caller,
+        last_lap=g.last_lap,
+        last_lap_reason=g.last_lap_reason or None,
         power=None,
         now=g.now,
         deadline=g.deadline,

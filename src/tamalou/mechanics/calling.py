@@ -76,6 +76,7 @@ class Calling(Mechanic):
         """Whether ``p`` may call now (nobody called, ``from_turn`` reached, ``tamalou_call_allowed``)."""
         return (
             g.caller is None
+            and g.last_lap is None
             and (self.from_turn == 1 or self.own_turn(g, p) >= self.from_turn)
             and (g.rb.call_allowed_hook is None or g.rb.call_allowed(g, p))
         )
@@ -88,7 +89,7 @@ class Calling(Mechanic):
         return (g.turn - (p - g.first_player) % n) // n + 1 if g.turn >= (p - g.first_player) % n else 1
 
     def forced_call(self, g: Round, p: int) -> tuple[list[Action], str] | None:
-        if g.caller is None and g.draws == 0 and g.empty(p):
+        if g.caller is None and g.last_lap is None and g.draws == 0 and g.empty(p):
             return [SEATS[p].call], "your layout is empty: you must call"
         return None
 
@@ -111,6 +112,8 @@ class Calling(Mechanic):
             raise IllegalAction(f"a call is not possible in phase {str(g.phase)!r}", a)
         if g.caller is not None:
             raise IllegalAction(f"player {g.caller} has already called", a)
+        if g.last_lap is not None:
+            raise IllegalAction(f"the round is in its last lap (player {g.last_lap}: {g.last_lap_reason})", a)
         if not forced and self.from_turn > 1 and self.own_turn(g, p) < self.from_turn:
             raise IllegalAction(f"a call is allowed from your turn {self.from_turn} on (rules.call.from_turn)", a)
         if not forced and not g.rb.call_allowed(g, p):
@@ -162,7 +165,7 @@ class Calling(Mechanic):
 
     def skip_turn(self, g: Round, p: int) -> str | None:
         # Le Tamalou: "s'il n'a plus de cartes ... il doit annoncer le Tamalou" — unless someone already called.
-        if g.caller is not None:
+        if g.caller is not None or g.last_lap is not None:  # the last turns: nobody calls any more
             return "no card" if self.skip_empty and g.empty(p) else None
         if self.auto_call and g.empty(p):
             # kaboo: "A player whose layout is emptied calls automatically at the start of their next

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from ..actions import Action, MatchAction, Pass
 from ..engine.mechanic import Handler, Lister, Mechanic, PhaseSpec
 from ..engine.seats import SEATS
-from ..engine.state import CLOSING, DRAW, GIVE, HOLD, NO_CARD, OVER, POWER, SWAP, Reason, mypyc_attr
+from ..engine.state import CLOSING, DRAW, GIVE, HOLD, NO_CARD, OVER, POWER, SWAP, mypyc_attr
 from ..errors import IllegalAction
 from ..events import Event
 from ._match_actions import _OWN, own_matches
@@ -559,4 +559,4 @@ class Matching(Mechanic):
         elif g.phase == WINDOW:
             self.close_window(g, events)
         else:
-            g.finish(Reason.CALLED, events)
+            g.finish_last_turns(events)

@@ -158,7 +158,7 @@ class Timing(Mechanic):
             g.phase = DRAW
             g.start_turn(g.first_player, events)
         elif phase == COUNTDOWN:
-            g.finish(Reason.CALLED, events)
+            g.finish_last_turns(events)
         elif g.flow.rows[phase].waiting is not None:
             # A phase waiting on somebody besides the player to move (a give owed): play it for them;
             # the turn's own deadline then fires too.

@@ -88,7 +88,8 @@ class Determinizer:
         mine = legal if view.current_player == me else ()
         g.seed = rng.getrandbits(63)
         g.rng = Rng(g.seed)
-        g.first_player = view.current_player
+        # Turns go round from the first player (``turn`` counts them all): the seat that played the first turn.
+        g.first_player = (view.current_player - view.turn) % view.players
         g.first_given = False
         g.hands = hands
         g.stock = [NO_CARD] * view.stock_size
@@ -98,6 +99,8 @@ class Determinizer:
         g.current_player = view.current_player
         g.turn = view.turn
         g.caller = view.caller
+        g.last_lap = view.last_lap
+        g.last_lap_reason = view.last_lap_reason or ""
         g.held = held
         g.holder = holder
         # A card taken from the discard that must replace one: throwing it is not listed.

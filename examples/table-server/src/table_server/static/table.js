@@ -236,6 +236,8 @@
         const verdict = "right" in e ? ` (${e.right ? "right" : "wrong"}: ${e.total} points)` : "";
         return [subject(p, "calls", "call"), ` ${callWord()}!${verdict}`];
       }
+      case "last_lap": // a round that ends without a call (Golf: a player's cards all face up)
+        return [subject(p, "begins", "begin"), ` the last lap (${String(e.reason).replace(/_/g, " ")}): every other player plays once more`];
       case "matched":
         return [subject(p, "matches", "match"), ` with ${owned(p, e.owner)} `, cardWord(e.card), ` (slot ${e.slot})`];
       case "missed":
