@@ -382,10 +382,10 @@ def test_golf_6_a_player_whose_cards_are_all_face_up_goes_out() -> None:
         flip_turn(g, slot)
         flip_turn(g, slot)
     events = flip_turn(g, 5)  # player 0's last face-down card
-    assert [e.type for e in events] == ["drew", "discarded", "flipped", "went_out", "turn"]
-    assert g.caller == 0 and g.current_player == 1
+    assert [e.type for e in events] == ["drew", "discarded", "flipped", "last_lap", "turn"]
+    assert g.last_lap == 0 and g.caller is None and g.current_player == 1  # going out is no call
     events = g.apply(Draw(1, "stock")) + g.apply(Replace(1, 5))  # player 1's last turn
-    assert g.is_over and g.result().reason == "out"
+    assert g.is_over and (g.result().reason, g.result().last_lap, g.result().caller) == ("out", 0, None)
     assert [e.type for e in events][-3:] == ["column_cancelled", "column_cancelled", "round_over"]
     assert all(known_by(g, text) == {0, 1} for hand in g.hands for text in (g.text[c] for c in hand if c >= 0))
     assert g.result().totals == [9, 5 + 5 + 10 + 3 + 8 + 10]  # player 1 put the 10D in place of the JC
@@ -398,9 +398,9 @@ def test_golf_9_going_out() -> None:
     for slot in range(3, 8):
         flip_turn(g, slot)
         flip_turn(g, slot)
-    assert [e.type for e in flip_turn(g, 8)][-2:] == ["went_out", "turn"]
+    assert [e.type for e in flip_turn(g, 8)][-2:] == ["last_lap", "turn"]
     flip_turn(g, 8)  # player 1's last turn
-    assert g.is_over and g.result().reason == "out" and g.result().caller == 0
+    assert g.is_over and (g.result().reason, g.result().last_lap, g.result().caller) == ("out", 0, None)
 
 
 def test_golf_4_a_player_may_knock_instead_of_drawing() -> None:

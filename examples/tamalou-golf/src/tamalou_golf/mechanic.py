@@ -23,8 +23,8 @@ What the mechanic does, moment by moment (the moments of ``tamalou.Mechanic``):
 - ``thrown(how="discarded")``: with ``flip``, a card drawn from the stock and discarded takes the round to
   the phase ``flip``, where the player must turn one of their face-down cards face up (``Flip``).
 - ``turn_ending``: with ``go_out``, a player whose cards are all face up at the end of their turn "goes
-  out": they become the round's caller (``g.caller``), so that every other player has one last turn
-  (event ``went_out``); ``round_ending`` then ends the round with the reason ``"out"``.
+  out": they begin the round's last lap (tamalou's ``g.begin_last_lap``: every other player has one last
+  turn, then the round ends with the reason ``"out"``; nobody is the caller, ``Result.last_lap`` names them).
 - ``finished``: every full column of one rank (two in a 2-row layout, three in golf-9) is taken off the
   table onto the discard (event ``column_cancelled``), so that the round's totals, which tamalou sums
   card by card, count it 0.
@@ -93,7 +93,6 @@ class Golf(tamalou.Mechanic):
         "turned_up": "{player} turns up slots {slots}: {cards}",
         "placed": "{player} places {card} face up in slot {slot}",
         "flipped": "{player} turns up slot {slot}: {card}",
-        "went_out": "{player} has every card face up: each other player plays one last turn",
         "column_cancelled": "{player}'s column of slots {slots} is one rank ({cards}): it counts 0",
     }
 
@@ -120,7 +119,7 @@ class Golf(tamalou.Mechanic):
         if not self.turn_up:
             self.idle.add("begin")
         if not self.go_out:
-            self.idle.update(("turn_ending", "round_ending"))
+            self.idle.add("turn_ending")
 
     # ---------------------------------------------------------------- state
 
@@ -315,16 +314,8 @@ class Golf(tamalou.Mechanic):
 
     def turn_ending(self, g: Round, events: list[Event]) -> bool:
         p = g.current_player
-        if g.caller is None and not self.face_down(g, p):
-            g.caller = p  # every other player has one last turn (the core's "called round")
-            events.append(Event("went_out", {"player": p}))
-        return False
-
-    def round_ending(self, g: Round, events: list[Event]) -> bool:
-        caller = g.caller
-        if caller is not None and not self.face_down(g, caller):  # went out (a knocker has a face-down card)
-            g.finish(OUT, events)
-            return True
+        if not self.face_down(g, p):  # every other player has one last turn (nothing if someone knocked)
+            g.begin_last_lap(p, OUT, events)
         return False
 
     # ---------------------------------------------------------------- a hint for bots
