@@ -28,6 +28,7 @@ described in the JSON Schema like the built-in ones.
 
 from __future__ import annotations
 
+import itertools
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass, fields
@@ -48,6 +49,10 @@ class Action:
 
     __slots__ = ()
     type: ClassVar[str] = ""
+    #: Fields that hold a set of slots (a ``tuple[int, ...]`` whose order means nothing): the action is made with
+    #: them in increasing order however they are given, in Python or in JSON, so that it equals the one listed
+    #: (``TurnUp(0, (4, 1)) == TurnUp(0, (1, 4))``). Checked when the class is registered.
+    unordered: ClassVar[tuple[str, ...]] = ()
     player: int
     at: float | None
 
@@ -219,6 +224,10 @@ def register_action(cls: type[Action]) -> None:
     known = ACTION_TYPES.get(kind)
     if known is not None and known is not cls:
         raise ValueError(f"two action classes are named {kind!r}: {known.__qualname__} and {cls.__qualname__}")
+    kinds = dict(_kinds(cls))
+    for name in cls.unordered:
+        if kinds.get(name) != _INTS:
+            raise TypeError(f"{cls.__qualname__}.unordered names {name!r}: expected fields of type tuple[int, ...]")
     ACTION_TYPES[kind] = cls
 
 
@@ -322,6 +331,10 @@ def _check(action: Action) -> None:
             object.__setattr__(action, name, v)
         if not _fits(kind, v) or (kind == _INTS and not isinstance(v, tuple)):
             raise IllegalAction(f"bad {action.type} action: {name}: expected {_EXPECTED[kind]}, got {short(v)}")
+    for name in type(action).unordered:  # a set of slots: in increasing order
+        v = getattr(action, name)
+        if any(a > b for a, b in itertools.pairwise(v)):
+            object.__setattr__(action, name, tuple(sorted(v)))
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}

@@ -193,7 +193,7 @@ class _Near:
 def _listing_keys(action: Action) -> list[str]:
     """The listed one-card actions an accepted ``action`` stands for (JSON, without ``at``): a multi-card
     match stands for its one-card matches, a default ``owner`` of a match is dropped, and the slots of a
-    peek are compared in any order."""
+    peek, and the fields an action class declares ``unordered``, are compared in any order."""
     d = action_to_dict(action)
     d.pop("at", None)
     if isinstance(action, MatchAction):
@@ -202,6 +202,8 @@ def _listing_keys(action: Action) -> list[str]:
         return [json.dumps({**d, "slots": [s]}, sort_keys=True) for s in action.slots]
     if isinstance(action, PeekAction):
         d["slots"] = sorted(d["slots"])  # the slots peeked at, in any order
+    for name in type(action).unordered:  # a plugin's sets of slots (its class says which fields)
+        d[name] = sorted(d[name])
     return [json.dumps(d, sort_keys=True)]
 
 
