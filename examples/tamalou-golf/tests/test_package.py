@@ -53,8 +53,9 @@ def test_the_moves_are_actions_on_the_wire() -> None:
 
 def test_refusals_leave_the_round_as_it_was() -> None:
     g = golf6()
-    assert_refused(g, TurnUp(0, (4, 1)), "in increasing order")
-    assert_refused(g, TurnUp(0, (1, 1)), "in increasing order")
+    assert TurnUp(0, (4, 1)) == TurnUp(0, (1, 4))  # a set of slots (tamalou's Action.unordered)
+    assert tamalou.parse_action({"type": "turn_up", "player": 0, "slots": [4, 1]}) == TurnUp(0, (1, 4))
+    assert_refused(g, TurnUp(0, (1, 1)), "name each slot to turn up once")
     assert_refused(g, TurnUp(0, (1, 6)), "turn up 2 of your own cards")
     assert_refused(g, Flip(0, 2), "not possible in phase 'reveal'")
     g.apply(TurnUp(0, (0, 1)))

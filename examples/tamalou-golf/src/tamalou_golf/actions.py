@@ -25,13 +25,15 @@ _FORBID = ConfigDict(extra="forbid", strict=False)
 
 @dataclass(frozen=True, slots=True)
 class TurnUp(Action):
-    """The opening of golf-6 and golf-9: turn ``slots`` (two or three of one's own slots, in increasing
-    order) face up for everyone. JSON: ``{"type": "turn_up", "player": 0, "slots": [0, 4]}``."""
+    """The opening of golf-6 and golf-9: turn ``slots`` (two or three of one's own slots, a set: tamalou
+    makes the action with them in increasing order) face up for everyone. JSON: ``{"type": "turn_up",
+    "player": 0, "slots": [0, 4]}``."""
 
     player: int
     slots: tuple[int, ...]
     at: float | None = None
     type: ClassVar[str] = "turn_up"
+    unordered: ClassVar[tuple[str, ...]] = ("slots",)
     __pydantic_config__: ClassVar[ConfigDict] = _FORBID
 
 

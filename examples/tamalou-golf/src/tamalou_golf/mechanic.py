@@ -233,8 +233,8 @@ class Golf(tamalou.Mechanic):
         slots = tuple(a.slots)
         if len(slots) != count or not all(g.slot_ok(p, s) for s in slots):
             raise IllegalAction(f"turn up {count} of your own cards", a)
-        if any(x >= y for x, y in pairwise(slots)):
-            raise IllegalAction("name the slots to turn up once each, in increasing order", a)
+        if any(x == y for x, y in pairwise(slots)):  # (a set of slots: tamalou puts them in increasing order)
+            raise IllegalAction("name each slot to turn up once", a)
         for s in slots:
             g.show(g.card_at(p, s))
             st.up[p] |= 1 << s
