@@ -1011,6 +1011,28 @@ POWER_MEMBERS = {
     ),
 }
 
+#: The classes whose members the API page lists under their row: name -> (the words above the table, the members).
+MEMBER_TABLES: dict[str, tuple[str, Mapping[str, str]]] = {
+    "Game": (
+        "What a game holds and answers: the public API and nothing else. The table's primitives and the "
+        "flow's transitions are the `Round`'s, which mechanics, powers and checks are handed "
+        "(`tamalou.round_of(game)` reaches it; [write a mechanic](../write-a-mechanic.md) lists them):",
+        GAME_MEMBERS,
+    ),
+    "Match": ("What a match holds and answers (a server saves `to_json()` after every action):", MATCH_MEMBERS),
+    "Mechanic": (
+        "What a mechanic may override ([write a mechanic](../write-a-mechanic.md)); a method left as the "
+        "base class's is never called. The flow's moments (`begin` to `fire`) are called only on "
+        "mechanics that override them; `hint` is asked by the built-in bots (the bots contract):",
+        MECHANIC_MEMBERS,
+    ),
+    "CardPower": (
+        "What a power defines ([write a power](../write-a-power.md)); `hint` and `next_hint` are the "
+        "bots contract (`tamalou.powers`, below):",
+        POWER_MEMBERS,
+    ),
+}
+
 MODULES = (
     (
         "tamalou.bots",
@@ -1182,29 +1204,10 @@ def render_api() -> str:
         if not names:
             continue
         out += [f"## {title}", "", *api_table("tamalou", names, lambda n: getattr(tamalou, n)), ""]
-        if "Game" in names:
-            intro = (
-                "What a game holds and answers: the public API and nothing else. The table's primitives and the "
-                "flow's transitions are the `Round`'s, which mechanics, powers and checks are handed "
-                "(`tamalou.round_of(game)` reaches it; [write a mechanic](../write-a-mechanic.md) lists them):"
-            )
-            out += members_table(tamalou.Game, intro, GAME_MEMBERS)
-        if "Match" in names:
-            intro = "What a match holds and answers (a server saves `to_json()` after every action):"
-            out += members_table(tamalou.Match, intro, MATCH_MEMBERS)
-        if "Mechanic" in names:
-            intro = (
-                "What a mechanic may override ([write a mechanic](../write-a-mechanic.md)); a method left as the "
-                "base class's is never called. The flow's moments (`begin` to `fire`) are called only on "
-                "mechanics that override them; `hint` is asked by the built-in bots (the bots contract):"
-            )
-            out += members_table(tamalou.Mechanic, intro, MECHANIC_MEMBERS)
-        if "CardPower" in names:
-            intro = (
-                "What a power defines ([write a power](../write-a-power.md)); `hint` and `next_hint` are the "
-                "bots contract (`tamalou.powers`, below):"
-            )
-            out += members_table(tamalou.CardPower, intro, POWER_MEMBERS)
+        for name in names:
+            if name in MEMBER_TABLES:
+                intro, members = MEMBER_TABLES[name]
+                out += members_table(getattr(tamalou, name), intro, members)
     out += ["## Beyond `import tamalou`", ""]
     out += [
         "The [events](../events.md) page lists every event type, its fields and who sees which. Three modules "

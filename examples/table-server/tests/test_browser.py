@@ -650,6 +650,24 @@ def test_the_lobby_uploads_rules_seats_a_bot_and_shows_refusals(browser: Browser
         table.close()
 
 
+def play_against_bots(table: Table, url: str, policy: Policy) -> None:
+    """Open the seat's page at ``url`` and play by ``policy`` whenever the move is the seat's, each move waiting
+    for the page to draw the bots' answers, until the round's result is shown."""
+    table.open(url)
+    for _ in range(MAX_STEPS):
+        view = table.snapshot()
+        if view["over"]:
+            break
+        if view["myMove"]:
+            policy.act(table)
+        table.page.wait_for_function(
+            "n => { const t = document.getElementById('table').dataset;"
+            " return Number(t.updates) > n && t.pending === 'false'; }",
+            arg=view["updates"],
+        )
+    table.page.locator("#result h2").wait_for()
+
+
 @pytest.mark.parametrize("ruleset", ["cabo", "kaboo", "cambia", "dutch"])
 def test_the_page_plays_other_rulesets_against_bots(browser: Browser, shared_server: Server, ruleset: str) -> None:
     """Other mechanics through the same page: a chosen opening peek and claimed exchanges (cabo), matching an
@@ -659,19 +677,7 @@ def test_the_page_plays_other_rulesets_against_bots(browser: Browser, shared_ser
     table = Table(browser, "seat 0")
     policy = Policy(seed=3, call_from_turn=6)
     try:
-        table.open(shared_server.url + join(shared_server, room, 0)["url"])
-        for _ in range(MAX_STEPS):
-            view = table.snapshot()
-            if view["over"]:
-                break
-            if view["myMove"]:
-                policy.act(table)
-            table.page.wait_for_function(
-                "n => { const t = document.getElementById('table').dataset;"
-                " return Number(t.updates) > n && t.pending === 'false'; }",
-                arg=view["updates"],
-            )
-        table.page.locator("#result h2").wait_for()
+        play_against_bots(table, shared_server.url + join(shared_server, room, 0)["url"], policy)
         shot(table.page, f"rulesets-{ruleset}-end")
         assert table.attr("data-over") == "true"
         assert {"button", "card"} <= set(policy.kinds), policy.kinds
@@ -707,19 +713,7 @@ def test_a_golf_room_plays_in_the_page(browser: Browser, shared_server: Server) 
     table = Table(browser, "seat 0")
     policy = Policy(seed=3)
     try:
-        table.open(shared_server.url + join(shared_server, room, 0)["url"])
-        for _ in range(MAX_STEPS):
-            view = table.snapshot()
-            if view["over"]:
-                break
-            if view["myMove"]:
-                policy.act(table)
-            table.page.wait_for_function(
-                "n => { const t = document.getElementById('table').dataset;"
-                " return Number(t.updates) > n && t.pending === 'false'; }",
-                arg=view["updates"],
-            )
-        table.page.locator("#result h2").wait_for()
+        play_against_bots(table, shared_server.url + join(shared_server, room, 0)["url"], policy)
         shot(table.page, "rulesets-golf-6-end")
         assert table.attr("data-over") == "true"
         sent = [json.loads(text)["action"]["type"] for way, text in table.frames if way == "out" and '"action"' in text]

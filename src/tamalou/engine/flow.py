@@ -26,7 +26,7 @@ from ..actions import Action, Discard, Draw, Pass, Replace, Tick
 from ..errors import IllegalAction
 from ..events import Event
 from .seats import SEATS
-from .state import DRAW, HOLD, NO_CARD, OVER, Judged, Reason, mypyc_attr
+from .state import DRAW, HOLD, MAX_REASON, NO_CARD, OVER, Judged, Reason, mypyc_attr
 from .table import Table
 
 if TYPE_CHECKING:
@@ -245,8 +245,8 @@ class Flow(Table):
         in its last lap already."""
         if self.caller is not None or self.last_lap is not None:
             return False
-        if not isinstance(reason, str) or not reason or len(reason) > 64:
-            raise ValueError(f"a last lap's reason is a few words (1 to 64 characters), not {reason!r}")
+        if not isinstance(reason, str) or not reason or len(reason) > MAX_REASON:
+            raise ValueError(f"a last lap's reason is a few words (1 to {MAX_REASON} characters), not {reason!r}")
         self.last_lap = p
         self.last_lap_reason = reason
         events.append(Event("last_lap", {"player": p, "reason": reason}))
@@ -270,13 +270,10 @@ class Flow(Table):
         self.stock_only = False
         hooks = self.rb.hooks
         for _ in range(self.players + 1):
-            if self.caller is not None and p == self.caller:
-                for hook in hooks.round_ending:
-                    if hook(self, events):
-                        return
-                self.finish_last_turns(events)
-                return
-            if self.last_lap is not None and p == self.last_lap:  # the last lap is over: as a called round
+            # Who ends the round when the turn comes back to them: the caller, or who began a last lap (never both;
+            # asked again at each seat: a skipped turn may be an automatic call).
+            ender = self.caller if self.caller is not None else self.last_lap
+            if ender is not None and p == ender:
                 for hook in hooks.round_ending:
                     if hook(self, events):
                         return

@@ -22,7 +22,7 @@ from ..resolver import resolver
 from ..rng import Rng
 from ..snapshots import SnapshotShape
 from .deal import set_universe, stacked_universe
-from .state import GIVE, HOLD, NO_CARD, OVER, Phase, State
+from .state import GIVE, HOLD, MAX_REASON, NO_CARD, OVER, Phase, State
 
 if TYPE_CHECKING:
     from ..schema import Variant
@@ -296,8 +296,6 @@ def dump(g: Round) -> str:
 #: measures it). Restoring a text that long takes minutes and gigabytes: a server that takes snapshots from outside
 #: caps them lower itself.
 MAX_TEXT = 600_000_000
-#: The longest reason a round's last lap may end with (``Flow.begin_last_lap``).
-MAX_REASON = 64
 #: The most names a snapshot's variant may be composed of.
 MAX_PARTS = 16
 #: The most slots the layouts of a snapshot may have in all (empty slots included: a matched card leaves its slot

@@ -73,6 +73,10 @@ class Reason(StrEnum):
     NO_PLAYER_LEFT = "no_player_left"
 
 
+#: The longest reason a round's last lap may end with (``Flow.begin_last_lap``; snapshots check it too).
+MAX_REASON = 64
+
+
 # Compiled by mypyc, the core's classes stay open to subclasses in Python (the mechanics, a user's Round).
 @mypyc_attr(allow_interpreted_subclasses=True)
 class State:

@@ -86,7 +86,7 @@ class Calling(Mechanic):
         """Which of ``p``'s own turns of the round this is, or the next one (1 for the first): turns go round from
         the first player, skipped ones counted (``g.turn`` counts every turn played)."""
         n = g.players
-        return (g.turn - (p - g.first_player) % n) // n + 1 if g.turn >= (p - g.first_player) % n else 1
+        return max(1, (g.turn - (p - g.first_player) % n) // n + 1)
 
     def forced_call(self, g: Round, p: int) -> tuple[list[Action], str] | None:
         if g.caller is None and g.last_lap is None and g.draws == 0 and g.empty(p):

@@ -33,8 +33,8 @@ class RolloutPolicy:
         self.rng = rng
         #: The powers that give hints (``CardPower.hint``), by name.
         self.hinted = {name: power for name, power in rb.powers.items() if power.hints}
-        #: The mechanics that give hints for their moves (``Mechanic.hint``), in their order.
-        self.hinting = tuple(m for m in rb.mechanics if rb.overrides(m, "hint"))
+        #: The mechanics that give hints for their moves (``Mechanic.hint``), in their order (the ruleset's facts).
+        self.hinting = _facts(rb).hinting
         tables = rb.deck_tables()
         values = tables[3]
         self.mean = sum(values) / max(1, len(values))
