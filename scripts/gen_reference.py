@@ -282,6 +282,8 @@ def _toml_key(key: Any) -> str:
 
 def schema_type(prop: Mapping[str, Any]) -> str:
     """The type of a key, in words, from its JSON Schema."""
+    if not isinstance(prop, Mapping) or not prop:  # (``additionalProperties: true``: any value)
+        return "any value"
     if "anyOf" in prop:
         parts = [schema_type(p) for p in prop["anyOf"] if p.get("type") != "null"]
         return " or ".join(parts)
@@ -293,7 +295,10 @@ def schema_type(prop: Mapping[str, Any]) -> str:
     if kind == "array":
         return f"array of {schema_type(prop.get('items', {}))}s"
     if kind == "object":
-        return f"table of {schema_type(prop.get('additionalProperties', {}))}s"
+        inner = schema_type(prop.get("additionalProperties", {}))
+        if inner.startswith("table of "):
+            return f"table of tables of {inner.removeprefix('table of ')}"
+        return f"table of {inner if inner.startswith('any') else inner + 's'}"
     return {"integer": "integer", "number": "number", "boolean": "boolean", "string": "string"}.get(str(kind), "any")
 
 
@@ -376,9 +381,10 @@ def render_variant_file() -> str:
         if key == "rules":
             continue
         prop = props[key]
-        default = (
-            "required; default: the file's name without `.toml`" if info.is_required() else default_text(info.default)
-        )
+        if info.is_required():
+            default = "required; default: the file's name without `.toml`"
+        else:
+            default = default_text(info.get_default(call_default_factory=True))
         if isinstance(info.default, tuple):
             default = default_text(list(info.default))
         out.append(f"| `{key}` | {schema_type(prop)} | {default} | {cell(info.description or '')} |")
@@ -963,9 +969,12 @@ MECHANIC_MEMBERS = {
     "view_model": "The pydantic model of what it shows a seat in ``PlayerView.extra[name]`` (``None``: nothing).",
     "title": "What it does, in words for a player (``tamalou show`` prints it beside its name).",
     "event_texts": "Words for the events it emits: event type -> a ``str.format`` template over the event's facts.",
+    "options_model": "The pydantic model of its settings, written in a variant file's ``[options.<name>]`` (``None``: "
+    "it takes none); read validated as ``self.options``.",
     **dict.fromkeys(
         (
             "wanted",
+            "options_of",
             "bind",
             "new_state",
             "check_state",

@@ -802,7 +802,7 @@ class MiniValidator:
         "$defs", "$ref", "type", "enum", "const", "anyOf", "oneOf", "allOf", "properties",
         "additionalProperties", "required", "items", "prefixItems", "minItems", "maxItems",
         "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "propertyNames", "uniqueItems",
-        "minLength", "maxLength",
+        "minLength", "maxLength", "maxProperties",
     }  # fmt: skip
 
     def __init__(self, schema: dict[str, Any]) -> None:
@@ -884,6 +884,8 @@ class MiniValidator:
             if "maxItems" in node and len(value) > node["maxItems"]:
                 fail("too many items")
         if isinstance(value, dict):
+            if "maxProperties" in node and len(value) > node["maxProperties"]:
+                fail("too many keys")
             props = node.get("properties", {})
             for key in node.get("required", []):
                 if key not in value:

@@ -147,6 +147,8 @@ def _print_effective(v: Variant, e: EffectiveRules, spec: str) -> None:
     say(f"mechanics in play: {', '.join(e.mechanics)}")
     for name, title in e.mechanic_titles.items():
         say(f"  {name}: {title}")
+    for name, options in e.mechanic_options.items():
+        say(f"  {name}'s options: " + (", ".join(f"{k} = {json.dumps(v)}" for k, v in options.items()) or "none"))
     say()
     say(f"Every key: tamalou show {spec} --keys")
 

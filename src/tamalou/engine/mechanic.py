@@ -19,6 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from pydantic import ValidationError
+
+from ..errors import VariantError
 from .state import mypyc_attr
 
 if TYPE_CHECKING:
@@ -113,7 +116,8 @@ class Mechanic:
     (mechanics are asked in increasing order where order matters: e.g. a card thrown opens the
     matching window (10) before its power is offered (20); a second draw (10) is offered before the
     end-of-turn call (20)), ``actions`` (the action classes it brings: registered for parsing,
-    JSON Schema and snapshots), ``view_model``, ``title`` and ``event_texts`` (its words).
+    JSON Schema and snapshots), ``view_model``, ``title`` and ``event_texts`` (its words), ``options_model``
+    (its settings in the variant file, read into ``self.options``).
     """
 
     name: ClassVar[str] = ""
@@ -127,9 +131,15 @@ class Mechanic:
     #: Words for the events it emits (``Event.describe``, the log of ``tamalou play``): event type -> a
     #: ``str.format`` template over the event's facts, e.g. ``{"flipped": "{player} flips slot {slot}: {card}"}``.
     event_texts: ClassVar[dict[str, str]] = {}
+    #: The pydantic model of this mechanic's settings, which a variant file writes in the table
+    #: ``[options.<name>]`` (validated at load: a wrong key is a ``VariantError`` naming ``options.<name>.<key>``;
+    #: no table: the model's defaults). ``None``: the mechanic takes no settings (a table for it is an error).
+    options_model: ClassVar[type[BaseModel] | None] = None
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
+        #: Its settings for ``variant``: an instance of ``options_model`` (``None`` if it declares none).
+        self.options: Any = type(self).options_of(variant)
         self.index = -1  # set by the rulebook: where its state is in ``game.ms``
         #: Hook points this instance leaves out although its class overrides them (a key makes them
         #: moot for this variant): the core then never calls them.
@@ -139,6 +149,25 @@ class Mechanic:
     def wanted(cls, variant: Variant) -> bool:
         """Whether this mechanic plays a part in ``variant`` (asked once, when the variant is loaded)."""
         return True
+
+    @classmethod
+    def options_of(cls, variant: Variant) -> Any:
+        """This mechanic's settings in ``variant``: its table ``[options.<name>]`` validated by ``options_model``
+        (the model's defaults if the table is not there); ``None`` if the mechanic declares no model. Raises
+        ``VariantError`` (key ``options.<name>``, the ``ValidationError`` as its cause) if the table is wrong.
+        ``wanted`` may ask it (a mechanic that plays a part only with some settings)."""
+        model = cls.options_model
+        if model is None:
+            return None
+        try:
+            return model.model_validate(dict(variant.options.get(cls.name, {})))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(map(str, first["loc"]))
+            raise VariantError(
+                f"options of mechanic {cls.name!r}: {where + ': ' if where else ''}{first['msg']}",
+                key=f"options.{cls.name}",
+            ) from exc
 
     def bind(self, rb: Rulebook) -> None:
         """The variant's rulebook is complete (every mechanic, hook and power is known): prepare what

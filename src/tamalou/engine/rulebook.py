@@ -304,7 +304,8 @@ class Rulebook:
     def _collect_mechanics(self) -> list[Mechanic]:
         found: list[Mechanic] = []
         names: dict[str, str] = {}
-        for cls, plugin in _registered(self.pm.hook.tamalou_mechanics, Mechanic):
+        registered = _registered(self.pm.hook.tamalou_mechanics, Mechanic)
+        for cls, plugin in registered:
             if not cls.wanted(self.variant):
                 continue
             if cls.name in names:
@@ -320,7 +321,28 @@ class Rulebook:
         found.sort(key=lambda m: m.order)
         for i, m in enumerate(found):
             m.index = i
+        self._check_option_tables(found, registered)
         return found
+
+    def _check_option_tables(self, found: list[Mechanic], registered: list[tuple[type[Mechanic], str]]) -> None:
+        """Each table of ``[options]`` must be the settings of a mechanic the plugins register that takes some;
+        the settings of one not in play are checked too (its ``wanted`` may have read them to say no)."""
+        playing = {m.name: type(m) for m in found}
+        for name in self.variant.options:
+            if name in playing:
+                classes = [playing[name]]  # (its settings were checked when it was made)
+            else:
+                classes = [cls for cls, _ in registered if cls.name == name]
+                for cls in classes:
+                    cls.options_of(self.variant)
+            taking = [cls for cls in classes if cls.options_model is not None]
+            if taking:
+                continue
+            why = f"mechanic {name!r} takes no options" if classes else f"no mechanic is named {name!r}"
+            said = ", ".join(sorted({cls.name for cls, _ in registered if cls.options_model is not None})) or "none"
+            raise VariantError(
+                f"{why}: expected the name of a mechanic that takes options (here: {said})", key=f"options.{name}"
+            )
 
     @staticmethod
     def overrides(m: Mechanic, name: str) -> bool:

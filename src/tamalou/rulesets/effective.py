@@ -95,6 +95,11 @@ class EffectiveRules(_Model):
     mechanic_titles: dict[str, str] = Field(
         default_factory=dict, description="What the mechanics that say it do, in their words: name -> Mechanic.title."
     )
+    mechanic_options: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description="The settings of the mechanics that take some ([options.<name>], defaults filled in): "
+        "name -> its options as JSON values.",
+    )
     plugins: list[PluginLine] = Field(description="The plugin modules the variant names, in the order named.")
 
 
@@ -276,6 +281,7 @@ def effective_rules(variant: Variant | str | Sequence[str]) -> EffectiveRules:
         match=match_words(v),
         mechanics=[m.name for m in rb.mechanics],
         mechanic_titles={m.name: m.title for m in rb.mechanics if m.title},
+        mechanic_options={m.name: m.options.model_dump(mode="json") for m in rb.mechanics if m.options is not None},
         plugins=_plugin_lines(v, rb),
     )
 
@@ -332,6 +338,8 @@ def variant_to_toml(variant: Variant | str | Sequence[str]) -> str:
     data = _without_none(v.model_dump(mode="json"))
     for key in STANDALONE_LEFT_OUT:
         data.pop(key, None)
+    if not data.get("options"):
+        data.pop("options", None)  # (no mechanic's settings: no empty table written)
     head = (
         f"# {_in_comment(v.name)}: every rule written out, a stand-alone file (no extends).\n"
         "# `tamalou validate` checks it; `tamalou show` of it shows the rules as they are played.\n"

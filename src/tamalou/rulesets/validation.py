@@ -128,7 +128,7 @@ def _validate(data: Mapping[str, Any], file: str | None, allowed: _Allowed, load
         assert variant is not None
         variant._plugin_dirs = beside
         try:
-            _compile(variant, file)
+            _compile(variant, file, echo=allowed is None)
         except VariantError as exc:
             raise VariantError.combine(attribute(exc.errors, named=True)) from exc.__cause__
     return variant
@@ -200,12 +200,20 @@ def _unknown_powers(powers: Powers, pm: Any, file: str | None) -> list[VariantEr
     return out
 
 
-def _compile(variant: Variant, file: str | None) -> None:
+def _compile(variant: Variant, file: str | None, *, echo: bool = True) -> None:
     """Import the variant's plugins and ask its hooks now, so a bad plugin fails at load time."""
     try:
         rulebook(variant)
     except VariantError as exc:
-        raise VariantError.combine(_compile_errors(variant, exc, file)) from exc.__cause__
+        cause, key = exc.__cause__, exc.key or ""
+        if key.startswith("options.") and isinstance(cause, ValidationError):
+            # A mechanic's settings (Mechanic.options_of): each problem of its table, worded as the rules' are.
+            errors = [
+                VariantError(e.reason, file=file, key=key + (f".{e.key}" if e.key else ""))
+                for e in _errors_of(cause, file, echo=echo)
+            ]
+            raise VariantError.combine(errors) from cause
+        raise VariantError.combine(_compile_errors(variant, exc, file)) from cause
     except Exception as exc:  # a plugin's own bug: say where, keep the traceback chained
         raise VariantError(f"a plugin hook failed: {exc!r}", file=file, key="plugins") from exc
 

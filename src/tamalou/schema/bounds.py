@@ -67,5 +67,9 @@ MAX_DESCRIPTION_LENGTH = 4_000
 MAX_SOURCE_LENGTH = 500
 #: The most entries of ``sources``.
 MAX_SOURCES = 32
+#: The most tables of ``[options]`` (one per mechanic that takes settings: ``[options.<mechanic name>]``).
+MAX_OPTION_TABLES = 64
+#: The most keys of one table of ``[options]``.
+MAX_OPTIONS = 256
 #: The longest ``base`` (a registered ruleset's name or, in a trusted load, a file's path), in characters.
 MAX_BASE_LENGTH = 4_096

@@ -31,6 +31,8 @@ from .bounds import (
     MAX_MATCH_TURNS,
     MAX_NAME_LENGTH,
     MAX_NAME_PARTS,
+    MAX_OPTION_TABLES,
+    MAX_OPTIONS,
     MAX_SOURCE_LENGTH,
     MAX_SOURCES,
     MAX_TITLE_LENGTH,
@@ -38,7 +40,7 @@ from .bounds import (
 from .card_rules import DEFAULT_VALUES, Powers, Values
 from .checks import _error, _not_in_deck
 from .ending import End, Rounds, Scoring
-from .key_types import Tup, _description_text, _one_line, _Section
+from .key_types import Table, Tup, _description_text, _one_line, _Section
 from .play import Call, DrawRules, Matching
 from .table import Deal, Deck, Peek, Players
 from .timing import Timing
@@ -315,6 +317,17 @@ class Variant(BaseModel):
         f"loaded alone it applies to this base (at most {MAX_BASE_LENGTH} characters, on one line).",
     )
     rules: Rules = Rules()
+    options: Table[
+        Annotated[str, Field(max_length=MAX_NAME_LENGTH), AfterValidator(_named), AfterValidator(_one_line)],
+        Annotated[Table[str, Any], Field(max_length=MAX_OPTIONS)],
+    ] = Field(
+        default_factory=dict,
+        max_length=MAX_OPTION_TABLES,
+        description="Settings of the mechanics that take some, a table per mechanic: [options.<mechanic name>] "
+        "(its keys are the mechanic's own, checked by the model it declares, Mechanic.options_model; a table "
+        "that no mechanic in play takes is an error). Tables merge key by key through extends, as [rules] does "
+        f"(at most {MAX_OPTION_TABLES} tables of at most {MAX_OPTIONS} keys).",
+    )
 
     @field_validator("aliases")
     @classmethod
