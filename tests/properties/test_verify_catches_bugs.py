@@ -11,20 +11,17 @@ bug``). For each, the real command line is run as a user would:
 - the same ruleset without the lines marked ``# the bug`` passes (exit 0) with the same options: the plugin
   is what is caught, not the rest of the ruleset.
 
-The module is ``scaled`` (``tests/tiers.py``): the same checks in both tiers, at two sizes.
+``verify`` catches each broken plugin at the smallest game count that still catches it (``Bug.games``, measured:
+verify is seeded, game ``i`` is the same whatever the count, so a count that catches a bug keeps catching it, and
+verify's default of 100 games catches it too), with ``--workers 1`` (the report is the same whatever the number of
+workers, ``test_verify.py`` shows it, and worker processes cost more than they save on so few games). The controls,
+in one process too, play as many games as the bug that needs the most (:data:`CONTROL_GAMES`), so that each plays
+at least the games that caught its bug. These run in the fast tier; the deep tier adds the run a user makes,
+``tamalou verify RULESET`` with its defaults (a hundred games, a worker process per core), on one broken ruleset
+(``test_verify_at_its_defaults_catches_a_bug``): every one again at its defaults would show nothing more, at
+several times the cost.
 
-- **deep** (``pytest --deep``): ``verify`` with its defaults, no option but ``--out`` and ``--max-failures 1``
-  (a hundred games, one worker process per core, stopped at the first failing game: the default's ten
-  failures would show the same bug ten times, at up to ten times the cost); the controls play twenty games in
-  one process (:data:`CONTROL_GAMES`: more than any bug needs to be caught).
-- **fast** (``pytest``): ``verify`` catching each broken plugin at the smallest game count that still catches
-  it (``Bug.games``, measured: verify is seeded, game ``i`` is the same whatever the count, so a count that
-  catches a bug keeps catching it), with ``--workers 1`` (the report is the same whatever the number of
-  workers, and worker processes cost more than they save on so few games). The controls, in one process too,
-  play as many games as the bug that needs the most (:data:`CONTROL_GAMES`), so that each plays at least the
-  games that caught its bug.
-
-In both, the controls that are the same ruleset once their bug is taken out (plain French) share one run.
+The controls that are the same ruleset once their bug is taken out (plain French) share one run.
 These run the commands in subprocesses. The rulings and scoring hooks that fail only at some ends of rounds
 (a ranking that leaves a player out, a scoring hook that reads the caller when nobody called) are caught
 before any game is played, on the made-up ends of rounds of ``end_hooks``: their counterexamples have no
@@ -45,10 +42,6 @@ from pathlib import Path
 
 import pytest
 
-import tiers
-
-pytestmark = pytest.mark.scaled
-
 TESTS = Path(__file__).resolve().parents[1]
 BROKEN = TESTS / "data" / "broken"
 MARK = "# the bug"
@@ -60,14 +53,10 @@ class Bug:
     toml: str  # a file of tests/data/broken/
     invariant: str  # the invariant verify reports broken
     says: str  # words the failure's message must contain: a regular expression (``a|b``: it may say either)
-    # The fast tier's --games: measured as the smallest count that still catches the bug (this file's checks
-    # pass at the default seed, and fail at every smaller count). Measure it again if the deal or the random
-    # games change: `PYTHONPATH=tests tamalou verify tests/data/broken/TOML --games N` for N = 1, 2, ...
+    # --games: measured as the smallest count that still catches the bug (this file's checks pass at the
+    # default seed, and fail at every smaller count). Measure it again if the deal or the random games change:
+    # `PYTHONPATH=tests tamalou verify tests/data/broken/TOML --games N` for N = 1, 2, ...
     games: int
-    # The deep tier's --games, where verify's default (100) is more than the check needs to be shown at scale:
-    # ``None``, the default. (determinism compares a whole run played again in fresh processes: 20 games show
-    # it as well as 100, at a fifth of the cost.)
-    deep_games: int | None = None
 
 
 BUGS = {
@@ -89,12 +78,10 @@ BUGS = {
     ),
     "event naming a missing slot": Bug("event_slot.toml", "event_schema", "whose layout has slots", games=6),
     "power that goes on while it is used": Bug("keep_looking.toml", "termination", "a cycle", games=6),
-    "score keyed on hash()": Bug("hash_bonus.toml", "determinism", "PYTHONHASHSEED", games=2, deep_games=20),
+    "score keyed on hash()": Bug("hash_bonus.toml", "determinism", "PYTHONHASHSEED", games=2),
 }
-#: The controls' --games: in the fast tier the most any bug needs, so that each control plays at least the games
-#: that caught its bug; in the deep one 20 (more than any bug needs: the bugs themselves are caught at verify's
-#: defaults there).
-CONTROL_GAMES = tiers.sized(fast=max(bug.games for bug in BUGS.values()), deep=20)
+#: The controls' --games: the most any bug needs, so that each control plays at least the games that caught its bug.
+CONTROL_GAMES = max(bug.games for bug in BUGS.values())
 
 
 def tamalou_command() -> list[str]:
@@ -113,14 +100,6 @@ def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [*tamalou_command(), *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=TIMEOUT, check=False
     )
-
-
-def tier_options(games: int, deep_games: int | None = None) -> list[str]:
-    """``verify``'s options besides ``--out`` in this tier: its defaults in the deep one (or ``deep_games``
-    games), stopped at the first failing game; ``games`` games in one process in the fast one."""
-    if not tiers.DEEP:
-        return ["--games", str(games), "--workers", "1"]
-    return ["--max-failures", "1", *(["--games", str(deep_games)] if deep_games else [])]
 
 
 def table_row(output: str, invariant: str) -> tuple[int, int]:
@@ -164,8 +143,20 @@ def test_every_broken_plugin_has_a_ruleset_and_a_docstring() -> None:
 
 @pytest.mark.parametrize("bug", list(BUGS.values()), ids=list(BUGS))
 def test_verify_catches_the_bug(bug: Bug, tmp_path: Path) -> None:
+    caught(bug, tmp_path, "--games", str(bug.games), "--workers", "1")
+
+
+@pytest.mark.deep
+def test_verify_at_its_defaults_catches_a_bug(tmp_path: Path) -> None:
+    """``tamalou verify RULESET`` as a user runs it (a hundred games, a worker process per core), stopped at the
+    first failing game (the default's ten failures would show the same bug ten times)."""
+    caught(BUGS["duplicated card"], tmp_path, "--max-failures", "1")
+
+
+def caught(bug: Bug, tmp_path: Path, *options: str) -> None:
+    """``tamalou verify`` with ``options`` fails on ``bug``'s ruleset by its invariant, writes a counterexample that
+    names it and carries the plugin, and ``tamalou replay`` of that file still fails."""
     example = tmp_path / "counterexample.json"
-    options = tier_options(bug.games, bug.deep_games)
     done = run("verify", str(BROKEN / bug.toml), "--out", str(example), *options, cwd=tmp_path)
     output = done.stdout + done.stderr
     assert done.returncode == 1, output
