@@ -947,6 +947,8 @@ MATCH_MEMBERS = {
     "round": "",
     "players": "How many players.",
     "seed": "The match's seed (each round's seed is drawn from it).",
+    "deals": "The stacked deals of the first rounds (`new_match(..., deals=...)`), as a snapshot keeps them; empty "
+    "when every round is dealt from the seed.",
     "variant": "The ruleset.",
     "is_over": "",
     "ends_with_this_round": "",

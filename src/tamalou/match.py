@@ -4,7 +4,9 @@ Each round is a ``Game``; its ``Result.scores`` (the ``tamalou_round_scores`` ho
 card total, the caller scoring 0 when they won and their total + ``scoring.caller_lost_penalty`` when
 they lost) are added up. ``rules.rounds.form`` says how long the match lasts and who wins it. The first
 player moves one seat each round. Chance is explicit: each round's seed is drawn from the match's own
-generator, so a match seed and the actions of every round replay the whole match.
+generator, so a match seed and the actions of every round replay the whole match. A test stacks the first
+rounds instead (``deals``: round ``i`` laid out as ``deals[i]``, as ``new_game``'s ``deal``); their seeds are
+drawn all the same, so the rounds after the last stacked deal are those the seed deals without any.
 
 Rules of a match that need code are hooks (``tamalou.hookspecs``), asked between rounds with a
 ``MatchTally``: ``tamalou_match_adjust`` (what to add to the cumulative totals after a round: a
@@ -22,6 +24,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from .actions import Action, short
+from .engine.deal import stacked_deals
 from .engine.game import Game, new_game, round_of
 from .engine.round import Round
 from .engine.rulebook import first_result, rulebook
@@ -58,9 +61,15 @@ class MatchResult(BaseModel):
 class Match:
     """A match of rounds in play. Create it with ``tamalou.new_match``."""
 
-    def __init__(self, variant: Variant, players: int, *, seed: int | None = None) -> None:
+    def __init__(
+        self, variant: Variant, players: int, *, seed: int | None = None, deals: Sequence[Any] | None = None
+    ) -> None:
         self.variant = variant
         self.players = players
+        #: The stacked deals of the first rounds, checked and written as snapshots keep them (not to be changed).
+        self.deals = (
+            () if deals is None else stacked_deals(rulebook(variant).deck, deals, players, variant.rules.rounds.most)
+        )
         self.seed = secrets.randbits(63) if seed is None else int(seed)
         self.rng = Rng(self.seed)
         fp = variant.rules.deal.first_player
@@ -79,9 +88,14 @@ class Match:
     def _deal(self) -> Game:
         round_seed = self.rng.next64() >> 1
         first = self.first_player if not self.firsts else self._next_first()
+        deal = self._stacked(len(self.round_seeds))
         self.round_seeds.append(round_seed)
         self.firsts.append(first)
-        return new_game(self.variant, self.players, seed=round_seed, first_player=first)
+        return new_game(self.variant, self.players, seed=round_seed, deal=deal, first_player=first)
+
+    def _stacked(self, index: int) -> dict[str, Any] | None:
+        """The stacked deal of round ``index`` (0 for the first), or ``None``: a round dealt from its seed."""
+        return self.deals[index] if index < len(self.deals) else None
 
     def tally(self) -> MatchTally:
         """The match so far as the match hooks see it."""
@@ -257,15 +271,16 @@ class Match:
         opening, what ``Game.events_so_far`` gives for a round just dealt), then those of its actions.
         So the list is, round after round, what the round's deal gave and then what each ``apply`` of
         that round returned; scoring a round adds no event. The match keeps no events: a scored
-        round is played again from its seed, its first player and its actions (``round_seeds``,
-        ``firsts``, ``history``), the round in play by ``game.events_so_far``: exact, and O(actions of
-        the match). Call it when a seat joins or comes back; forward what ``apply`` returns step by
-        step, and a new round's ``game.events_so_far()`` after ``next_round``."""
+        round is played again from its seed (or its stacked deal), its first player and its actions
+        (``round_seeds``, ``deals``, ``firsts``, ``history``), the round in play by
+        ``game.events_so_far``: exact, and O(actions of the match). Call it when a seat joins or comes
+        back; forward what ``apply`` returns step by step, and a new round's ``game.events_so_far()``
+        after ``next_round``."""
         if player is not None and not round_of(self.game).player_ok(player):
             raise IllegalAction(f"no player {player!r} in a {self.players}-player game")
         events: list[Event] = []
-        for seed, first, log in zip(self.round_seeds, self.firsts, self.history, strict=False):
-            again = Round(self.variant, self.players, seed=seed, first_player=first)
+        for i, (seed, first, log) in enumerate(zip(self.round_seeds, self.firsts, self.history, strict=False)):
+            again = Round(self.variant, self.players, seed=seed, deal=self._stacked(i), first_player=first)
             events.extend(again.start())
             for a in log:
                 events.extend(again.apply(a))
@@ -299,13 +314,15 @@ class Match:
             separators=(",", ":"),
         )
         # The very text of json.dumps() of the whole state with these keys in this order: a dict's
-        # JSON is its members' JSON joined by commas, so the parts are joined as they are.
+        # JSON is its members' JSON joined by commas, so the parts are joined as they are. The stacked
+        # deals are there only when there are some (a match dealt from its seed is saved as before them).
         return "".join(
             (
                 f'{{"v":{MATCH_SNAPSHOT_VERSION},"variant":',
                 texts.variant(self.variant),
                 ",",
                 middle[1:-1],
+                texts.deals(self.deals),
                 ',"history":',
                 texts.history(self.history),
                 ',"game":',
@@ -352,7 +369,7 @@ class Match:
     def _replay_check(self) -> None:
         """Raise ``SnapshotError`` unless this match is the one its seed and every round's actions make."""
         try:
-            again = Match(self.variant, self.players, seed=self.seed)
+            again = Match(self.variant, self.players, seed=self.seed, deals=self.deals)
             for i, log in enumerate(self.history):
                 if i > 0:
                     again.next_round()
@@ -384,6 +401,7 @@ class Match:
         m.firsts = list(self.firsts)
         m.history = [list(r) for r in self.history]  # (actions are immutable)
         m.round_seeds = list(self.round_seeds)
+        m.deals = self.deals  # (never changed)
         m._texts = _Texts()
         m.game = self.game.copy()
         return m
@@ -395,7 +413,7 @@ class Match:
 
     @classmethod
     def _restore(cls, state: dict[str, Any], variant: Variant) -> Match:
-        from .engine.snapshot import uncompact
+        from .engine.snapshot import match_deals, uncompact
 
         players = state["players"]
         if not variant.rules.players.min <= players <= variant.rules.players.max:
@@ -431,6 +449,7 @@ class Match:
         m.adjust = adjust
         m.firsts = firsts
         m.round_seeds = state["round_seeds"]
+        m.deals = match_deals(state.get("deals"), rulebook(variant).deck, players, variant.rules.rounds.most)
         m.history = [[uncompact(a) for a in r] for r in state["history"]]
         m._texts = _Texts()
         m.game = Game.from_json(json.dumps(state["game"]), variant)
@@ -438,6 +457,8 @@ class Match:
             raise SnapshotError("damaged match snapshot: the round in play has another number of players")
         if round_of(m.game).first_player != firsts[-1]:
             raise SnapshotError("damaged match snapshot: the round in play has another first player")
+        if round_of(m.game).deal_spec != m._stacked(rounds - 1):
+            raise SnapshotError("damaged match snapshot: the round in play is not dealt as the match deals it")
         return m
 
 
@@ -445,12 +466,22 @@ class _Texts:
     """What ``Match.to_json`` keeps between calls: the JSON of the match's variant and of each scored
     round's log, each with what it was made from (checked by identity, so nothing stale is reused)."""
 
-    __slots__ = ("_rounds", "_variant", "_variant_text")
+    __slots__ = ("_deals", "_deals_text", "_rounds", "_variant", "_variant_text")
 
     def __init__(self) -> None:
         self._variant: Variant | None = None
         self._variant_text = ""
+        self._deals: tuple[dict[str, Any], ...] = ()
+        self._deals_text = ""
         self._rounds: list[tuple[list[Action], int, str]] = []  # (the log, its length, its JSON)
+
+    def deals(self, deals: tuple[dict[str, Any], ...]) -> str:
+        """The member ``,"deals":[...]`` of the match's stacked deals; nothing when there are none."""
+        if self._deals is not deals:
+            text = json.dumps(list(deals), separators=(",", ":"))
+            self._deals_text = f',"deals":{text}' if deals else ""
+            self._deals = deals
+        return self._deals_text
 
     def variant(self, variant: Variant) -> str:
         """The JSON of ``variant_ref(variant)``."""
@@ -482,14 +513,40 @@ def _log_json(actions: Sequence[Action]) -> str:
     return json.dumps([compact(a) for a in actions], separators=(",", ":"))
 
 
-def new_match(variant: Variant | str | Sequence[str], players: int, *, seed: int | None = None) -> Match:
-    """Start a match of rounds (``rules.rounds`` says its form; a single round by default)."""
+def new_match(
+    variant: Variant | str | Sequence[str],
+    players: int,
+    *,
+    seed: int | None = None,
+    deals: Sequence[dict[str, Any]] | None = None,
+) -> Match:
+    """Start a match of rounds (``rules.rounds`` says its form; a single round by default): each round
+    shuffled with a seed drawn from ``seed`` (a fresh one, kept in ``match.seed``, if ``None``), or stacked
+    (``deals``).
+
+    ``deals`` stacks the first rounds, for a scenario test of a match: round ``i`` (0 for the first) is laid
+    out as ``deals[i]``, a stacked deal as ``new_game``'s ``deal`` takes one (``hands``, one list of cards per
+    seat, slot 0 first; ``stock`` top first; ``discard`` bottom first; a missing pile is empty). The first
+    player of each round is still the match's (``rules.deal.first_player``, then one seat on each round, or
+    the ruleset's hook): ``match.firsts`` says who. Every deal is checked before anything is dealt, as
+    ``new_game`` checks its ``deal``; the first wrong one is a ``SetupError`` that names it (``deals[1], the
+    deal of the 2nd round: the deal does not fit the variant's deck: card AS appears 2 times but the deck
+    holds it once``), and so are more deals than the match may have rounds (``rules.rounds``: 1, ``count``
+    or ``max_rounds`` by its form) or than 100 (``engine.deal.MAX_STACKED_DEALS``).
+
+    Past the last stacked deal, the rounds are dealt from the seed, as without ``deals``: every round's seed
+    is drawn from the match's generator, a stacked round's too, so round ``k`` after the stacked ones is the
+    very round ``k`` of ``new_match(variant, players, seed=seed)``. Deals for rounds the match never reaches
+    (a 'points' match over its limit sooner) are checked all the same, and never dealt. The deals are the match's
+    (``match.deals``, written as a snapshot keeps them: every pile, each card as the deck writes it):
+    ``to_json`` saves them (only when there are some) and ``Match.from_json`` restores a match that goes on
+    dealing them, as ``copy.deepcopy``, pickling, ``events_so_far`` and ``replay_match(..., deals=...)`` do."""
     v = resolve(variant)
     if not v.rules.players.min <= players <= v.rules.players.max:
         raise SetupError(
             f"{v.name} is played by {v.rules.players.min} to {v.rules.players.max} players, got {players!r}"
         )
-    return Match(v, players, seed=seed)
+    return Match(v, players, seed=seed, deals=deals)
 
 
 def replay_match(
@@ -498,12 +555,14 @@ def replay_match(
     *,
     seed: int,
     actions: Iterable[Iterable[Action | dict[str, Any]]],
+    deals: Sequence[dict[str, Any]] | None = None,
 ) -> Match:
-    """Rebuild a match from its seed and the actions of each round (``match.actions``).
+    """Rebuild a match from its seed and the actions of each round (``match.actions``), on its stacked
+    ``deals`` if it had some (``match.deals``; ``new_match`` says how they are dealt).
 
     A finished round is scored when another round's log follows it, or when scoring it decides the
     match (so a match whose last round ended but was not yet scored comes back scored)."""
-    m = new_match(variant, players, seed=seed)
+    m = new_match(variant, players, seed=seed, deals=deals)
     for i, round_actions in enumerate(actions):
         if i > 0:
             m.next_round()

@@ -64,5 +64,7 @@ class MatchShape(BaseModel):
     adjust: list[list[int]] | None = None
     firsts: list[int] | None = None
     round_seeds: list[int]
+    # added later, and saved only when set: the stacked deals of a match's first rounds (``new_match(deals=...)``)
+    deals: list[dict[str, Any]] | None = None
     history: list[list[list[Any]]]
     game: dict[str, Any]

@@ -913,6 +913,18 @@ MATCH_GARBAGE: list[Any] = [
 MATCH_INPUTS = sized(fast=150, deep=500)  # MATCH_GARBAGE included
 
 
+#: Two stacked deals of ``multi-round`` for 2 players (``new_match(deals=...)``): the snapshots of such a match hold
+#: them, to be damaged too.
+MATCH_DEALS = [
+    {
+        "hands": [["AS", "2S", "KH", "KD"], ["5H", "6H", "8C", "9C"]],
+        "stock": ["5C", "6C", "7D", "QH"],
+        "discard": ["3D"],
+    },
+    {"hands": [["QS", "JS", "10S", "9S"], ["AH", "AD", "2H", "2D"]], "stock": ["5C", "KS"], "discard": []},
+]
+
+
 @cache
 def match_snapshots() -> tuple[str, ...]:
     out = [tamalou.new_match("multi-round", 3, seed=1).to_json()]
@@ -922,6 +934,12 @@ def match_snapshots() -> tuple[str, ...]:
         play_random(m.game, rng, 10_000)
         m.next_round()
         out.append(m.to_json())
+    stacked = tamalou.new_match("multi-round", 2, seed=3, deals=MATCH_DEALS)
+    for steps in (3, 10_000, 10_000):  # the first stacked round begun; the second just dealt; then one of the seed
+        play_random(stacked.game, rng, steps)
+        if stacked.game.is_over:
+            stacked.next_round()
+        out.append(stacked.to_json())
     return tuple(out)
 
 
@@ -945,7 +963,10 @@ def test_garbage_match_snapshots_raise_only_library_errors() -> None:
                     elif r < 0.9:
                         state[rng.choice(list(state))] = snapshot_junk(rng)
                     else:
-                        damage_state(rng, state["game"]) if isinstance(state.get("game"), dict) else None
+                        target = state.get("game")
+                        if isinstance(state.get("deals"), list) and state["deals"] and rng.random() < 0.5:
+                            target = rng.choice(state["deals"])  # a stacked deal: piles of card texts
+                        damage_state(rng, target) if isinstance(target, dict) else None
                     text = json.dumps(state)
 
             def restore(text: Any = text) -> None:

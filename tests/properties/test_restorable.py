@@ -9,15 +9,15 @@ ruleset's numbers; ``actions.MAX_TIME`` for an action's ``at``; ``engine.snapsho
   as far, and hostile actions; after every accepted action ``Game.from_json`` (with the variant, with
   ``replay_check=True``, and by the name the snapshot holds) gives the same JSON; a refused action (``IllegalAction``)
   leaves the game as it was;
-- random matches of every registered ruleset (a single-round ruleset composed with ``multi-round``): rounds of
-  random play, ``next_round`` between them, ``Match.from_json`` likewise mid-round, at each round's end and after
-  each scoring;
+- random matches of every registered ruleset (a single-round ruleset composed with ``multi-round``), their first
+  rounds stacked or not (``new_match(deals=...)``): rounds of random play, ``next_round`` between them,
+  ``Match.from_json`` likewise mid-round, at each round's end and after each scoring;
 - every registered ruleset at its extreme accepted values (the biggest table its deck allows, ``MAX_DEAL`` cards
   each, every time of ``rules.timing`` a year, 64 lockouts...), played and restored the same way, and its longest
   clock (a round of ``MAX_TURNS`` turns, each timed out after a year);
 - the match snapshot cap (``MAX_TEXT``) and the longest legal match (``MAX_MATCH_TURNS`` turns) agree: measured on
   the worst play there is, a table of ``MAX_PLAYERS`` where every player throws every card they may on every thrown
-  card, each action stamped with the longest time text.
+  card, each action stamped with the longest time text, with the most stacked deals of the largest deck.
 
 Every property is ``scaled`` (``tests/tiers.py``): a few derandomized examples a ruleset in the fast tier, many more
 with ``--deep``.
@@ -41,17 +41,20 @@ from tamalou import Game, IllegalAction, Match, Variant
 from tamalou import actions as actions_module
 from tamalou.actions import Action, Call, MatchAction, Tick, action_to_dict
 from tamalou.engine import snapshot
+from tamalou.engine.deal import MAX_STACKED_DEALS
+from tamalou.engine.rulebook import rulebook
 from tamalou.invariants import choose_action
 from tamalou.schema import (
     MAX_DEAL,
     MAX_LOCKOUTS,
     MAX_MATCH_TURNS,
     MAX_PLAYERS,
+    MAX_RANKS,
     MAX_ROUNDS,
     MAX_SECONDS,
     MAX_TURNS,
 )
-from tamalou.testing import DrawChooser, any_action, dealt_games
+from tamalou.testing import DrawChooser, any_action, deals, dealt_games
 from tiers import sized, tier
 
 pytestmark = pytest.mark.scaled
@@ -196,7 +199,9 @@ def match_variant(name: str) -> Variant:
 def test_every_match_state_restores(name: str, data: st.DataObject) -> None:
     variant = match_variant(name)
     rules = variant.rules.players
-    m = tamalou.new_match(variant, data.draw(st.integers(rules.min, rules.max)), seed=data.draw(seeds))
+    players = data.draw(st.integers(rules.min, rules.max))
+    stacked = data.draw(st.lists(deals(variant, players), max_size=min(ROUNDS, variant.rules.rounds.most)))
+    m = tamalou.new_match(variant, players, seed=data.draw(seeds), deals=stacked)
     chooser = DrawChooser(data.draw, budget=BUDGET)
     style = data.draw(styles)
     check_match_restorable(m, variant)
@@ -430,11 +435,37 @@ def characters_per_turn(base: str, seed: int, right_first: bool) -> tuple[float,
     return (len(m.to_json()) - start) / turns, start
 
 
+def largest_stacked_match() -> tuple[int, int]:
+    """The characters a match's stacked deals take in its snapshot at most, ``MAX_STACKED_DEALS`` deals of the
+    largest deck there is (``MAX_RANKS`` ranks of 3 characters, 16 cards of each, 4 decks and 2 jokers: 4,104
+    cards, none written longer), measured on one deal; and the snapshot of such a match just dealt, on that one
+    deal."""
+    ranks = [str(100 + i) for i in range(MAX_RANKS)]
+    sections = {
+        "rules.players": {"max": MAX_PLAYERS},
+        "rules.deck": {"ranks": ranks, "suits": [], "jokers": 2, "copies": 4},
+        "rules.deck.counts": dict.fromkeys(ranks, 16),
+        "rules.values.ranks": dict.fromkeys(ranks, 1),
+        "rules.rounds": {"form": "fixed", "count": MAX_ROUNDS, "max_rounds": MAX_ROUNDS, "count_multiple": 1},
+        "rules.end": {"max_turns": MAX_MATCH_TURNS // MAX_ROUNDS},
+    }
+    variant = tamalou.variant_from_toml('name = "largest-deck"\n' + _toml(sections))
+    deck = [str(c) for c in rulebook(variant).deck]
+    assert len(deck) == variant.rules.deck.size == 4104 and max(map(len, deck)) == 3
+    k = MAX_DEAL
+    hands = [deck[p * k : (p + 1) * k] for p in range(MAX_PLAYERS)]
+    deal = {"hands": hands, "stock": deck[MAX_PLAYERS * k : -1], "discard": deck[-1:]}
+    m = tamalou.new_match(variant, MAX_PLAYERS, seed=1, deals=[deal])
+    one = len(json.dumps(list(m.deals), separators=(",", ":"))) - len("[]")
+    return len(',"deals":[]') + MAX_STACKED_DEALS * (one + 1), len(m.to_json())
+
+
 def test_the_longest_legal_match_fits_the_snapshot_cap() -> None:
     """The longest legal match (``MAX_MATCH_TURNS`` turns, in ``MAX_ROUNDS`` rounds: the most rounds, each a
     scored round with its log) played the worst way, at the most characters a turn was seen to take (with
-    ``SAFETY`` margin), plus the snapshot of a match just dealt, fits under ``MAX_TEXT``. Rounds of fewer turns
-    make a match of as many rounds shorter; longer rounds make it fewer rounds: this is the largest."""
+    ``SAFETY`` margin), plus the snapshot of a match just dealt and the most stacked deals a match may hold, fits
+    under ``MAX_TEXT``. Rounds of fewer turns make a match of as many rounds shorter; longer rounds make it fewer
+    rounds: this is the largest."""
     measured = [
         characters_per_turn(base, seed, right_first)
         for base in WORST_BASES
@@ -442,10 +473,12 @@ def test_the_longest_legal_match_fits_the_snapshot_cap() -> None:
         for right_first in (False, True)
     ]
     worst = max(per_turn for per_turn, _ in measured)
-    dealt = max(start for _, start in measured)
+    stacked, stacked_start = largest_stacked_match()
+    dealt = max(stacked_start, *(start for _, start in measured))
     assert worst > 2_000  # the worst play is played: some 50 to 120 actions a turn
-    longest = dealt + MAX_MATCH_TURNS * worst * SAFETY
+    assert stacked > 2_000_000  # 100 deals of 4,104 cards
+    longest = dealt + MAX_MATCH_TURNS * worst * SAFETY + stacked
     assert longest <= snapshot.MAX_TEXT, (
-        f"a turn takes up to {worst:.0f} characters: the longest legal match ({MAX_MATCH_TURNS} turns) takes some "
-        f"{longest:,.0f} with the margin, over MAX_TEXT = {snapshot.MAX_TEXT:,}"
+        f"a turn takes up to {worst:.0f} characters: the longest legal match ({MAX_MATCH_TURNS} turns, its stacked "
+        f"deals {stacked:,}) takes some {longest:,.0f} with the margin, over MAX_TEXT = {snapshot.MAX_TEXT:,}"
     )

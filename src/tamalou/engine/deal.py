@@ -5,8 +5,10 @@ mechanic's opening or the first turn)."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..actions import short
 from ..cards import Card, check_cards_in_deck, parse_card
 from ..errors import SetupError
 from ..events import Event
@@ -116,7 +118,10 @@ def opening(g: Round) -> list[Event]:
     return events
 
 
-def stacked_universe(deck: list[Card], deal: dict[str, Any], players: int) -> list[Card]:
+def stacked_universe(deck: list[Card], deal: Any, players: int) -> list[Card]:
+    """The cards of a stacked ``deal`` (hands, then stock, then discard), checked against ``deck``; anything else
+    (not a dict included: ``deal`` is typed ``Any`` so that the compiled core checks it here too) is a
+    ``SetupError`` saying what is wrong."""
     if not isinstance(deal, dict):
         raise SetupError(f"a deal is a dict with 'hands', 'stock' and 'discard', got {deal!r}")
     unknown = set(deal) - {"hands", "stock", "discard"}
@@ -142,6 +147,55 @@ def stacked_universe(deck: list[Card], deal: dict[str, Any], players: int) -> li
     if problem is not None:
         raise SetupError(f"the deal does not fit the variant's deck: {problem}")
     return out
+
+
+def canonical_deal(deck: list[Card], deal: Any, players: int) -> dict[str, list[Any]]:
+    """``deal`` checked as ``new_game`` checks a stacked deal (the same ``SetupError``), written as a snapshot
+    keeps it: ``hands``, ``stock`` and ``discard`` all there, each card as the deck writes it (``"10S"`` for
+    ``" ts"``), so that its text is as long as its cards and no longer."""
+    texts = [str(c) for c in stacked_universe(deck, deal, players)]
+    hands: list[Any] = []
+    i = 0
+    for hand in deal["hands"]:
+        hands.append(texts[i : i + len(hand)])
+        i += len(hand)
+    n_stock = len(deal.get("stock", []))
+    return {"hands": hands, "stock": texts[i : i + n_stock], "discard": texts[i + n_stock :]}
+
+
+#: The most stacked deals a match takes (``new_match(deals=...)``): scenarios of a few rounds, not whole long matches
+#: (a match snapshot holds them: ``engine.snapshot.MAX_TEXT`` counts this many deals of the largest deck).
+MAX_STACKED_DEALS = 100
+
+
+def stacked_deals(deck: list[Card], deals: Any, players: int, most: int) -> tuple[dict[str, list[Any]], ...]:
+    """The stacked deals of a match's first rounds (``new_match(..., deals=...)``), each checked and written as
+    ``canonical_deal`` does; at most ``most`` (the most rounds of the match) and ``MAX_STACKED_DEALS``. A
+    ``SetupError`` names the first wrong deal by its index in ``deals`` and its round, with what ``new_game``
+    would say of it."""
+    if isinstance(deals, str | bytes | dict) or not isinstance(deals, Sequence):
+        raise SetupError(
+            f"deals is a list of stacked deals, one a round (each what new_game's deal takes), got {short(deals)}"
+        )
+    if len(deals) > MAX_STACKED_DEALS:
+        raise SetupError(f"{len(deals)} deals: a match takes at most {MAX_STACKED_DEALS} stacked deals")
+    if len(deals) > most:
+        rounds = "1 round" if most == 1 else f"{most} rounds"
+        raise SetupError(f"{len(deals)} deals for a match of at most {rounds} (rules.rounds)")
+    out = []
+    for i, deal in enumerate(deals):
+        try:
+            out.append(canonical_deal(deck, deal, players))
+        except SetupError as exc:
+            message = f"deals[{i}], the deal of the {ordinal(i + 1)} round: {exc}"
+            raise SetupError(message if len(message) <= 400 else message[:400] + "…") from None
+    return tuple(out)
+
+
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``... ``11th``, ``21st``."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def stacked_piles(deal: dict[str, Any]) -> tuple[list[list[int]], list[int], list[int]]:

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ValidationError
 
 from ..actions import ACTION_TYPES, MAX_TIME, Action, field_names, short
-from ..cards import parse_card
+from ..cards import Card, parse_card
 from ..errors import SetupError, SnapshotError, TamalouError
 from ..resolver import resolver
 from ..rng import Rng
 from ..snapshots import SnapshotShape
-from .deal import set_universe, stacked_universe
+from .deal import set_universe, stacked_deals, stacked_universe
 from .state import GIVE, HOLD, MAX_REASON, NO_CARD, OVER, Phase, State
 
 if TYPE_CHECKING:
@@ -292,9 +292,10 @@ def dump(g: Round) -> str:
 #: the rules allow, ``schema.MAX_MATCH_TURNS`` turns, takes 1.4 to 2.6 million characters in random play, and up to
 #: some 380 million played the worst way: 12 players each throwing every card they may on every thrown card, a tick
 #: after every action, every action stamped with the longest time text, about 9,500 characters a turn (see
-#: ``schema.MAX_MATCH_TURNS``). This cap is that with a margin of 1.5 and more (tests/properties/test_restorable.py
-#: measures it). Restoring a text that long takes minutes and gigabytes: a server that takes snapshots from outside
-#: caps them lower itself.
+#: ``schema.MAX_MATCH_TURNS``). This cap is that with a margin of 1.5 and more, plus the stacked deals a match may
+#: hold (``new_match(deals=...)``: at most ``deal.MAX_STACKED_DEALS`` deals of the largest deck, 4,104 cards of 3
+#: characters at most, some 2.5 million; tests/properties/test_restorable.py measures both). Restoring a text that
+#: long takes minutes and gigabytes: a server that takes snapshots from outside caps them lower itself.
 MAX_TEXT = 600_000_000
 #: The most names a snapshot's variant may be composed of.
 MAX_PARTS = 16
@@ -436,6 +437,21 @@ def _check_deal(g: Round, deal: Any, cards: Any) -> None:
         raise SnapshotError(f"the snapshot's deal: {short(str(exc), 300)}") from None
     if cards is None or [str(c) for c in universe] != g.text:
         raise SnapshotError("the snapshot's deal does not hold the snapshot's cards")
+
+
+def match_deals(saved: Any, deck: list[Card], players: int, most: int) -> tuple[dict[str, Any], ...]:
+    """A match snapshot's stacked deals (``Match.deals``), checked as ``new_match`` checks them (a deal of
+    ``deck`` for ``players``, ``most`` deals at most), and written as ``Match.to_json`` writes them (a snapshot
+    holds them only when there are some); anything else is a ``SnapshotError``."""
+    if saved is None:
+        return ()
+    try:
+        deals = stacked_deals(deck, saved, players, most)
+    except SetupError as exc:
+        raise SnapshotError(f"damaged match snapshot: {exc}") from None  # (a few hundred characters at most)
+    if not deals or list(deals) != saved:
+        raise SnapshotError("damaged match snapshot: deals: not as to_json writes them (none, or a card's text)")
+    return deals
 
 
 def _load(g: Round, state: Any, variant: Variant | None, allow_plugins: Any) -> None:
