@@ -40,6 +40,27 @@ def _row(seat: int, cards: Sequence[str], marks: Sequence[str]) -> str:
     return f"  P{seat}: {shown}{tail}"
 
 
+#: An empty slot of a grid (its card was matched away, or never dealt there).
+EMPTY = "·"
+
+
+def _layout(seat: int, cards: dict[int, str], marks: Sequence[str], grid: Sequence[int] | None) -> list[str]:
+    """A seat's layout (``cards``: slot -> what is shown): one line in slot order, or, with a ``grid`` (rows,
+    columns), one line per row with ``EMPTY`` for a slot without a card, then the slots past the grid."""
+    if grid is None:
+        return [_row(seat, [cards[s] for s in sorted(cards)], marks)]
+    rows, columns = grid
+    lines = []
+    for r in range(rows):
+        cells = " ".join(f"[{cards.get(s, EMPTY):>3}]" for s in range(r * columns, (r + 1) * columns))
+        head = f"  P{seat}: " if r == 0 else " " * len(f"  P{seat}: ")
+        lines.append(head + cells + ("  " + ", ".join(marks) if marks and r == 0 else ""))
+    beyond = [cards[s] for s in sorted(cards) if s >= rows * columns]
+    if beyond:
+        lines.append(" " * len(f"  P{seat}: ") + " ".join(f"[{c:>3}]" for c in beyond) + "  (past the grid)")
+    return lines
+
+
 def view_lines(view: PlayerView) -> list[str]:
     """The table as ``view.player`` sees it, one line per seat after a heading."""
     lines = [f"{_head('', view)} · seen by P{view.player}"]
@@ -51,7 +72,7 @@ def view_lines(view: PlayerView) -> list[str]:
             marks.append(f"holding {view.held}" if seat == view.player and view.held else "holding a card")
         if seat in view.left:
             marks.append("left the round")
-        lines.append(_row(seat, [s.card or UNKNOWN for s in hand], marks))
+        lines += _layout(seat, {s.slot: s.card or UNKNOWN for s in hand}, marks, view.grid)
     if view.power:
         lines.append(f"  power on offer: {view.power}")
     if view.result is not None:
@@ -64,14 +85,14 @@ def game_lines(game: Round) -> list[str]:
     view = game.view(game.current_player)
     lines = [f"{_head(game.variant.name, view)} · {game.players} players"]
     for seat in range(game.players):
-        held = [game.card_at(seat, s) for s in game.occupied(seat)]
-        cards = [game.text[c] + ("" if game.knowers[c] >> seat & 1 else "*") for c in held]
+        held = {s: game.card_at(seat, s) for s in game.occupied(seat)}
+        cards = {s: game.text[c] + ("" if game.knowers[c] >> seat & 1 else "*") for s, c in held.items()}
         marks = []
         if view.holding == seat and view.holding is not None:
             marks.append(f"holding {game.text[game.held]}")
         if seat in view.left:
             marks.append("left the round")
-        lines.append(_row(seat, cards, marks))
+        lines += _layout(seat, cards, marks, view.grid)
     if game.is_over:
         lines += ["", *result_lines(game.final_result())]
     return lines

@@ -54,6 +54,11 @@ class PlayerView(_Model):
     current_player: int
     turn: int
     hands: list[list[SlotView]] = Field(description="Per player, their occupied slots in slot order.")
+    grid: list[int] | None = Field(
+        None,
+        description="The layouts' shape, [rows, columns] (rules.deal.grid): slot s is at row s // columns, "
+        "column s % columns; slots past rows x columns follow. None: the ruleset gives no shape.",
+    )
     held: str | None = Field(description="The card this player holds (drawn, not yet placed), if any.")
     holding: int | None = Field(description="Who holds a drawn card now (public), if anybody.")
     discard_top: str | None
@@ -121,6 +126,7 @@ class SeatView:
     current_player: int
     turn: int
     hands: list[list[Slot]]
+    grid: list[int] | None
     held: str | None
     holding: int | None
     discard_top: str | None
@@ -143,6 +149,7 @@ class SeatView:
 
     def __init__(self, **fields: Any) -> None:
         self.extra = {}
+        self.grid = None
         self.giver = None
         self.last_lap = None
         self.last_lap_reason = None

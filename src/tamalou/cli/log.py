@@ -21,9 +21,18 @@ def seat(p: Any) -> str:
     return f"P{p}" if isinstance(p, int) else "?"
 
 
-def cards(layout: list[str | None]) -> str:
-    """A layout as text, ``·`` for an emptied slot."""
-    return " ".join("·" if c is None else c for c in layout)
+def cards(layout: list[str | None], grid: tuple[int, int] | None = None) -> str:
+    """A layout as text, ``·`` for an emptied slot; with a ``grid`` (rows, columns: ``rules.deal.grid``), its rows
+    apart, ``/`` between them (the slots past the grid, a penalty card, after a last ``/``)."""
+    shown = ["·" if c is None else c for c in layout]
+    if grid is None:
+        return " ".join(shown)
+    columns = grid[1]
+    cut = grid[0] * columns
+    rows = [" ".join(shown[i : i + columns]) for i in range(0, min(cut, len(shown)), columns)]
+    if len(shown) > cut:
+        rows.append(" ".join(shown[cut:]))
+    return " / ".join(rows)
 
 
 def _listed(items: Any) -> str:

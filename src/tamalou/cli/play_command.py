@@ -100,7 +100,7 @@ def _result_table(result: Result, game: Round, names: list[str], title: str = "R
         table.add_row(
             seat(p),
             names[p],
-            cards(game.layout(p)),
+            cards(game.layout(p), game.variant.rules.deal.grid),
             str(result.totals[p]),
             str(result.scores[p]) if p < len(result.scores) else "",
             str(place.get(p, "")),
@@ -154,7 +154,7 @@ class _Round:
         g, say = self.game, self.say
         if say is not None:
             for p in range(g.players):
-                say(f"  {seat(p)} ({self.kinds[p]}): {cards(g.layout(p))}")
+                say(f"  {seat(p)} ({self.kinds[p]}): {cards(g.layout(p), g.variant.rules.deal.grid)}")
             top = g.discard_top
             say(f"  discard: {top if top is not None else 'empty'}, stock: {len(g.stock)} cards")
         for event in g.events_so_far():  # the deal, the opening and the first turn

@@ -28,6 +28,7 @@ def seat_view(g: Round, player: object) -> SeatView:
     held = text[g.held] if holding == player and knowers[g.held] >> player & 1 else None
     over = g.phase == OVER
     left = g.left
+    grid = g.variant.rules.deal.grid
     view = SeatView(
         player=player,
         players=g.players,
@@ -35,6 +36,7 @@ def seat_view(g: Round, player: object) -> SeatView:
         current_player=g.current_player,
         turn=g.turn,
         hands=hands,
+        grid=list(grid) if grid is not None else None,
         held=held,
         holding=holding,
         discard_top=text[g.discard[-1]] if g.discard else None,

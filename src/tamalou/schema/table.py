@@ -12,7 +12,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from ..cards import DEFAULT_RANK_COUNT, JOKER, RANKS, Card, parse_card
 from .bounds import MAX_DEAL, MAX_PLAYERS, MAX_RANKS
 from .checks import _error, _not_in_deck, _once, _rank_keys, _twice
-from .key_types import RankName, SuitName, Table, Tup, _Section
+from .key_types import RankName, SuitName, Table, Tup, _as_tuple, _Section
 
 DECK_RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
@@ -133,7 +133,19 @@ class Deal(_Section):
     """Setting up a round."""
 
     cards: int = Field(4, ge=1, le=MAX_DEAL, description=f"Face-down cards dealt to each player (1 to {MAX_DEAL}).")
-    layout: Literal["square", "row"] = Field("square", description="Cosmetic: a 2x2 square or a row.")
+    layout: Literal["square", "row"] = Field(
+        "square", description="Cosmetic: a 2x2 square or a row (without a grid; a grid says the shape)."
+    )
+    grid: Annotated[
+        tuple[Annotated[int, Field(ge=1, le=MAX_DEAL)], Annotated[int, Field(ge=1, le=MAX_DEAL)]] | None,
+        BeforeValidator(_as_tuple),
+    ] = Field(
+        None,
+        description="The layouts' shape, [rows, columns] (rows x columns = rules.deal.cards): slot s is at row "
+        "s // columns, column s % columns (slot 0 top left). Mechanics read it (rules by rows or columns), every "
+        "view carries it (PlayerView.grid) and tamalou play draws it; slots added later (a penalty card) follow "
+        "the grid. Not set: the layout has no shape.",
+    )
     discard: int = Field(
         1, ge=0, le=1, description="Cards turned up from the stock to start the discard: 1, or 0 (starts empty)."
     )

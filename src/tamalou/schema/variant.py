@@ -124,6 +124,16 @@ def rules_problems(sections: Mapping[str, Any]) -> list[Problem]:
                     fp,
                 )
             )
+    if deal is not None and deal.grid is not None and deal.grid[0] * deal.grid[1] != deal.cards:
+        rows, columns = deal.grid
+        out.append(
+            (
+                ("deal", "grid"),
+                f"a grid of {rows} rows of {columns} holds {rows * columns} cards, but rules.deal.cards = "
+                f"{deal.cards}: expected a grid of {deal.cards} slots",
+                list(deal.grid),
+            )
+        )
     if peek is not None and deal is not None:
         n = deal.cards
         if peek.mode == "fixed":
