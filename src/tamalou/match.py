@@ -68,7 +68,9 @@ class Match:
         self.players = players
         #: The stacked deals of the first rounds, checked and written as snapshots keep them (not to be changed).
         self.deals = (
-            () if deals is None else stacked_deals(rulebook(variant).deck, deals, players, variant.rules.rounds.most)
+            ()
+            if deals is None
+            else stacked_deals(rulebook(variant).deck_for(players), deals, players, variant.rules.rounds.most)
         )
         self.seed = secrets.randbits(63) if seed is None else int(seed)
         self.rng = Rng(self.seed)
@@ -449,7 +451,9 @@ class Match:
         m.adjust = adjust
         m.firsts = firsts
         m.round_seeds = state["round_seeds"]
-        m.deals = match_deals(state.get("deals"), rulebook(variant).deck, players, variant.rules.rounds.most)
+        m.deals = match_deals(
+            state.get("deals"), rulebook(variant).deck_for(players), players, variant.rules.rounds.most
+        )
         m.history = [[uncompact(a) for a in r] for r in state["history"]]
         m._texts = _Texts()
         m.game = Game.from_json(json.dumps(state["game"]), variant)

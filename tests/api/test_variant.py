@@ -1072,9 +1072,9 @@ def test_a_suitless_deck_loads_and_its_cards_are_worth_their_number(tmp_path: Pa
     assert deck.ranks == tuple(str(n) for n in range(14))
     assert deck.counts == {"0": 2, "13": 2}
     rb = rulebook(v)
-    assert len(rb.deck) == 52
-    assert all(c.suit == "" for c in rb.deck)
-    counts = deck_counter(rb.deck)
+    assert len(rb.deck_for(2)) == 52
+    assert all(c.suit == "" for c in rb.deck_for(2))
+    counts = deck_counter(rb.deck_for(2))
     assert counts["0"] == counts["13"] == 2
     assert {counts[str(n)] for n in range(1, 13)} == {4}
     assert [rb.value(Card(str(n), "")) for n in range(14)] == list(range(14))
@@ -1098,7 +1098,7 @@ def test_values_of_a_suitless_deck_may_be_set_by_rank_and_a_file_may_extend_it(t
     )
     v = load_variant(child)
     rb = rulebook(v)
-    assert len(rb.deck) == 51
+    assert len(rb.deck_for(2)) == 51
     assert rb.value(Card("13", "")) == -1
     assert rb.value(Card("12", "")) == 0
     assert rb.value(Card("11", "")) == 11
@@ -1112,7 +1112,7 @@ def test_a_suitless_deck_of_named_ranks_needs_their_values(tmp_path: Path) -> No
         load_variant(write(tmp_path / "named.toml", text))
     v = load_variant(write(tmp_path / "valued.toml", text + "[rules.values.ranks]\nx = 50\n"))
     assert rulebook(v).value(Card("X", "")) == 50
-    assert len(rulebook(v).deck) == 8
+    assert len(rulebook(v).deck_for(2)) == 8
 
 
 def test_ranks_and_counts_of_the_standard_variants_are_unchanged(french: Variant) -> None:

@@ -331,6 +331,27 @@ def test_the_observation_shows_what_the_seat_knows_where_it_is() -> None:
     assert "seat 2 (me): 0:9S 1:10S 2:?? 3:??" in text and "seat 0: 0:?? 1:??" in text and "AS" not in text
 
 
+def test_a_table_with_more_decks_is_observed_against_its_own_deck() -> None:
+    """``rules.deck.copies = {2 = 1, 5 = 2}``: the observer of 5 players counts the stock and the discard
+    against their 104 cards (each kind twice as many); the observer of 4 against 52."""
+    v = tamalou.variant_from_toml(
+        'name = "big-table"\nextends = "french"\n[rules.players]\nmax = 8\n[rules.deck]\ncopies = {2 = 1, 5 = 2}\n'
+    )
+    four, five = Observer.of(v, 4), Observer.of(v, 5)
+    assert (four.deck_size, five.deck_size) == (52, 104)
+    assert four.kinds == five.kinds and five.copies == [2 * k for k in four.copies]
+    game = tamalou.new_game(v, 5, seed=3)
+    x = observation(game.seat_view(0), v)
+    public = x[five.section("public")]
+    assert public[0] == pytest.approx((104 - 5 * 4 - 1) / 104) and public[1] == pytest.approx(1 / 104)
+    top = game.seat_view(0).discard[-1]
+    assert x[five.section("discard_counts")][five.kind(top)] == pytest.approx(1 / five.copies[five.kind(top)])
+    for k, state in enumerate(states(v, 5, seed=4)):
+        if k % 7 == 0:
+            y = observation(state.seat_view(k % 5), v)
+            assert y.min() >= -1.0 and y.max() <= 1.0
+
+
 @pytest.mark.parametrize("name", ["french", "cabo", "kaboo", "cambia", "opponent-matching", "jokers"])
 def test_exchanging_cards_a_seat_does_not_know_leaves_its_observation(name: str) -> None:
     v = tamalou.load_variant(name)

@@ -65,7 +65,7 @@ def test_random_sim_test(variant: str) -> None:
 
 def test_the_deal_is_chance_nodes_and_the_game_matches_the_engine() -> None:
     game = openspiel.load("french", 2)
-    deck = new_round("french", players=2, seed=0).rb.deck
+    deck = new_round("french", players=2, seed=0).rb.deck_for(2)
     assert game.max_chance_outcomes() == len(deck)
     assert game.num_distinct_actions() == ActionSpace.of("french", 2).size + 1
     assert game.observation_tensor_shape() == [observation_size("french", 2)]

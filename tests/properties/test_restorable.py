@@ -241,7 +241,7 @@ def extreme(name: str, turns: int | None = None) -> Variant:
     leaving for want of time, four cards thrown on a card and three penalty cards a miss. ``turns``: its rounds'
     ``end.max_turns`` (with as many rounds as a match may then have)."""
     rules = tamalou.load_variant(name).rules
-    deck = rules.deck.model_copy(update={"copies": 4}).size
+    deck = rules.deck.model_copy(update={"copies": 4}).size(rules.players.min)
     players = min(MAX_PLAYERS, (deck - rules.deal.discard - 1) // MAX_DEAL)
     sections: dict[str, dict[str, Any]] = {
         "rules.players": {"max": players},
@@ -450,8 +450,8 @@ def largest_stacked_match() -> tuple[int, int]:
         "rules.end": {"max_turns": MAX_MATCH_TURNS // MAX_ROUNDS},
     }
     variant = tamalou.variant_from_toml('name = "largest-deck"\n' + _toml(sections))
-    deck = [str(c) for c in rulebook(variant).deck]
-    assert len(deck) == variant.rules.deck.size == 4104 and max(map(len, deck)) == 3
+    deck = [str(c) for c in rulebook(variant).deck_for(MAX_PLAYERS)]
+    assert len(deck) == variant.rules.deck.size(MAX_PLAYERS) == 4104 and max(map(len, deck)) == 3
     k = MAX_DEAL
     hands = [deck[p * k : (p + 1) * k] for p in range(MAX_PLAYERS)]
     deal = {"hands": hands, "stock": deck[MAX_PLAYERS * k : -1], "discard": deck[-1:]}

@@ -150,7 +150,7 @@ def test_deals_fit_the_deck_and_play() -> None:
         n = len(full["hands"])
         assert all(len(h) == v.rules.deal.cards for h in full["hands"])
         dealt = sum(map(len, full["hands"])) + len(full["stock"]) + len(full["discard"])
-        assert dealt == v.rules.deck.size  # the whole deck, stacked
+        assert dealt == v.rules.deck.size(n)  # the whole deck of the table, stacked
         assert len(full["discard"]) <= v.rules.deal.discard
         game = tamalou.new_game(name, players=n, deal=full, first_player=0)
         T.check_conservation(game)

@@ -7,7 +7,8 @@ and slot ``s`` of a layout is at position ``s`` (what a slot-naming action id na
 ``[-1, 1]``.
 
 Cards are encoded by *kind*: the deck's cards grouped by what the rules read from them (rank,
-points, power; French: A to Q, the black kings, the red kings), one-hot over ``Observer.kinds``.
+points, power; French: A to Q, the black kings, the red kings), one-hot over ``Observer.kinds``. The deck
+counted against is the table's (``rules.deck.copies`` may give more players more decks).
 
 The sections, in order (``Observer.of(variant, players).layout`` gives each one's offset and size; n is
 the player count, S ``max_slots``, K the number of kinds, P the number of phases, W of powers):
@@ -79,7 +80,7 @@ class Observer:
         self.variant = variant
         self.players = players
         self.max_slots = max_slots
-        _, texts, ranks, values, powers = rb.deck_tables()
+        _, texts, ranks, values, powers = rb.deck_tables(players)  # the deck of this table
         kinds: dict[tuple[str, int, str], int] = {}
         self._kind_of: dict[str, int] = {}
         self._value_of: dict[str, int] = {}

@@ -160,7 +160,7 @@ class TamalouSpielGame(pyspiel.Game):  # type: ignore[misc]
         self.observer = Observer.of(variant, players, max_slots=self.space.max_slots)
         self.noop = self.space.size
         scratch = new_round(variant, players, seed=0)
-        self.deck_texts = list(scratch.rb.deck_tables()[1])
+        self.deck_texts = list(scratch.rb.deck_tables(players)[1])  # the deck of this table
         self.random_first = r.deal.first_player == "random"
         low, high = (-(players - 1), 0.0) if reward == "rank" else (-1.0, 1.0)
         info = pyspiel.GameInfo(

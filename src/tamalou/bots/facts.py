@@ -1,11 +1,11 @@
 """What the ruleset tells a bot: ``_Facts``, the public facts of one ruleset (card values, what matching
-compares, the deck's values, the threshold, the mechanics that give hints), worked out once per ruleset and
-process and shared by every bot of that ruleset (``_facts``)."""
+compares, the deck's values at each table, the threshold, the mechanics that give hints), worked out once per
+ruleset and process and shared by every bot of that ruleset (``_facts``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 from ..cards import parse_card
 from ..engine.mechanic import Mechanic
@@ -26,35 +26,45 @@ class _Lazy(dict[str, T], Generic[T]):
         return fact
 
 
+class DeckFacts(NamedTuple):
+    """The deck of one table: what its cards add up to, how many they are, how many have each value."""
+
+    total: int
+    size: int
+    value_counts: dict[int, int]
+
+
 class _Facts:
     """The public facts of one ruleset a bot decides with, worked out once per ruleset and process (shared
     by every bot of that ruleset): card values, what matching compares, the deck's values, the threshold."""
 
     __slots__ = (
         "can_match",
-        "deck_size",
-        "deck_total",
+        "decks",
         "hinting",
         "kinds",
         "opponents",
         "rb",
         "same_pairs",
         "threshold",
-        "value_counts",
         "values",
     )
 
     def __init__(self, rb: Rulebook) -> None:
         self.rb = rb
         self.values: _Lazy[int] = _Lazy(lambda card: rb.value(parse_card(card)))
-        for c in rb.deck:
+        for c in rb.one_deck:
             self.values[str(c)] = rb.value(c)
-        deck_values = [self.values[str(c)] for c in rb.deck]
-        self.deck_total = sum(deck_values)
-        self.deck_size = len(deck_values)
-        self.value_counts: dict[int, int] = {}
-        for v in deck_values:
-            self.value_counts[v] = self.value_counts.get(v, 0) + 1
+        one = [self.values[str(c)] for c in rb.one_deck]
+        counts: dict[int, int] = {}
+        for v in one:
+            counts[v] = counts.get(v, 0) + 1
+        #: The deck of each table the ruleset allows, by player count (``rules.deck.copies`` decks of one).
+        self.decks: dict[int, DeckFacts] = {}
+        r = rb.variant.rules
+        for players in range(r.players.min, r.players.max + 1):
+            k = r.deck.copies_at(players)
+            self.decks[players] = DeckFacts(sum(one) * k, len(one) * k, {v: n * k for v, n in counts.items()})
         #: What matching compares, per card (its rank, or its value); ``None`` when a plugin decides
         #: (``tamalou_same_kind``): pairs are then asked of the rulebook once each.
         self.kinds: _Lazy[object] | None = None
@@ -68,6 +78,15 @@ class _Facts:
         self.opponents = self.can_match and rb.variant.rules.matching.opponents
         #: The mechanics that give hints for their moves (``Mechanic.hint``), in their order.
         self.hinting: tuple[Mechanic, ...] = tuple(m for m in rb.mechanics if rb.overrides(m, "hint"))
+
+    def deck(self, players: int) -> DeckFacts:
+        """The deck of a table of ``players``: the nearest count the ruleset allows for another (a bot never
+        set up for the ruleset it is shown, which counts with the French deck)."""
+        found = self.decks.get(players)
+        if found is None:
+            counts = list(self.decks)
+            found = self.decks[min(max(players, counts[0]), counts[-1])]
+        return found
 
     def same_kind(self, thrown: str, top: str) -> bool:
         """Whether ``thrown`` may be matched on ``top`` (the rulebook's answer)."""

@@ -193,7 +193,7 @@ class GreedyBot(_ViewReader):
         it is no lower): the mean of ``max(0, worst - value)`` over the unseen cards."""
         facts = self.facts
         values = facts.values
-        counts = dict(facts.value_counts)
+        counts = dict(facts.deck(view.players).value_counts)
         seen = [*view.discard, *(s.card for hand in view.hands for s in hand if s.card is not None)]
         if view.held is not None:
             seen.append(view.held)

@@ -59,8 +59,9 @@ class _ViewReader:
         facts = self.facts
         values = facts.values
         discard = view.discard
-        total = facts.deck_total - sum(map(values.__getitem__, discard))
-        n = facts.deck_size - len(discard)
+        deck = facts.deck(view.players)  # (the deck of this table: rules.deck.copies may depend on its size)
+        total = deck.total - sum(map(values.__getitem__, discard))
+        n = deck.size - len(discard)
         for hand in view.hands:
             for s in hand:
                 if s.card is not None:
@@ -70,7 +71,7 @@ class _ViewReader:
             total -= values[view.held]
             n -= 1
         if n <= 0:
-            return facts.deck_total / max(1, facts.deck_size)
+            return deck.total / max(1, deck.size)
         return total / n
 
     def _worth(self, card: str | None, est: float) -> float:

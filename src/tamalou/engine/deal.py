@@ -1,6 +1,6 @@
-"""Dealing a round: the universe of cards (the variant's deck, or a stacked deal checked against it),
-the shuffle and the deal, the first player, and the opening (deal events, a fixed peek, then a
-mechanic's opening or the first turn)."""
+"""Dealing a round: the universe of cards (the variant's deck for the table's player count, or a stacked
+deal checked against it), the shuffle and the deal, the first player, and the opening (deal events, a
+fixed peek, then a mechanic's opening or the first turn)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,8 @@ def deal_round(g: Round, seed: int | None, deal: dict[str, Any] | None, first_pl
     g.seed = secrets.randbits(63) if seed is None else seed
     g.rng = Rng(g.seed)
     g.actions = []
-    universe = g.rb.deck if deal is None else stacked_universe(g.rb.deck, deal, players)
+    deck = g.rb.deck_for(players)  # the deck of this table (rules.deck.copies may depend on its size)
+    universe = deck if deal is None else stacked_universe(deck, deal, players)
     set_universe(g, universe)
     n_cards = len(universe)
     g.knowers = [0] * n_cards
@@ -77,10 +78,11 @@ def first_seat(g: Round) -> int:
 
 
 def set_universe(g: Round, universe: list[Card]) -> None:
-    """The game's cards and their faces, texts, ranks, values and powers, by card id."""
+    """The game's cards and their faces, texts, ranks, values and powers, by card id (``g.players`` set)."""
     rb = g.rb
-    if universe is rb.deck:  # the variant's own deck: its tables are made once per variant
-        g.cards, g.text, g.rank, g.value, g.power_of = rb.deck_tables()
+    tables = rb.deck_tables(g.players)
+    if universe is tables[0]:  # the variant's own deck for this table: its tables are made once per deck
+        g.cards, g.text, g.rank, g.value, g.power_of = tables
         return
     g.cards = universe
     g.text = [str(c) for c in universe]

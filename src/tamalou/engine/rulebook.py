@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from .round import Round
 
 T = TypeVar("T")
+#: A deck's cards, texts, ranks, values and power names, by card id (``Rulebook.deck_tables``).
+DeckTables = tuple[list[Card], list[str], list[str], list[int], list[str]]
 
 #: Hooks a plugin answers while a game is played: a third party implementing one makes ``apply`` keep a
 #: copy of the game, so that a hook that raises leaves the game as it was.
@@ -166,12 +168,12 @@ class Rulebook:
     """Everything the engine needs to referee one variant, asked of its plugins once."""
 
     __slots__ = (
+        "_decks",
         "_end_hooks",
         "_power",
         "_tables",
         "_value",
         "call_allowed_hook",
-        "deck",
         "discard_forbidden",
         "flow",
         "from_discard",
@@ -180,6 +182,7 @@ class Rulebook:
         "max_turns",
         "mechanics",
         "must_replace",
+        "one_deck",
         "pm",
         "powers",
         "presence",
@@ -196,7 +199,21 @@ class Rulebook:
         self.pm = rules_manager(variant)
         hook = self.pm.hook
         r = variant.rules
-        self.deck: list[Card] = build_deck(r.deck.ranks, r.deck.suits, r.deck.jokers, r.deck.copies, r.deck.counts)
+        deck_rules = r.deck
+        #: One deck (``rules.deck.copies`` shuffles one or more together): every card a game may hold, in the
+        #: proportions of every table's deck. A game's own deck, by its player count: ``deck_for``.
+        self.one_deck: list[Card] = build_deck(
+            deck_rules.ranks, deck_rules.suits, deck_rules.jokers, 1, deck_rules.counts
+        )
+        # The deck of each table the ruleset allows, by player count: one list per number of decks, shared.
+        self._decks: dict[int, list[Card]] = {}
+        by_copies: dict[int, list[Card]] = {}
+        for players in range(r.players.min, r.players.max + 1):
+            k = deck_rules.copies_at(players)
+            deck = by_copies.get(k)
+            if deck is None:
+                deck = by_copies[k] = self.one_deck * k
+            self._decks[players] = deck
         self._value: dict[Card, int] = {}
         self._power: dict[Card, str] = {}
         threshold, plugin = first_result(hook.tamalou_call_threshold, variant=variant)
@@ -209,10 +226,10 @@ class Rulebook:
         self.same_kind_hook = self._overridden(hook.tamalou_same_kind)
         self.powers = self._collect_powers()
         self._check_power_names()
-        for card in self.deck:
+        for card in self.one_deck:
             self.value(card)
             self.power_name(card)
-        self._tables: tuple[list[Card], list[str], list[str], list[int], list[str]] | None = None
+        self._tables: dict[int, DeckTables] = {}  # by player count, shared by the counts with one deck
         d = r.draw
         self.from_discard = d.from_discard
         self.discard_forbidden = frozenset(d.discard_forbidden)
@@ -350,18 +367,30 @@ class Rulebook:
 
     # ---------------------------------------------------------------- cards
 
-    def deck_tables(self) -> tuple[list[Card], list[str], list[str], list[int], list[str]]:
-        """Cards, texts, ranks, values and powers of the deck, by card id (shared: never mutate them)."""
-        if self._tables is None:
-            deck = self.deck
-            self._tables = (
+    def deck_for(self, players: int) -> list[Card]:
+        """The deck of a game of ``players`` (``rules.deck.copies`` decks for that count): card ids are indexes
+        into it (shared: never mutate it). Raises ``ValueError`` for a count the ruleset does not allow."""
+        deck = self._decks.get(players)
+        if deck is None:
+            p = self.variant.rules.players
+            raise ValueError(f"{self.variant.name} is played by {p.min} to {p.max} players, got {players!r}")
+        return deck
+
+    def deck_tables(self, players: int) -> DeckTables:
+        """Cards, texts, ranks, values and powers of the deck of a game of ``players``, by card id (shared:
+        never mutate them; made once per deck)."""
+        tables = self._tables.get(players)
+        if tables is None:
+            deck = self.deck_for(players)
+            tables = next((t for t in self._tables.values() if t[0] is deck), None) or (
                 deck,
                 [str(c) for c in deck],
                 [c.rank for c in deck],
                 [self.value(c) for c in deck],
                 [self.power_name(c) for c in deck],
             )
-        return self._tables
+            self._tables[players] = tables
+        return tables
 
     def value(self, card: Card) -> int:
         v = self._value.get(card)

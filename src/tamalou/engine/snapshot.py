@@ -277,7 +277,8 @@ def dump(g: Round) -> str:
         if key not in when_set or value != added[key]:
             state[key] = value
     state["rng"] = g.rng.state
-    state["cards"] = None if g.cards is g.rb.deck else " ".join(g.text)
+    # The cards of the variant's deck for this table are not written: read back against that deck.
+    state["cards"] = None if g.cards is g.rb.deck_for(g.players) else " ".join(g.text)
     state["deal"] = g.deal_spec
     state["m"] = {
         m.name: [getattr(st, name) for name in state_slots(st)]
@@ -432,7 +433,7 @@ def _same_shape(default: Any, value: Any) -> bool:
 def _check_deal(g: Round, deal: Any, cards: Any) -> None:
     """A stacked deal, as ``new_game(..., deal=...)`` checks one, whose cards are the snapshot's."""
     try:
-        universe = stacked_universe(g.rb.deck, deal, g.players)
+        universe = stacked_universe(g.rb.deck_for(g.players), deal, g.players)
     except SetupError as exc:
         raise SnapshotError(f"the snapshot's deal: {short(str(exc), 300)}") from None
     if cards is None or [str(c) for c in universe] != g.text:
@@ -462,7 +463,7 @@ def _load(g: Round, state: Any, variant: Variant | None, allow_plugins: Any) -> 
     g.init_runtime(variant, state["players"])
     cards = state["cards"]
     if cards is None:
-        set_universe(g, g.rb.deck)
+        set_universe(g, g.rb.deck_for(g.players))  # (the deck of the snapshot's player count)
     else:
         try:
             set_universe(g, [parse_card(t) for t in cards.split()])

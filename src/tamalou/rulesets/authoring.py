@@ -120,13 +120,13 @@ def _rank_value(base: Variant, rank: str) -> int:
     """What a card of ``rank`` is worth in ``base`` when ``rules.values.ranks`` does not say (a rank named by a
     number, in a deck without suits)."""
     rb = rulebook(base)
-    return next(rb.value(c) for c in rb.deck if c.rank == rank)
+    return next(rb.value(c) for c in rb.one_deck if c.rank == rank)
 
 
 def _example_card(base: Variant) -> tuple[str, int, int]:
     """A card of the base's deck for the plugin's example, its value in the base, and a new value."""
     rb = rulebook(base)
-    faces = [c for c in dict.fromkeys(rb.deck) if not c.is_joker]
+    faces = [c for c in dict.fromkeys(rb.one_deck) if not c.is_joker]
     wanted = Card("J", "H")
     card = wanted if wanted in faces else faces[-1]
     old = rb.value(card)

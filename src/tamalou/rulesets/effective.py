@@ -82,7 +82,12 @@ class EffectiveRules(_Model):
     title: str
     players: tuple[int, int] = Field(description="Fewest and most players.")
     deck: str = Field(description="The deck in words.")
-    deck_size: int = Field(description="Cards in the deck, every copy counted.")
+    deck_size: int = Field(description="Cards in the deck of the fewest players, every copy counted.")
+    deck_sizes: dict[int, int] = Field(
+        default_factory=dict,
+        description="Cards in the deck of each table, by player count, every copy counted (rules.deck.copies may "
+        "give more players more decks).",
+    )
     cards: list[CardLine] = Field(description="Every card of the deck: its value and its power, rank by rank.")
     powers: dict[str, str] = Field(description="The powers the deck's cards have: name -> what it does.")
     call_threshold: int = Field(description="A call is right at this total or less (tamalou_call_threshold).")
@@ -134,7 +139,7 @@ def _ranks_in_order(variant: Variant, deck: list[Card]) -> list[str]:
 
 def _card_lines(variant: Variant, rb: Rulebook) -> list[CardLine]:
     hook = rb.pm.hook
-    unique = list(dict.fromkeys(rb.deck))  # each face once, in deck order
+    unique = list(dict.fromkeys(rb.one_deck))  # each face once, in deck order
     lines: list[CardLine] = []
     for rank in _ranks_in_order(variant, unique):
         cards = [c for c in unique if c.rank == rank]
@@ -161,17 +166,31 @@ def _card_lines(variant: Variant, rb: Rulebook) -> list[CardLine]:
     return lines
 
 
-def _deck_words(variant: Variant, size: int) -> str:
-    d = variant.rules.deck
+def _deck_words(variant: Variant) -> str:
+    """The deck in words: its cards, and how many decks each table shuffles when that depends on the number
+    of players (``"52 cards a deck: A to K in 4 suits; 1 deck (2 to 4 players), 2 decks (5 to 8 players)"``)."""
+    d, p = variant.rules.deck, variant.rules.players
     ranks = [r for r in d.ranks if r != JOKER]
     span = f"{ranks[0]} to {ranks[-1]}" if len(ranks) > 2 else " ".join(ranks)
-    parts = [f"{size} cards: {span}"]
-    parts.append(f"in {len(d.suits)} suits" if d.suits else "without suits")
+    tables = d.copies_by_players(p.min, p.max)
+    parts = [span, f"in {len(d.suits)} suits" if d.suits else "without suits"]
     if d.jokers:
         parts.append(f"and {d.jokers} joker{'s' if d.jokers > 1 else ''}")
-    if d.copies > 1:
-        parts.append(f"({d.copies} decks)")
-    return " ".join(parts)
+    if len(tables) > 1:
+        by_players = ", ".join(f"{_decks(k)} ({_players(first, last)})" for first, last, k in tables)
+        return f"{d.one_size} cards a deck: {' '.join(parts)}; {by_players}"
+    copies = tables[0][2]
+    if copies > 1:
+        parts.append(f"({copies} decks)")
+    return f"{d.one_size * copies} cards: {' '.join(parts)}"
+
+
+def _decks(copies: int) -> str:
+    return f"{copies} deck{'s' if copies > 1 else ''}"
+
+
+def _players(first: int, last: int) -> str:
+    return f"{first} players" if first == last else f"{first} to {last} players"
 
 
 def _call_words(variant: Variant, threshold: int) -> list[str]:
@@ -269,8 +288,9 @@ def effective_rules(variant: Variant | str | Sequence[str]) -> EffectiveRules:
         name=v.name,
         title=v.title,
         players=(v.rules.players.min, v.rules.players.max),
-        deck=_deck_words(v, len(rb.deck)),
-        deck_size=len(rb.deck),
+        deck=_deck_words(v),
+        deck_size=len(rb.deck_for(v.rules.players.min)),
+        deck_sizes={n: len(rb.deck_for(n)) for n in range(v.rules.players.min, v.rules.players.max + 1)},
         cards=cards,
         powers=powers,
         call_threshold=rb.threshold,

@@ -4,17 +4,28 @@ and ``DECK_RANKS``, the ranks of a standard deck), how they are dealt (``deal``)
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    Field,
+    PlainSerializer,
+    ValidationError,
+    WithJsonSchema,
+    model_validator,
+)
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from ..cards import DEFAULT_RANK_COUNT, JOKER, RANKS, Card, parse_card
 from .bounds import MAX_DEAL, MAX_PLAYERS, MAX_RANKS
 from .checks import _error, _not_in_deck, _once, _rank_keys, _twice
-from .key_types import RankName, SuitName, Table, Tup, _as_tuple, _Section
+from .key_types import RankName, SuitName, Table, Tup, _as_tuple, _read_only, _Section
 
 DECK_RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+#: The most decks shuffled together (``deck.copies``).
+MAX_COPIES = 4
 
 
 def _bare_rank_problem(rank: str) -> str | None:
@@ -31,6 +42,92 @@ def _bare_rank_problem(rank: str) -> str | None:
             "notation): use numbers, or names that neither start with A, T, J, Q, K or a digit nor end with S, H, D, C"
         )
     return None
+
+
+def _bound(value: int, lo: int, hi: int) -> PydanticCustomError | None:
+    """The error of a number below ``lo`` or above ``hi``, as pydantic's own ``ge`` and ``le`` say it."""
+    if value < lo:
+        return PydanticCustomError("greater_than_equal", "Input should be greater than or equal to {ge}", {"ge": lo})
+    if value > hi:
+        return PydanticCustomError("less_than_equal", "Input should be less than or equal to {le}", {"le": hi})
+    return None
+
+
+def _player_count(key: object) -> int | None:
+    """A key of a table by player count: an integer, or its digits as TOML writes keys (``"5"``); ``None``
+    if it is no player count (1 to ``MAX_PLAYERS``)."""
+    if type(key) is int:
+        n = key
+    elif isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= 2:
+        n = int(key)
+    else:
+        return None
+    return n if 1 <= n <= MAX_PLAYERS else None
+
+
+def _copies(value: Any) -> Any:
+    """``deck.copies``: a number of decks, or a table of them keyed by the fewest players from which each
+    applies (``{2 = 1, 5 = 2}``), its keys made integers and sorted. Each problem is one error at its key
+    (the union of the two forms would report each twice)."""
+    if type(value) is int:
+        error = _bound(value, 1, MAX_COPIES)
+        if error is not None:
+            raise error
+        return value
+    if not isinstance(value, Mapping):
+        return value  # the union says what it expects: an integer or a table
+    errors: list[InitErrorDetails] = []
+    out: dict[int, int] = {}
+    first: dict[int, object] = {}
+    for key, copies in value.items():
+        n = _player_count(key)
+        if n is None:
+            why = (
+                f"expected a player count from 1 to {MAX_PLAYERS} as key: the fewest players from which that many "
+                "decks are shuffled together, e.g. {2 = 1, 5 = 2}"
+            )
+            errors.append(_error("player_count", (str(key),), why, key))
+            continue
+        if n in first:
+            errors.append(_error("key_collision", (), f"{first[n]!r} and {key!r} both name {n} players", key))
+            continue
+        first[n] = key
+        if type(copies) is not int:
+            kind = PydanticCustomError("int_type", "Input should be a valid integer")
+            errors.append({"type": kind, "loc": (str(key),), "input": copies})
+            continue
+        error = _bound(copies, 1, MAX_COPIES)
+        if error is not None:
+            errors.append({"type": error, "loc": (str(key),), "input": copies})
+            continue
+        out[n] = copies
+    if not value:
+        errors.append(_error("empty_table", (), "expected at least one player count, e.g. {2 = 1, 5 = 2}", {}))
+    if errors:
+        raise ValidationError.from_exception_data("copies", errors)
+    return dict(sorted(out.items()))
+
+
+def _text_keys(table: Mapping[int, int]) -> dict[str, int]:
+    """A table by player count as TOML and JSON write it: its keys as text."""
+    return {str(k): v for k, v in table.items()}
+
+
+#: A number of decks shuffled together.
+Copies = Annotated[int, Field(ge=1, le=MAX_COPIES)]
+#: Numbers of decks by player count: each applies from its count (the fewest players) up to the next one's.
+CopiesByPlayers = Annotated[
+    Mapping[Annotated[int, Field(ge=1, le=MAX_PLAYERS)], Copies],
+    AfterValidator(_read_only),
+    PlainSerializer(_text_keys),
+    WithJsonSchema(
+        {
+            "type": "object",
+            "propertyNames": {"enum": [str(n) for n in range(1, MAX_PLAYERS + 1)]},
+            "additionalProperties": {"type": "integer", "minimum": 1, "maximum": MAX_COPIES},
+        }
+    ),
+]
 
 
 class Players(_Section):
@@ -68,14 +165,54 @@ class Deck(_Section):
         "A deck with suits has one card of each rank per suit.",
     )
     jokers: int = Field(0, ge=0, le=2, description="Jokers added (JK1, JK2): 0 to 2.")
-    copies: int = Field(1, ge=1, le=4, description="How many such decks are shuffled together (1 to 4).")
+    copies: Annotated[Copies | CopiesByPlayers, BeforeValidator(_copies)] = Field(
+        1,
+        description=f"How many such decks are shuffled together (1 to {MAX_COPIES}); or a table by player count, "
+        "each entry from its count up to the next one's, e.g. {2 = 1, 5 = 2}: one deck from 2 players, two "
+        "from 5 (its first count at most rules.players.min).",
+    )
 
     @property
-    def size(self) -> int:
-        """How many cards the deck has (jokers and copies included)."""
+    def one_size(self) -> int:
+        """How many cards one deck has (jokers included): what ``copies`` shuffles together."""
         ranks = [r for r in self.ranks if r != JOKER]
         one = len(ranks) * len(self.suits) if self.suits else sum(self.counts.get(r, DEFAULT_RANK_COUNT) for r in ranks)
-        return (one + self.jokers) * self.copies
+        return one + self.jokers
+
+    def copies_at(self, players: int) -> int:
+        """How many decks a table of ``players`` shuffles together: ``copies``, or its table's entry of the
+        largest count at most ``players``. Raises ``ValueError`` below the table's first count."""
+        copies = self.copies
+        if isinstance(copies, int):
+            return copies
+        found = None
+        for n, k in copies.items():  # (sorted by count)
+            if n > players:
+                break
+            found = k
+        if found is None:
+            first = next(iter(copies))
+            raise ValueError(
+                f"rules.deck.copies says no number of decks for {players} players (its first count is {first})"
+            )
+        return found
+
+    def size(self, players: int) -> int:
+        """How many cards the deck of a table of ``players`` has (jokers and copies included)."""
+        return self.one_size * self.copies_at(players)
+
+    def copies_by_players(self, fewest: int, most: int) -> list[tuple[int, int, int]]:
+        """The tables from ``fewest`` to ``most`` players grouped by their number of decks: ``(first, last,
+        copies)`` each, in order (one group when ``copies`` is a number). Raises ``ValueError`` when the
+        table's first count is above ``fewest``."""
+        out: list[tuple[int, int, int]] = []
+        for n in range(fewest, most + 1):
+            k = self.copies_at(n)
+            if out and out[-1][2] == k:
+                out[-1] = (out[-1][0], n, k)
+            else:
+                out.append((n, n, k))
+        return out
 
     @property
     def faces(self) -> frozenset[Card]:

@@ -42,7 +42,7 @@ from .checks import _error, _not_in_deck
 from .ending import End, Rounds, Scoring
 from .key_types import Table, Tup, _description_text, _one_line, _Section
 from .play import Call, DrawRules, Matching
-from .table import Deal, Deck, Peek, Players
+from .table import MAX_COPIES, Deal, Deck, Peek, Players
 from .timing import Timing
 
 
@@ -109,11 +109,13 @@ def rules_problems(sections: Mapping[str, Any]) -> list[Problem]:
         )
     if deck is not None:
         out += _cards_problems(deck, values, powers, draw)
-        size = deck.size
-        if size == 0:
+        if deck.one_size == 0:
             out.append((("deck",), "the deck has no cards: expected some ranks (deck.ranks) or jokers", None))
-        elif deal is not None and players is not None:
-            out += _deal_problems(size, deal, players)
+        elif players is not None:
+            uncovered = _copies_problems(deck, players)
+            out += uncovered
+            if deal is not None and not uncovered:
+                out += _deal_problems(deck, deal, players)
     if deal is not None and players is not None and isinstance(deal.first_player, int):
         fp, most = deal.first_player, players.max
         if not 0 <= fp < most:
@@ -168,22 +170,57 @@ def rules_problems(sections: Mapping[str, Any]) -> list[Problem]:
     return out
 
 
-def _deal_problems(size: int, deal: Deal, players: Players) -> list[Problem]:
-    """A deal at the largest table must leave the first discard and a card to draw."""
-    most, each, discard = players.max, deal.cards, deal.discard
-    needed = most * each + discard + 1
-    if size >= needed:
+def _copies_problems(deck: Deck, players: Players) -> list[Problem]:
+    """A table of decks by player count must say how many decks the fewest players shuffle."""
+    copies = deck.copies
+    if isinstance(copies, int):
         return []
-    fit = (size - discard - 1) // each
-    if fit >= players.min:
-        advice = f"expected at most {fit} players (or a bigger deck, or fewer cards dealt)"
-    else:
-        advice = "expected a bigger deck or fewer cards dealt"
+    first, fewest = next(iter(copies)), players.min
+    if first <= fewest:
+        return []
     why = (
-        f"{most} players need {needed} cards ({most} x {each} dealt, {discard} for the discard, 1 to draw) "
-        f"but the deck has {size}: {advice}"
+        f"the table starts at {first} players but rules.players.min is {fewest}: expected its first count at "
+        f"most {fewest} (e.g. {{{fewest} = 1, ...}}), so that every table of the ruleset has a deck"
     )
-    return [(("players", "max"), why, most)]
+    return [(("deck", "copies"), why, dict(copies))]
+
+
+def _deal_problems(deck: Deck, deal: Deal, players: Players) -> list[Problem]:
+    """A deal at every table the ruleset allows must leave the first discard and a card to draw, out of that
+    table's deck (``rules.deck.copies`` may give a bigger table more decks)."""
+    each, discard = deal.cards, deal.discard
+    out: list[Problem] = []
+    for first, last, copies in deck.copies_by_players(players.min, players.max):
+        size = deck.one_size * copies
+        fit = (size - discard - 1) // each  # the most players this deck serves
+        if fit >= last:
+            continue
+        n = max(first, fit + 1)  # the fewest players it cannot serve
+        needed = n * each + discard + 1
+        if isinstance(deck.copies, int):  # one deck for every table: the largest is the one too large
+            most, needed = players.max, players.max * each + discard + 1
+            if fit >= players.min:
+                advice = f"expected at most {fit} players (or a bigger deck, or fewer cards dealt)"
+            else:
+                advice = "expected a bigger deck or fewer cards dealt"
+            why = (
+                f"{most} players need {needed} cards ({most} x {each} dealt, {discard} for the discard, 1 to draw) "
+                f"but the deck has {size}: {advice}"
+            )
+            return [(("players", "max"), why, most)]
+        ways = [f"more decks from {n} players (e.g. {n} = {copies + 1})"] if copies < MAX_COPIES else []
+        if last == players.max and n > players.min:
+            ways.append(f"at most {n - 1} players (rules.players.max)")
+        ways.append("fewer cards dealt")
+        tables = f"{first} players" if first == last else f"{first} to {last} players"
+        decks = f"{copies} deck{'s' if copies > 1 else ''}"
+        why = (
+            f"{n} players need {needed} cards ({n} x {each} dealt, {discard} for the discard, 1 to draw) but "
+            f"rules.deck.copies gives {tables} {decks}, {size} cards: expected "
+            + (", ".join(ways[:-1]) + " or " + ways[-1] if len(ways) > 1 else ways[0])
+        )
+        out.append((("deck", "copies"), why, dict(deck.copies)))
+    return out
 
 
 def _cards_problems(deck: Deck, values: Values | None, powers: Powers | None, draw: DrawRules | None) -> list[Problem]:

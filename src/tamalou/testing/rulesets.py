@@ -95,15 +95,29 @@ def _set(data: dict[str, Any], path: str, value: Any) -> None:
 
 
 def _fit(rules: dict[str, Any]) -> None:
-    """Make the rules consistent again after changes: the deal fits the deck at the largest table,
-    the peek looks at dealt slots, the first seat exists, the clock keys need a clock, the caller's
-    protection needs protect_caller."""
-    size = Deck.model_validate(rules["deck"]).size
+    """Make the rules consistent again after changes: a table of decks by player count starts at the fewest
+    players, the deal fits the deck of every table (the largest shrinks), the peek looks at dealt slots, the
+    first seat exists, the clock keys need a clock, the caller's protection needs protect_caller."""
+    deck = Deck.model_validate(rules["deck"])
     deal, players = rules["deal"], rules["players"]
-    discard = deal["discard"]
-    while deal["cards"] > 1 and (size - discard - 1) // deal["cards"] < players["min"]:
+    if not isinstance(deck.copies, int):  # its first count moves down to the fewest players
+        table = dict(deck.copies)
+        first = next(iter(table))
+        if first > players["min"]:
+            table[players["min"]] = table.pop(first)
+        rules["deck"]["copies"] = {str(k): table[k] for k in sorted(table)}
+        deck = Deck.model_validate(rules["deck"])
+    discard = int(deal["discard"])
+
+    def serves(n: int) -> bool:
+        return (deck.size(n) - discard - 1) // int(deal["cards"]) >= n
+
+    while deal["cards"] > 1 and not serves(players["min"]):
         deal["cards"] -= 1
-    players["max"] = max(players["min"], min(players["max"], (size - discard - 1) // deal["cards"]))
+    most = players["min"]
+    while most < players["max"] and serves(most + 1):
+        most += 1
+    players["max"] = most
     cards = deal["cards"]
     peek = rules["peek"]
     peek["slots"] = [s for s in peek["slots"] if s < cards]
@@ -245,6 +259,13 @@ def _table(draw: DrawFn, r: dict[str, Any], v: Variant) -> dict[str, Any]:
     return {"players.min": lo, "players.max": draw(st.integers(lo, 8))}
 
 
+def _copies_by_players(draw: DrawFn, r: dict[str, Any], v: Variant) -> dict[str, Any]:
+    """More decks at bigger tables, from the fewest players: ``{"2": 1, "5": 2}``."""
+    fewest = r["players"]["min"]
+    counts = [fewest, *sorted(draw(st.lists(st.integers(fewest + 1, 8), min_size=1, max_size=2, unique=True)))]
+    return {"deck.copies": {str(n): draw(st.integers(1, 3)) for n in counts}}
+
+
 def _ties(draw: DrawFn, r: dict[str, Any], v: Variant) -> dict[str, Any]:
     ties = ["fewer_cards", "caller_ahead", "caller_behind"]
     return {"end.ties": draw(st.lists(st.sampled_from(ties), max_size=2, unique=True))}
@@ -283,6 +304,7 @@ _CHANGES: dict[str, Change] = {
     "switches": _switches,
     "deal size": _deal_size,
     "table": _table,
+    "decks by players": _copies_by_players,
     "ties": _ties,
     "discard forbidden": _forbidden,
     "rank powers": _rank_powers,
@@ -314,8 +336,9 @@ def variants(
     ``modifiers=False``: never), with up to ``max_changes`` groups of keys changed to random values
     within the schema's bounds (the threshold, the values of some ranks, penalty cards,
     ``max_cards``, the deal's size, switches of matching, calling, drawing and powers, the table's
-    size, the clock...; ``0``: never). Each ruleset drawn with changed keys is noted as the
-    ``tamalou.testing.tweak(...)`` call that rebuilds it.
+    size, more decks at bigger tables (``deck.copies`` by player count), the clock...; ``0``: never).
+    Each ruleset drawn with changed keys is noted as the ``tamalou.testing.tweak(...)`` call that
+    rebuilds it.
 
     >>> import tamalou
     >>> from hypothesis import given

@@ -72,7 +72,7 @@ def deals(
     """
     v = _load(variant)
     n = _players(draw, v, players)
-    deck = [str(c) for c in rulebook(v).deck]
+    deck = [str(c) for c in rulebook(v).deck_for(n)]  # the deck of this table
     k = v.rules.deal.cards
     order = draw(st.permutations(deck))
     rest = len(deck) - k * n

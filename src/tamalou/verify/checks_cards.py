@@ -1,12 +1,14 @@
 """The checks of where the cards lie: ``check_conservation`` (every card of the universe is in exactly
-one place: a slot, the stock, the discard or held) and ``check_slot_order`` (a finished round's result
-does not depend on which slot of a layout holds which card)."""
+one place: a slot, the stock, the discard or held; a shuffled round's universe is the deck of its table)
+and ``check_slot_order`` (a finished round's result does not depend on which slot of a layout holds which
+card)."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable
 
+from ..cards import deck_counter
 from ..engine import NO_CARD, Round
 from ..engine.game import Game, round_of
 from ..errors import what_raised
@@ -15,7 +17,8 @@ from .violation import _fail, _rng
 
 def check_conservation(game: Game | Round) -> None:
     """Every card of the universe is in exactly one place: a layout slot, the stock, the discard,
-    or held (``game.held``; ``-1`` if none). Nothing is lost, duplicated or invented.
+    or held (``game.held``; ``-1`` if none). Nothing is lost, duplicated or invented. A round shuffled and
+    dealt (no stacked deal) holds the deck of its player count (``rules.deck.copies`` decks).
 
     >>> from tamalou import new_game
     >>> check_conservation(new_game("french", players=3, seed=1))
@@ -29,6 +32,8 @@ def check_conservation(game: Game | Round) -> None:
             problems.append(f"game.{name} has {size} entries for {n} cards")
     if len(game.hands) != game.players:
         problems.append(f"{len(game.hands)} layouts for {game.players} players")
+    if game.deal_spec is None:  # shuffled and dealt: the cards are those of the deck of the table
+        problems += _not_the_deck(game)
     seen: dict[int, str] = {}
 
     def put(card: object, place: str) -> None:
@@ -55,6 +60,22 @@ def check_conservation(game: Game | Round) -> None:
         problems.append(f"{len(missing)} card(s) are nowhere: {shown}")
     if problems:
         raise _fail(game, "cards not conserved: " + "; ".join(problems), "conservation")
+
+
+def _not_the_deck(game: Round) -> list[str]:
+    """What is wrong with the cards of a shuffled round: they must be the deck of its player count
+    (``rules.deck.copies`` decks), the same list in the usual case (the cards of a clone that a search or a
+    resample dealt again may be another list of the same cards)."""
+    try:
+        deck = game.rb.deck_for(game.players)
+    except ValueError as exc:
+        return [str(exc)]
+    if game.cards is deck or deck_counter(game.cards) == deck_counter(deck):
+        return []
+    return [
+        f"the round's {len(game.cards)} cards are not the deck of {game.players} players "
+        f"({len(deck)} cards, by rules.deck.copies)"
+    ]
 
 
 def _permutations(cards: list[int], rng: random.Random, count: int) -> list[list[int]]:

@@ -82,7 +82,7 @@ def lint_variant(variant: Variant | str | Sequence[str]) -> list[Lint]:
     []
     """
     v = resolve(variant)
-    deck = rulebook(v).deck
+    deck = rulebook(v).one_deck  # (every card a table may hold: more decks hold the same cards)
     hook = rules_manager(v).hook
     calls: dict[str, list[dict[str, Any]]] = {
         "tamalou_card_value": [{"variant": v, "card": card} for card in deck],

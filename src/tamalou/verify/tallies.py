@@ -7,8 +7,9 @@ players tied at 0 points, one of them with no card left — hides from them: a t
 in a tie. Here the ends are made, not played:
 
 - **hands**: an emptied layout, one card (the lowest, the highest, a card of each value), the deal's
-  size and the most cards a layout may hold (of the lowest cards, of the highest), as text in slot order,
-  the totals their sum (``tamalou.card_value``), as the engine makes them;
+  size and the most cards a layout may hold (of the lowest cards, of the highest), out of the deck of the
+  table (``rules.deck.copies`` may give more players more decks), as text in slot order, the totals their
+  sum (``tamalou.card_value``), as the engine makes them;
 - **tallies**: for every player count the ruleset allows, everyone holding the same hand (a tie of all
   at every total, 0 and an emptied layout included); each hand at each seat, the others holding the deal
   of the lowest cards; each pair of different hands with the same total (a card, and two cards that add
@@ -42,10 +43,10 @@ from ..schema import Variant
 _Hand = tuple[tuple[str, ...], int]
 
 
-def _hands(variant: Variant, most: int | None) -> tuple[dict[str, _Hand], list[tuple[_Hand, _Hand]]]:
-    """The hands of the tallies, by a name saying what each is, and the pairs of different hands with the
-    same total."""
-    _, texts, _, values, _ = rulebook(variant).deck_tables()
+def _hands(variant: Variant, most: int | None, players: int) -> tuple[dict[str, _Hand], list[tuple[_Hand, _Hand]]]:
+    """The hands of the tallies of ``players``, out of the deck of that table, by a name saying what each is,
+    and the pairs of different hands with the same total."""
+    _, texts, _, values, _ = rulebook(variant).deck_tables(players)
     order = sorted(range(len(texts)), key=lambda c: (values[c], texts[c]))  # the deck, lowest first
 
     def hand(cards: Sequence[int]) -> _Hand:
@@ -98,12 +99,17 @@ def synthetic_tallies(
     ((0, 0, 0), (0, 0, 0), ((), (), ()), None)
     """
     v = resolve(variant)
-    hands, ties = _hands(v, most)
-    threshold = rulebook(v).threshold
+    rb = rulebook(v)
+    threshold = rb.threshold
     timing = v.rules.timing
     leaving = timing.turn_seconds > 0 and timing.absent_turns_to_leave > 0  # players may leave the round
     counts = range(v.rules.players.min, v.rules.players.max + 1) if players is None else players
+    made: dict[int, tuple[dict[str, _Hand], list[tuple[_Hand, _Hand]]]] = {}  # by deck (rules.deck.copies)
     for n in counts:
+        deck = id(rb.deck_for(n))
+        if deck not in made:
+            made[deck] = _hands(v, most, n)
+        hands, ties = made[deck]
         # (the hands, dealt to the seats in order; the players who left the round)
         deals: list[tuple[list[_Hand], tuple[int, ...]]] = []
         for h in hands.values():  # a tie of all, at every total (and, in a timed ruleset, each seat gone)

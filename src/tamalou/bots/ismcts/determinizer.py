@@ -34,7 +34,7 @@ class Determinizer:
         players = view.players
         g = Round(None)
         g.init_runtime(variant, players)
-        set_universe(g, rb.deck)
+        set_universe(g, rb.deck_for(players))  # the deck of this table
         pool: dict[str, list[int]] = {}
         for card_id, text in enumerate(g.text):
             pool.setdefault(text, []).append(card_id)

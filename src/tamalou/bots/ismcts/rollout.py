@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any
 
 from ...actions import Action, Call, Discard, Draw, Give, MatchAction, Pass, Power, Replace, Tick
 from ...engine.round import Round
@@ -35,16 +34,14 @@ class RolloutPolicy:
         self.hinted = {name: power for name, power in rb.powers.items() if power.hints}
         #: The mechanics that give hints for their moves (``Mechanic.hint``), in their order (the ruleset's facts).
         self.hinting = _facts(rb).hinting
-        tables = rb.deck_tables()
-        values = tables[3]
+        values = [rb.value(c) for c in rb.one_deck]  # (one deck's mean is every table's)
         self.mean = sum(values) / max(1, len(values))
         self.threshold = rb.threshold
         m = rb.variant.rules.matching
         self.matching = m.enabled
-        # What matching compares, per card id (``None``: a plugin decides, asked of the rulebook).
-        self.kind: list[Any] | None = None
-        if rb.same_kind_hook is None:
-            self.kind = list(values) if m.by == "value" else list(tables[2])
+        # What matching compares: the game's card values or ranks, by card id (""; a plugin decides, asked of
+        # the rulebook).
+        self.kind = "" if rb.same_kind_hook is not None else "value" if m.by == "value" else "rank"
 
     # -- what a player believes -------------------------------------------------------------------
 
@@ -70,8 +67,10 @@ class RolloutPolicy:
 
     def same(self, g: Round, a: int, b: int) -> bool:
         kind = self.kind
-        if kind is not None:
-            return bool(kind[a] == kind[b])
+        if kind == "rank":
+            return g.rank[a] == g.rank[b]
+        if kind == "value":
+            return g.value[a] == g.value[b]
         return self.rb.same_kind(g.cards[a], g.cards[b])
 
     def worth(self, g: Round, p: int) -> float:
