@@ -1,22 +1,28 @@
-"""The package as a tamalou plugin: its rulesets are found, its moves are actions like tamalou's (JSON,
-refusals, snapshots), what it shows a seat is public, a search rebuilds its state, and random games keep
-every invariant of ``tamalou verify``."""
+"""The package as a tamalou plugin: its rulesets are found and set the mechanic in their TOML (the grid, the
+table ``[options.golf]``), its moves are actions like tamalou's (JSON, refusals, snapshots), what it shows a seat
+is public, a search rebuilds its state, and random games keep every invariant of ``tamalou verify``."""
 
 from __future__ import annotations
 
 import json
 import random
+import re
+import tomllib
+from pathlib import Path
 
 import pytest
 import tamalou
+from pydantic import ValidationError
 from tamalou import Discard, Draw, IllegalAction, Replace, Round
 from tamalou.bots import make_bot
 from tamalou.bots.ismcts import Determinizer
+from tamalou.cli import app
 from tamalou.engine import new_round
 from tamalou.rulesets.effective import effective_rules
 from tamalou.verify import check_replay, check_result, random_playout
+from typer.testing import CliRunner
 
-from tamalou_golf import Flip, TurnUp
+from tamalou_golf import VARIANTS, Flip, Golf, GolfOptions, TurnUp
 
 RULESETS = ("golf-4", "golf-6", "golf-6-knock", "golf-9")  # in the order tamalou lists them
 G6 = {
@@ -40,6 +46,103 @@ def test_the_rulesets_are_registered() -> None:
     names = tamalou.variant_names()
     assert [name for name in names if name.startswith("golf")] == list(RULESETS)
     assert tamalou.load_variant("golf").name == "golf-6"
+
+
+#: Each ruleset's settings of the mechanic: its grid (``rules.deal.grid``) and its table ``[options.golf]``.
+SETTINGS = {
+    "golf-4": ((2, 2), {"turn_up": 0, "flip": False, "go_out": False}),
+    "golf-6": ((2, 3), {"turn_up": 2, "flip": True, "go_out": True}),
+    "golf-6-knock": ((2, 3), {"turn_up": 2, "flip": True, "go_out": True}),
+    "golf-9": ((3, 3), {"turn_up": 3, "flip": True, "go_out": True}),
+}
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_each_ruleset_sets_the_one_mechanic_in_its_toml(name: str) -> None:
+    """One plugin module, one mechanic: a ruleset says its layout's shape (``rules.deal.grid``) and the
+    mechanic's settings (``[options.golf]``, validated by ``GolfOptions``). golf-6-knock writes no settings of
+    its own: golf-6's come through ``extends``."""
+    variant = tamalou.load_variant(name)
+    grid, options = SETTINGS[name]
+    assert variant.plugins == ("tamalou_golf.mechanic",)
+    assert variant.rules.deal.grid == grid
+    assert effective_rules(variant).mechanic_options == {"golf": options}
+    assert variant.options == {"golf": options}
+    with (VARIANTS / f"{name}.toml").open("rb") as f:
+        written = tomllib.load(f)
+    assert ("options" in written) is (name != "golf-6-knock")  # golf-6-knock: golf-6's, through extends
+
+
+def test_the_settings_are_strict_and_default_to_golf_6() -> None:
+    """``GolfOptions``: a ruleset without the table plays golf-6's settings (the usual game); the settings are
+    frozen (one mechanic is shared by every game of its ruleset) and strict (TOML values are typed)."""
+    assert GolfOptions() == GolfOptions(turn_up=2, flip=True, go_out=True)
+    with pytest.raises(ValidationError, match="frozen"):
+        GolfOptions().turn_up = 3  # type: ignore[misc]
+    with pytest.raises(ValidationError, match="valid integer"):
+        GolfOptions.model_validate({"turn_up": "2"})
+
+
+def test_show_prints_the_golf_options() -> None:
+    """``tamalou show`` says the mechanic's settings beside what it does."""
+    result = CliRunner().invoke(app, ["show", "golf-6"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "  golf's options: turn_up = 2, flip = true, go_out = true\n" in result.output
+    assert "  tamalou_golf.mechanic: The Golf mechanic" in result.output
+
+
+def ruleset(tmp_path: Path, text: str) -> tamalou.Variant:
+    """The ruleset ``text`` (a file of its own, ``mine.toml``), loaded."""
+    path = tmp_path / "mine.toml"
+    path.write_text(text, encoding="utf-8")
+    return tamalou.load_variant(path)
+
+
+@pytest.mark.parametrize(
+    ("table", "key", "why"),
+    [
+        ("turn_up = 9", "options.golf.turn_up", r"expected at most 5 \(one of a layout's 6 cards at least stays"),
+        ("turn_up = 6", "options.golf.turn_up", "expected at most 5"),
+        ("turn_up = -1", "options.golf.turn_up", "greater than or equal to 0"),
+        ('turn_up = "2"', "options.golf.turn_up", "expected an integer"),
+        ("flip = 1", "options.golf.flip", "expected true or false"),
+        ("knock = true", "options.golf.knock", "unknown key"),
+    ],
+)
+def test_a_wrong_option_is_a_variant_error_naming_its_key(tmp_path: Path, table: str, key: str, why: str) -> None:
+    """A ruleset's ``[options.golf]`` is checked when it loads: a wrong value or an unknown key is a
+    ``VariantError`` naming the file and ``options.golf.<key>`` (here in a ruleset extending golf-6, 6 cards)."""
+    with pytest.raises(tamalou.VariantError) as caught:
+        ruleset(tmp_path, f'extends = "golf-6"\n\n[options.golf]\n{table}\n')
+    (error,) = caught.value.errors
+    assert (error.file, error.key) == ("mine.toml", key)
+    assert error.reason is not None
+    assert re.search(why, error.reason), error.reason
+
+
+def test_a_grid_of_another_shape_plays_its_columns(tmp_path: Path) -> None:
+    """The shape is the ruleset's: golf-6 on 3 rows of 2 has columns of three cards."""
+    v = ruleset(tmp_path, 'extends = "golf-6"\n\n[rules.deal]\ngrid = [3, 2]\n')
+    assert Golf(v).column_slots(1) == [1, 3, 5]
+    assert new_round(v, players=2, seed=1).view(0).grid == [3, 2]
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        (
+            'extends = "french"\nplugins = ["tamalou_golf.mechanic"]\n\n[rules.draw]\ndiscard_must_replace = true\n',
+            "rules.deal.grid",
+        ),
+        ('extends = "golf-6"\n\n[rules.draw]\ndiscard_must_replace = false\n', "rules.draw.discard_must_replace"),
+    ],
+)
+def test_a_ruleset_the_mechanic_cannot_play_is_refused(tmp_path: Path, text: str, key: str) -> None:
+    """Golf scores columns: a ruleset without ``rules.deal.grid`` is refused, naming it; and a card taken from
+    the discard must be placed (``rules.draw.discard_must_replace``)."""
+    with pytest.raises(tamalou.VariantError) as caught:
+        ruleset(tmp_path, text)
+    assert [(e.file, e.key) for e in caught.value.errors] == [("mine.toml", key)]
 
 
 def test_the_moves_are_actions_on_the_wire() -> None:
@@ -86,12 +189,14 @@ def test_snapshots_in_golfs_own_phases() -> None:
 
 def test_the_view_shows_only_public_facts() -> None:
     """``extra["golf"]`` is the same for every seat (the face-up slots are public), and is what the
-    JSON Schema of the ruleset's views says."""
+    JSON Schema of the ruleset's views says. The layout's shape is tamalou's ``view.grid``, not Golf's."""
     g = golf6()
     g.apply(TurnUp(0, (0, 1)))
-    assert g.view(0).extra == g.view(1).extra == {"golf": {"rows": 2, "columns": 3, "face_up": [[0, 1], []]}}
+    assert g.view(0).extra == g.view(1).extra == {"golf": {"face_up": [[0, 1], []]}}
+    assert g.view(0).grid == g.view(1).grid == g.seat_view(1).grid == [2, 3]
     schema = tamalou.view_json_schema(g.variant)
     assert set(schema["properties"]["extra"]["properties"]) == {"golf"}
+    assert set(schema["properties"]["extra"]["properties"]["golf"]["properties"]) == {"face_up"}
 
 
 def test_a_search_rebuilds_the_face_up_cards() -> None:

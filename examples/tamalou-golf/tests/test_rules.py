@@ -2,7 +2,8 @@
 
 A deal: ``hands`` per seat (slot 0 first; slots are numbered row by row), ``stock`` top first, ``discard``
 bottom first; seat 0 plays first. ``new_round`` (``new_game`` without the facade) lets a test read the
-table: the layouts, who knows which card.
+table: the layouts, who knows which card. A match stacks its first holes the same way
+(``new_match(..., deals=[...])``, one deal a round).
 """
 
 from __future__ import annotations
@@ -146,25 +147,51 @@ def test_lowest_total_wins_and_ties_share_a_place() -> None:
     assert r.scores == [8, 23, 23]
 
 
+#: golf-4, the first three holes of a match, stacked (``new_match(..., deals=...)``): seat 0's hand, then seat 1's.
+HOLES = [
+    (["AS 3H 4C KD", "2S 9H QC 6D"], [1 + 3 + 4 + 0, -2 + 9 + 10 + 6]),  # 8 and 23
+    (["8S 3H 8C KD", "5S 5H 10C 2D"], [3 + 0, 5 + 5 + 10 - 2]),  # the 8s of a column count 0: 3; 18 (a row)
+    (["JS QH 10D 9C", "KS 2H AC 2C"], [10 + 10 + 10 + 9, 0 + 1]),  # 39; the 2s of a column count 0 (not -4): 1
+]
+
+
+def knocked_hole(game: tamalou.Game) -> None:
+    """golf-4: whoever begins knocks at once; the other draws from the stock and discards in their last turn
+    (no flip in golf-4): nobody's cards change, each scores the layout they were dealt."""
+    game.apply(Call(game.current_player))
+    p = game.current_player
+    game.apply(Draw(p, "stock"))
+    game.apply(Discard(p))
+    assert game.is_over
+
+
 def test_a_match_is_nine_holes_and_totals_are_added() -> None:
     """Rule: "a match is 9 rounds ("holes"), totals added".
 
-    A match of rounds is dealt by tamalou from its seed (a match cannot be stacked): each player knocks at
-    the first chance, so each round is short. The match lasts 9 rounds and each total is the sum of the
-    player's 9 round scores, the lowest first."""
-    match = tamalou.new_match("golf-4", players=2, seed=7)
-    while not match.is_over:
-        game = match.game
-        while not game.is_over:
-            p = game.to_act[0]
-            actions = game.legal_actions(p)
-            knocks = [a for a in actions if isinstance(a, Call)]
-            game.apply(knocks[0] if knocks else actions[0])
+    golf-4, two players: the first three holes are stacked (``HOLES``), each knocked at once, so each player
+    scores the layout they were dealt; the totals add up hole by hole (8 and 23, then 11 and 41, then 50 and
+    42). The other six holes are dealt from the match's seed (tamalou deals the rounds past the last stacked
+    deal as a seeded match does) and knocked the same way. The match ends after the 9th hole; each total is
+    the sum of the player's 9 scores, and the lowest total wins."""
+    deals = [{"hands": [h.split() for h in hands], "stock": ["9S"], "discard": ["3C"]} for hands, _ in HOLES]
+    match = tamalou.new_match("golf-4", players=2, seed=7, deals=deals)
+    assert match.firsts == [0]  # seed 7 draws seat 0 to begin; then one seat on each hole
+    totals = [0, 0]
+    for hands, scores in HOLES:
+        assert [tamalou.round_of(match.game).layout(p) for p in (0, 1)] == [h.split() for h in hands]
+        knocked_hole(match.game)
+        match.next_round()
+        assert match.scores[-1] == scores
+        totals = [t + s for t, s in zip(totals, scores, strict=True)]
+        assert match.totals() == totals
+    assert match.totals() == [50, 42] and match.firsts == [0, 1, 0, 1]
+    while not match.is_over:  # holes 4 to 9, from the seed
+        knocked_hole(match.game)
         match.next_round()
     r = match.result()
-    assert len(r.rounds) == 9
+    assert len(r.rounds) == 9 and r.rounds[:3] == [scores for _, scores in HOLES]
     assert r.totals == [sum(scores[p] for scores in r.rounds) for p in range(2)]
-    assert r.ranking[0] == [p for p in range(2) if r.totals[p] == min(r.totals)]
+    assert r.ranking[0] == r.winners == [p for p in range(2) if r.totals[p] == min(r.totals)]
 
 
 # ----------------------------------------------------------------------------- values
@@ -195,14 +222,17 @@ def test_layouts_are_grids_and_start_face_down(name: str, rows: int, columns: in
     """Rule: "Layouts are grids (slot numbers row by row): golf-4 2×2, golf-6 2 rows × 3 columns, golf-9 3×3.
     Cards start face down."
 
-    The grid's shape is in every seat's view (``extra["golf"]``); at the deal no card is face up, and a seat
-    sees none of another's cards (in golf-4 a player has peeked at their own bottom row: their own secret)."""
+    The grid's shape is the ruleset's (``rules.deal.grid``) and in every seat's view (tamalou's ``view.grid``);
+    at the deal no card is face up (``extra["golf"]``), and a seat sees none of another's cards (in golf-4 a
+    player has peeked at their own bottom row: their own secret)."""
     cards = [f"{r}{s}" for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")]
     n = rows * columns
     g = deal(name, [" ".join(cards[:n]), " ".join(cards[n : 2 * n])], stock=cards[2 * n : 2 * n + 5], discard=["KC"])
+    assert g.variant.rules.deal.grid == (rows, columns)
     for seat in (0, 1):
         view = g.view(seat)
-        assert view.extra["golf"] == {"rows": rows, "columns": columns, "face_up": [[], []]}
+        assert view.grid == [rows, columns]
+        assert view.extra["golf"] == {"face_up": [[], []]}
         assert [s.slot for s in view.hands[seat]] == list(range(n))
         assert all(s.card is None for s in view.hands[1 - seat])
 

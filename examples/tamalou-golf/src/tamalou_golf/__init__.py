@@ -10,10 +10,12 @@ The rulesets (``variants/``), found through the entry-point group ``tamalou``:
 
 They are for 2 to 4 players (one deck); the README shows the ruleset a table of 5 to 8 writes (two decks).
 
-The rules are the mechanic ``Golf`` (``mechanic.py``) and its two moves (``actions.py``), configured by the
-plugin module each ruleset names: ``tamalou_golf.golf4``, ``tamalou_golf.golf6``, ``tamalou_golf.golf9``
-(golf-6-knock is golf-6 with keys: the knock from one's second turn, the jokers). The README says the rules for
-players, and what the package needed from tamalou.
+The rules are one mechanic, ``Golf``, and its two moves (``actions.py``), in the plugin module every ruleset
+names, ``tamalou_golf.mechanic``. A ruleset sets it in its TOML: the layout's shape is tamalou's key
+``rules.deal.grid`` (2×2, 2×3, 3×3), the rest the table ``[options.golf]`` (``GolfOptions``: ``turn_up``,
+``flip``, ``go_out``), validated when the ruleset loads. golf-6-knock is golf-6 with keys (the knock from one's
+second turn, the jokers), its settings golf-6's through ``extends``. The README says the rules for players, and
+what the package needed from tamalou.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pathlib import Path
 import tamalou
 
 from .actions import Flip, TurnUp
-from .mechanic import FLIP, OUT, REVEAL, Golf, GolfState, GolfView
+from .mechanic import FLIP, OUT, REVEAL, Golf, GolfOptions, GolfState, GolfView
 
 __all__ = [
     "FLIP",
@@ -32,6 +34,7 @@ __all__ = [
     "VARIANTS",
     "Flip",
     "Golf",
+    "GolfOptions",
     "GolfState",
     "GolfView",
     "TurnUp",

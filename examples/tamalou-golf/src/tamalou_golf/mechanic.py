@@ -1,16 +1,21 @@
 """The Golf mechanic: face-up cards, the opening turn-up, the flip, going out, and columns that cancel.
 
-One class, ``Golf``, configured by class attributes; each Golf ruleset names the plugin module whose
-subclass it plays (``tamalou_golf.golf4``, ``golf6``, ``golf9``): a ruleset's TOML has no room for a
-plugin's own settings, so the settings are the module it names.
+The plugin module every Golf ruleset names (``plugins = ["tamalou_golf.mechanic"]``): it registers one
+mechanic, ``Golf``, whose settings a ruleset writes in its TOML (tamalou validates them by ``GolfOptions``
+when the ruleset loads, and ``tamalou show`` prints them); the layout's shape is tamalou's own key.
 
-| setting   | golf-4 | golf-6 | golf-9 | what it says                                                        |
-|-----------|--------|--------|--------|---------------------------------------------------------------------|
-| `rows`    | 2      | 2      | 3      | the layout's rows (slots are numbered row by row)                   |
-| `columns` | 2      | 3      | 3      | its columns                                                         |
-| `turn_up` | 0      | 2      | 3      | cards each player turns face up at the opening (phase `reveal`)     |
-| `flip`    | no     | yes    | yes    | a card drawn from the stock and discarded turns a card up (`flip`)  |
-| `go_out`  | no     | yes    | yes    | a player whose cards are all face up ends the round (reason `out`)  |
+| key                    | golf-4 | golf-6 | golf-9 | what it says                                                    |
+|------------------------|--------|--------|--------|-----------------------------------------------------------------|
+| `rules.deal.grid`      | [2, 2] | [2, 3] | [3, 3] | the layout's rows and columns (slots numbered row by row)       |
+| `options.golf.turn_up` | 0      | 2      | 3      | cards each player turns face up at the opening (phase `reveal`) |
+| `options.golf.flip`    | false  | true   | true   | a stock card drawn and discarded turns a card up (phase `flip`) |
+| `options.golf.go_out`  | false  | true   | true   | a player whose cards are all face up ends the round (`out`)     |
+
+golf-6-knock extends golf-6 and keeps its settings (``[options.golf]`` merges through ``extends``). A ruleset
+the mechanic cannot play is a ``VariantError`` naming the key: one without ``rules.deal.grid`` (the columns are
+the grid's), one where a card taken from the discard may be discarded again (``rules.draw.discard_must_replace``
+must be true, so that a discarded card is always a stock card), one whose opening turns up every card
+(``options.golf.turn_up`` must leave one face down).
 
 What the mechanic does, moment by moment (the moments of ``tamalou.Mechanic``):
 
@@ -25,12 +30,13 @@ What the mechanic does, moment by moment (the moments of ``tamalou.Mechanic``):
 - ``turn_ending``: with ``go_out``, a player whose cards are all face up at the end of their turn "goes
   out": they begin the round's last lap (tamalou's ``g.begin_last_lap``: every other player has one last
   turn, then the round ends with the reason ``"out"``; nobody is the caller, ``Result.last_lap`` names them).
-- ``finished``: every full column of one rank (two in a 2-row layout, three in golf-9) is taken off the
-  table onto the discard (event ``column_cancelled``), so that the round's totals, which tamalou sums
+- ``finished``: every full column of one rank (two cards in a grid of 2 rows, three in golf-9's 3) is taken
+  off the table onto the discard (event ``column_cancelled``), so that the round's totals, which tamalou sums
   card by card, count it 0.
 
-Face up is kept per slot (``GolfState.up``) and shown to every seat in ``view.extra["golf"]``; a face-up
-card is also known to every seat (``g.show``), so every view shows it.
+Face up is kept per slot (``GolfState.up``) and shown to every seat in ``view.extra["golf"]["face_up"]`` (the
+grid itself is tamalou's ``view.grid``); a face-up card is also known to every seat (``g.show``), so every view
+shows it.
 
 Bots: the built-in bots have no rule for ``reveal`` and ``flip``; the mechanic's hint (``hint``, tamalou's
 bots contract) tells them which cards to turn up: in columns with no face-up card first. A face-up card is a
@@ -43,7 +49,7 @@ from itertools import combinations, pairwise
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import tamalou
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, Field
 from tamalou import Action, Event, IllegalAction, PhaseSpec, Replace
 
 from .actions import Flip, TurnUp, flip, turn_up
@@ -57,6 +63,9 @@ REVEAL = "reveal"
 FLIP = "flip"
 #: ``Result.reason`` of a round ended because a player's cards were all face up.
 OUT = "out"
+#: The most cards ``options.golf.turn_up`` may say (tamalou deals at most 12 cards a player); a ruleset's own
+#: bound is one card fewer than its layout's.
+MAX_TURN_UP = 11
 
 
 class GolfState:
@@ -72,12 +81,26 @@ class GolfState:
         self.placing = -1
 
 
-class GolfView(BaseModel):
-    """What the Golf mechanic shows every seat (``view.extra["golf"]``): the layouts' shape, and each
-    player's face-up slots (public)."""
+class GolfOptions(BaseModel):
+    """The settings of a Golf ruleset: its table ``[options.golf]`` (the defaults: golf-6's, the usual game)."""
 
-    rows: int
-    columns: int
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    turn_up: int = Field(
+        2, ge=0, le=MAX_TURN_UP, description="Cards each player turns face up at the opening (0: no opening)."
+    )
+    flip: bool = Field(
+        True, description="A card drawn from the stock and discarded turns one of one's face-down cards up."
+    )
+    go_out: bool = Field(
+        True, description="A player whose cards are all face up ends the round: every other player plays once more."
+    )
+
+
+class GolfView(BaseModel):
+    """What the Golf mechanic shows every seat (``view.extra["golf"]``): each player's face-up slots (public).
+    The layouts' shape is tamalou's own ``view.grid``."""
+
     face_up: list[list[int]]
 
 
@@ -96,29 +119,34 @@ class Golf(tamalou.Mechanic):
         "column_cancelled": "{player}'s column of slots {slots} is one rank ({cards}): it counts 0",
     }
 
-    rows: ClassVar[int] = 2
-    columns: ClassVar[int] = 2
-    turn_up: ClassVar[int] = 0
-    flip: ClassVar[bool] = False
-    go_out: ClassVar[bool] = False
+    options_model = GolfOptions
+    options: GolfOptions  # (tamalou's Mechanic reads the table [options.golf] into it)
 
     def __init__(self, variant: Variant) -> None:
         super().__init__(variant)
-        cards = variant.rules.deal.cards
-        if cards != self.rows * self.columns:
+        grid = variant.rules.deal.grid
+        if grid is None:
             raise tamalou.VariantError(
-                f"{type(self).__name__} plays a layout of {self.rows} rows of {self.columns} cards: "
-                f"rules.deal.cards must be {self.rows * self.columns}, not {cards}",
-                key="rules.deal.cards",
+                "Golf scores the layout's columns: expected its shape, rules.deal.grid = [rows, columns]",
+                key="rules.deal.grid",
+            )
+        #: The layout's shape (tamalou checked that rows × columns is rules.deal.cards).
+        self.rows, self.columns = grid
+        cards = variant.rules.deal.cards
+        if self.options.turn_up >= cards:
+            raise tamalou.VariantError(
+                f"expected at most {cards - 1} (one of a layout's {cards} cards at least stays face down at the "
+                f"opening), got {self.options.turn_up}",
+                key="options.golf.turn_up",
             )
         if not variant.rules.draw.discard_must_replace:
             raise tamalou.VariantError(
                 "Golf: a card taken from the discard is placed in the layout (rules.draw.discard_must_replace)",
                 key="rules.draw.discard_must_replace",
             )
-        if not self.turn_up:
+        if not self.options.turn_up:
             self.idle.add("begin")
-        if not self.go_out:
+        if not self.options.go_out:
             self.idle.add("turn_ending")
 
     # ---------------------------------------------------------------- state
@@ -174,17 +202,13 @@ class Golf(tamalou.Mechanic):
 
     def view_extra(self, g: Round, p: int) -> dict[str, Any]:
         up = g.ms[self.index].up
-        return {
-            "rows": self.rows,
-            "columns": self.columns,
-            "face_up": [[s for s in g.occupied(q) if up[q] >> s & 1] for q in range(g.players)],
-        }
+        return {"face_up": [[s for s in g.occupied(q) if up[q] >> s & 1] for q in range(g.players)]}
 
     # ---------------------------------------------------------------- phases
 
     def phases(self) -> dict[str, PhaseSpec]:
         out: dict[str, PhaseSpec] = {}
-        if self.turn_up:
+        if self.options.turn_up:
             out[REVEAL] = PhaseSpec(
                 self.list_turn_ups,
                 {TurnUp: self.do_turn_up},
@@ -192,7 +216,7 @@ class Golf(tamalou.Mechanic):
                 waiting=self.yet_to_turn_up,
                 auto=self.auto_turn_up,
             )
-        if self.flip:
+        if self.options.flip:
             out[FLIP] = PhaseSpec(self.list_flips, {Flip: self.do_flip}, open=False, auto=self.auto_flip)
         return out
 
@@ -217,7 +241,7 @@ class Golf(tamalou.Mechanic):
                 return
 
     def _count(self, g: Round, p: int) -> int:
-        return min(self.turn_up, g.card_count(p))
+        return min(self.options.turn_up, g.card_count(p))
 
     def list_turn_ups(self, g: Round, p: int, out: list[Action]) -> None:
         if g.ms[self.index].turned >> p & 1:
@@ -278,7 +302,7 @@ class Golf(tamalou.Mechanic):
                 events.append(Event("placed", {"player": p, "slot": s, "card": g.text[placed]}))
             return False
         # A card discarded was drawn from the stock: one taken from the discard must be placed (checked above).
-        if self.flip and how == "discarded" and self.face_down(g, p):
+        if self.options.flip and how == "discarded" and self.face_down(g, p):
             g.phase = FLIP  # the turn goes on with the flip (end_play once it is done)
             return True
         return False
@@ -351,3 +375,8 @@ class Golf(tamalou.Mechanic):
                     g.throw_from(p, s)  # off the table: the column counts 0
                 events.append(Event("column_cancelled", {"player": p, "slots": slots, "cards": cards}))
             st.up[p] = sum(1 << s for s in g.occupied(p))  # every card is turned up at the end
+
+
+@tamalou.hookimpl
+def tamalou_mechanics() -> list[type[tamalou.Mechanic]]:
+    return [Golf]
