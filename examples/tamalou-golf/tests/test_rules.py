@@ -92,17 +92,15 @@ G6 = ["7S 2C 9D 7H 2D KC", "5S 5H QD 3C 8S JC"]
 # ----------------------------------------------------------------------------- the deck
 
 
-#: A table of 5 to 8 (README.md): tamalou's deck cannot depend on the number of players, so a large table
-#: plays a ruleset of its own that extends one of the package's with two decks.
+#: A table of 5 to 8 at golf-4 or golf-9 (README.md): a ruleset of its own extends it with golf-6's deck key.
 BIG_TABLE = """
 name = "{name}-big"
 extends = "{name}"
 
 [rules.deck]
-copies = 2        # two decks shuffled together
+copies = {{ 2 = 1, 5 = 2 }}   # two decks shuffled together from 5 players
 
 [rules.players]
-min = 5
 max = 8
 """
 
@@ -110,22 +108,28 @@ max = 8
 def test_one_deck_and_two_decks_for_five_players_or_more(tmp_path: Path) -> None:
     """Rule: "One 52-card deck (two decks for 5 players or more)."
 
-    The rulesets are played by 2 to 4 players with one deck; 5 to 8 play a ruleset that extends them with
-    two decks (``BIG_TABLE``, the file the README shows)."""
+    golf-6 (and golf-6-knock, which extends it) is played by 2 to 8 players: one deck up to 4, two from 5
+    (``rules.deck.copies = {2 = 1, 5 = 2}``); golf-4 and golf-9 by 2 to 4, and a larger table extends them with
+    the same key (``BIG_TABLE``, the file the README shows). A stacked deal of 5 players may hold two 7H."""
     hands = ["7H 2C 9D 4S 5D KC", "7H 3C 9H 4C 5H KD", "AS 3S 9S 4D 5S KS", "AC 3D 9C 4H 5C KH", "6S 6H 6D 6C JS JH"]
     for name in ("golf-4", "golf-6", "golf-9", "golf-6-knock"):
-        g = new_round(name, players=4, seed=1)
-        assert len(g.cards) == (54 if name == "golf-6-knock" else 52)
-        with pytest.raises(tamalou.SetupError, match="played by 2 to 4 players"):
-            new_round(name, players=5, seed=1)
-        big = tmp_path / f"{name}-big.toml"
-        big.write_text(BIG_TABLE.format(name=name))
-        g = new_round(tamalou.load_variant(str(big)), players=8, seed=1)
-        assert len(g.cards) == 2 * (54 if name == "golf-6-knock" else 52)
-    g = deal(tamalou.load_variant(str(tmp_path / "golf-6-big.toml")), hands, stock=["10S", "10H"])
+        one = 54 if name == "golf-6-knock" else 52
+        assert len(new_round(name, players=4, seed=1).cards) == one
+        if name in ("golf-6", "golf-6-knock"):
+            variant = tamalou.load_variant(name)
+        else:
+            with pytest.raises(tamalou.SetupError, match="played by 2 to 4 players"):
+                new_round(name, players=5, seed=1)
+            big = tmp_path / f"{name}-big.toml"
+            big.write_text(BIG_TABLE.format(name=name))
+            variant = tamalou.load_variant(str(big))
+            assert len(new_round(variant, players=4, seed=1).cards) == one
+        assert len(new_round(variant, players=5, seed=1).cards) == len(new_round(variant, players=8, seed=1).cards)
+        assert len(new_round(variant, players=8, seed=1).cards) == 2 * one
+    g = deal("golf-6", hands, stock=["10S", "10H"])
     assert g.players == 5 and g.layout(0)[0] == g.layout(1)[0] == "7H"  # two 7H: two decks
     with pytest.raises(tamalou.SetupError, match="does not fit the variant's deck"):
-        deal("golf-6", hands[:4], stock=["10S", "10H"])  # one deck: one 7H
+        deal("golf-6", hands[:4], stock=["10S", "10H"])  # four players, one deck: one 7H
 
 
 # ----------------------------------------------------------------------------- winning

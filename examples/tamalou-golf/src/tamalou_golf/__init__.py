@@ -8,7 +8,8 @@ The rulesets (``variants/``), found through the entry-point group ``tamalou``:
 - ``golf-9``: 3×3, three cards turned up, three of a rank in a column cancel;
 - ``golf-6-knock``: golf-6 with the knock (from one's second turn on) and two jokers worth -2.
 
-They are for 2 to 4 players (one deck); the README shows the ruleset a table of 5 to 8 writes (two decks).
+golf-6 and golf-6-knock are for 2 to 8 players (one deck, two from 5 players: ``rules.deck.copies``); golf-4 and
+golf-9 for 2 to 4 (the README shows the ruleset a larger table writes).
 
 The rules are one mechanic, ``Golf``, and its two moves (``actions.py``), in the plugin module every ruleset
 names, ``tamalou_golf.mechanic``. A ruleset sets it in its TOML: the layout's shape is tamalou's key
