@@ -3,6 +3,8 @@
 # venv with this repository's tamalou, Golf and the example with its test extra, the tests, a short load test.
 #
 #   examples/table-server/run_tests.sh [PYTHON]     # PYTHON makes the venv (default: python3)
+#   TABLE_VENV=DIR examples/table-server/run_tests.sh --install-only [PYTHON]   # only make the venv, in DIR
+#   TABLE_VENV=DIR examples/table-server/run_tests.sh                          # the tests, in that venv
 #
 # Environment: TABLE_TEST_WORKERS (pytest's processes, default 2: each test file runs in one of them),
 # TABLE_ARTIFACTS (the browser test's screenshots; default examples/table-server/artifacts),
@@ -12,6 +14,12 @@ set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+install_only=0
+if [ "${1:-}" = "--install-only" ]; then
+    install_only=1
+    shift
+    [ -n "${TABLE_VENV:-}" ] || { echo "run_tests.sh --install-only: set TABLE_VENV to the venv's folder" >&2 && exit 2; }
+fi
 py="${1:-python3}"
 
 if [ ! -x /usr/bin/chromium ]; then
@@ -21,13 +29,23 @@ if [ ! -x /usr/bin/chromium ]; then
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 
-venv="$(mktemp -d)"
-trap 'rm -rf "$venv"' EXIT
-"$py" -m venv "$venv"
-"$venv/bin/python" -m pip install -q --upgrade pip
-# Golf (examples/tamalou-golf), a game written outside tamalou, installed beside the server: the lobby lists
-# its rulesets and the tests play a Golf room (TAMALOU_REQUIRE_EXTRAS=1 makes them fail without it).
-"$venv/bin/python" -m pip install -q "$root" "$root/examples/tamalou-golf" "$here[test]"
+if [ -n "${TABLE_VENV:-}" ]; then
+    # A venv made beforehand by `run_tests.sh --install-only`, e.g. while other work runs (.ci/run does).
+    venv="$TABLE_VENV"
+else
+    venv="$(mktemp -d)"
+    trap 'rm -rf "$venv"' EXIT
+fi
+if [ ! -x "$venv/bin/python" ] || [ "$install_only" = 1 ]; then
+    "$py" -m venv "$venv"
+    "$venv/bin/python" -m pip install -q --upgrade pip
+    # Golf (examples/tamalou-golf), a game written outside tamalou, installed beside the server: the lobby lists
+    # its rulesets and the tests play a Golf room (TAMALOU_REQUIRE_EXTRAS=1 makes them fail without it).
+    "$venv/bin/python" -m pip install -q "$root" "$root/examples/tamalou-golf" "$here[test]"
+fi
+if [ "$install_only" = 1 ]; then
+    exit 0
+fi
 
 cd "$here"
 # Two processes, each test file in one of them (the timing tests of a file never run beside each other).
