@@ -84,10 +84,27 @@ for r in "${rulesets[@]}"; do
 done
 
 if [ "$tests" = 1 ]; then
+    # The packages' suites at once (each is one process; the machine's cores are shared), each told in turn.
+    logs="$(mktemp -d)"
+    pids=()
     for p in "${packages[@]}"; do
-        step "tests of $p"
-        (cd "$here/$p" && "$py" -m pytest -p no:cacheprovider)
+        (cd "$here/$p" && "$py" -m pytest -p no:cacheprovider) >"$logs/$p.log" 2>&1 &
+        pids+=($!)
     done
+    failed=()
+    for i in "${!packages[@]}"; do
+        p="${packages[$i]}"
+        status=0
+        wait "${pids[$i]}" || status=$?
+        step "tests of $p"
+        cat "$logs/$p.log"
+        [ "$status" = 0 ] || failed+=("$p")
+    done
+    rm -rf "$logs"
+    if [ "${#failed[@]}" != 0 ]; then
+        echo "test_examples: the tests of ${failed[*]} failed" >&2
+        exit 1
+    fi
 else
     step "the packages' own tests are not run here (--verify-only)"
 fi
