@@ -61,6 +61,12 @@ class Tally:
     #: slots left out). Empty only in a ``Tally`` built by hand (a test), never in one the engine builds.
     hands: tuple[tuple[str, ...], ...] = ()
     last_lap: int | None = None
+    #: Each player's layout at the end of the round, slot by slot (slot 0 first), as text, an emptied slot as
+    #: ``None``: where each card lies, for a rule by position (``rules.deal.grid`` gives the shape: slot ``s`` at
+    #: row ``s // columns``, column ``s % columns``; slots past the grid, penalty cards, follow). A layout may be
+    #: shorter or longer than the grid (verify's made-up ends of rounds): read a missing slot as emptied. Empty
+    #: only in a ``Tally`` built by hand.
+    layouts: tuple[tuple[str | None, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -328,14 +328,22 @@ class Round(Flow):
             held = [list(filter(NO_CARD.__ne__, hand)) if NO_CARD in hand else hand for hand in self.hands]
             totals = [sum(map(value.__getitem__, cards)) for cards in held]
             counts = [len(cards) for cards in held]
+            hands = tuple([tuple(map(text.__getitem__, cards)) for cards in held])
             tally = Tally(
                 totals=tuple(totals),
                 card_counts=tuple(counts),
                 caller=self.caller,
                 threshold=self.rb.threshold,
                 left=tuple([p for p in range(players) if self.left >> p & 1]),
-                hands=tuple([tuple(map(text.__getitem__, cards)) for cards in held]),
+                hands=hands,
                 last_lap=self.last_lap,
+                # (a layout without an emptied slot is its hand: the same tuple)
+                layouts=tuple(
+                    [
+                        tuple([None if c == NO_CARD else text[c] for c in hand]) if NO_CARD in hand else shown
+                        for hand, shown in zip(self.hands, hands, strict=True)
+                    ]
+                ),
             )
             ranking, winners, scores = self.rb.judge(tally)
             judged = (totals, sorted(winners), [list(place) for place in ranking], counts, list(scores))

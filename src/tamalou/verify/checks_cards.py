@@ -94,6 +94,40 @@ def _permutations(cards: list[int], rng: random.Random, count: int) -> list[list
     return out
 
 
+def _grid_orders(hand: list[int], grid: tuple[int, int], rng: random.Random, count: int) -> list[list[int]]:
+    """Up to ``count`` other layouts of ``hand`` (card ids by slot, ``NO_CARD`` for an emptied slot) on a grid of
+    ``rows`` x ``columns``: its rows in another order and its columns in another order (reversed, rotated, then
+    shuffled), the slots past the grid (penalty cards) shuffled among themselves. Each row and each column keeps
+    its cards: a rule by rows or columns gives the same result, one by a slot's place does not."""
+    rows, columns = grid
+    size = rows * columns
+    past = [c for c in hand[size:] if c != NO_CARD]
+    out: list[list[int]] = []
+    every_row, every_column = list(range(rows)), list(range(columns))
+    candidates = [(every_row[::-1], every_column), (every_row, every_column[::-1])]
+    candidates.append(([*every_row[1:], 0], [*every_column[1:], 0]))
+    for _ in range(count + 4):
+        row_order, column_order = list(every_row), list(every_column)
+        rng.shuffle(row_order)
+        rng.shuffle(column_order)
+        candidates.append((row_order, column_order))
+    for row_order, column_order in candidates:
+        moved = [hand[row_order[s // columns] * columns + column_order[s % columns]] for s in range(size)]
+        tail = list(hand[size:])
+        if len(past) > 1:
+            shuffled = list(past)
+            rng.shuffle(shuffled)
+            spots = [i for i, card in enumerate(tail) if card != NO_CARD]
+            for i, card in zip(spots, shuffled, strict=True):
+                tail[i] = card
+        layout = moved + tail
+        if layout != hand and layout not in out:
+            out.append(layout)
+        if len(out) >= count:
+            break
+    return out
+
+
 def check_slot_order(
     game: Game | Round, rng: random.Random | None = None, *, permutations: int = 3, players: Iterable[int] | None = None
 ) -> None:
@@ -105,6 +139,11 @@ def check_slot_order(
     the order of the cards (the first slot counts double, a tie broken by the hand as dealt) breaks
     it; one that sorts them does not.
 
+    A ruleset whose layouts are a grid (``rules.deal.grid``) may score by rows or columns (a column of one
+    rank counts 0): there the cards move by whole rows and whole columns (the rows in another order, the
+    columns in another order, so that each row and each column keeps its cards; the slots past the grid among
+    themselves), and a rule that reads one slot's place still breaks it.
+
     >>> from tamalou.verify import random_playout
     >>> check_slot_order(random_playout("french", players=3, seed=4))
     """
@@ -115,17 +154,26 @@ def check_slot_order(
     base = game.final_result()
     keys = ("totals", "card_counts", "ranking", "winners", "scores")
     want = {k: getattr(base, k) for k in keys}
+    grid = game.variant.rules.deal.grid
     for p in range(game.players) if players is None else players:
-        slots = game.occupied(p)
-        cards = [game.hands[p][s] for s in slots]
-        for order in _permutations(cards, rng, permutations):
+        hand = list(game.hands[p])
+        if grid is None:
+            slots = game.occupied(p)
+            cards = [hand[s] for s in slots]
+            layouts = []
+            for order in _permutations(cards, rng, permutations):
+                layout = list(hand)
+                for s, c in zip(slots, order, strict=True):
+                    layout[s] = c
+                layouts.append(layout)
+        else:
+            layouts = _grid_orders(hand, grid, rng, permutations)
+        before = " ".join(game.text[c] for c in hand if c != NO_CARD)
+        for layout in layouts:
             g = game.copy()
-            hand = list(g.hands[p])
-            for s, c in zip(slots, order, strict=True):
-                hand[s] = c
-            g.hands[p] = hand
+            g.hands[p] = layout
             g._result = None
-            shown = " ".join(game.text[c] for c in order)
+            shown = " ".join(game.text[c] for c in layout if c != NO_CARD)
             try:
                 r = g.final_result()
             except Exception as exc:
@@ -136,7 +184,6 @@ def check_slot_order(
                 ) from exc
             for k in keys:
                 if getattr(r, k) != want[k]:
-                    before = " ".join(game.text[c] for c in cards)
                     raise _fail(
                         game,
                         f"the result depends on the order of player {p}'s cards: {k} {want[k]} with {before}, "

@@ -104,6 +104,7 @@ def synthetic_tallies(
     timing = v.rules.timing
     leaving = timing.turn_seconds > 0 and timing.absent_turns_to_leave > 0  # players may leave the round
     counts = range(v.rules.players.min, v.rules.players.max + 1) if players is None else players
+    dealt_cards = v.rules.deal.cards
     made: dict[int, tuple[dict[str, _Hand], list[tuple[_Hand, _Hand]]]] = {}  # by deck (rules.deck.copies)
     for n in counts:
         deck = id(rb.deck_for(n))
@@ -130,6 +131,8 @@ def synthetic_tallies(
                     threshold=threshold,
                     left=left,
                     hands=tuple(cards for cards, _ in dealt),
+                    # (a hand of fewer cards than were dealt lies in the first slots, the others emptied)
+                    layouts=tuple(cards + (None,) * (dealt_cards - len(cards)) for cards, _ in dealt),
                 )
 
 
