@@ -422,7 +422,7 @@ def test_golf_6_a_player_whose_cards_are_all_face_up_goes_out() -> None:
     assert g.is_over and (g.result().reason, g.result().last_lap, g.result().caller) == ("out", 0, None)
     assert [e.type for e in events][-3:] == ["column_cancelled", "column_cancelled", "round_over"]
     assert all(known_by(g, text) == {0, 1} for hand in g.hands for text in (g.text[c] for c in hand if c >= 0))
-    assert g.result().totals == [9, 5 + 5 + 10 + 3 + 8 + 10]  # player 1 put the 10D in place of the JC
+    assert g.result().scores == [9, 5 + 5 + 10 + 3 + 8 + 10]  # player 1 put the 10D in place of the JC
 
 
 def test_golf_9_going_out() -> None:
@@ -472,8 +472,10 @@ def test_golf_6_two_cards_of_a_rank_in_a_column_score_zero() -> None:
         {"player": 0, "slots": [1, 4], "cards": ["2C", "2D"]},
     ]
     r = g.result()
-    assert r.totals == [9, 5 + 5 + 10 + 3 + 8 + 10]
-    assert g.layout(0) == [None, None, "9D", None, None, "KC"]  # the cancelled columns leave the table
+    assert r.scores == [9, 5 + 5 + 10 + 3 + 8 + 10]  # Golf's scores (tamalou_round_scores, by position)
+    assert r.totals == [7 - 2 + 9 + 7 - 2 + 0, 5 + 5 + 10 + 3 + 8 + 10]  # the cards' sums (a 2 is -2)
+    assert r.ranking == [[0], [1]]  # ranked by Golf's scores (tamalou_rank)
+    assert g.layout(0) == ["7S", "2C", "9D", "7H", "2D", "KC"]  # the cards stay where they lie
 
 
 def test_golf_4_a_column_pair_scores_zero() -> None:
@@ -483,7 +485,7 @@ def test_golf_4_a_column_pair_scores_zero() -> None:
     g = deal("golf-4", ["8S 3H 8C KD", "9S 9H QC 6D"])
     g.apply(Call(0))
     pass_turn(g)
-    assert g.result().totals == [3, 9 + 9 + 10 + 6]
+    assert g.result().scores == [3, 9 + 9 + 10 + 6]
 
 
 def test_golf_9_three_of_a_rank_in_a_column_score_zero() -> None:
@@ -499,7 +501,7 @@ def test_golf_9_three_of_a_rank_in_a_column_score_zero() -> None:
     assert [e.data for e in g.events_so_far() if e.type == "column_cancelled"] == [
         {"player": 0, "slots": [0, 3, 6], "cards": ["4S", "4H", "4D"]}
     ]
-    assert g.result().totals[0] == 21 + 11
+    assert g.result().scores[0] == 21 + 11
 
 
 # ----------------------------------------------------------------------------- golf-6-knock
@@ -546,13 +548,13 @@ def test_golf_6_knock_two_jokers_worth_minus_two() -> None:
     assert [e.data for e in g.events_so_far() if e.type == "column_cancelled"] == [
         {"player": 0, "slots": [0, 3], "cards": ["JK1", "JK2"]}
     ]
-    assert g.result().totals[0] == 5 + 3 + 6 + 7
+    assert g.result().scores[0] == 5 + 3 + 6 + 7
     g = opened(deal("golf-6-knock", ["JK1 5C 3D 4D 6H 7S", "5S 5H QD 3C 8S JC"]), (0, 1), (0, 1))
     flip_turn(g, 2)
     flip_turn(g, 2)
     g.apply(Call(0))
     flip_turn(g, 3)
-    assert g.result().totals[0] == -2 + 5 + 3 + 4 + 6 + 7
+    assert g.result().scores[0] == -2 + 5 + 3 + 4 + 6 + 7
 
 
 # ----------------------------------------------------------------------------- no powers, no matching

@@ -30,9 +30,13 @@ What the mechanic does, moment by moment (the moments of ``tamalou.Mechanic``):
 - ``turn_ending``: with ``go_out``, a player whose cards are all face up at the end of their turn "goes
   out": they begin the round's last lap (tamalou's ``g.begin_last_lap``: every other player has one last
   turn, then the round ends with the reason ``"out"``; nobody is the caller, ``Result.last_lap`` names them).
-- ``finished``: every full column of one rank (two cards in a grid of 2 rows, three in golf-9's 3) is taken
-  off the table onto the discard (event ``column_cancelled``), so that the round's totals, which tamalou sums
-  card by card, count it 0.
+- ``finished``: every full column of one rank (two cards in a grid of 2 rows, three in golf-9's 3) is said
+  (event ``column_cancelled``); the cards stay where they lie.
+
+The score is by position, through two of tamalou's hooks that read where the cards lie (``Tally.layouts``):
+``tamalou_round_scores`` gives each player their total less every full column of one rank (``golf_scores``),
+and ``tamalou_rank`` ranks the round by those scores (lowest first, ties sharing a place). ``Result.totals``
+stay the cards' sums; ``Result.scores`` are Golf's, and a match adds them up.
 
 Face up is kept per slot (``GolfState.up``) and shown to every seat in ``view.extra["golf"]["face_up"]`` (the
 grid itself is tamalou's ``view.grid``); a face-up card is also known to every seat (``g.show``), so every view
@@ -45,12 +49,14 @@ column that a drawn card of its rank can cancel, so cards turned up in different
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
 from itertools import combinations, pairwise
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import tamalou
 from pydantic import BaseModel, ConfigDict, Field
-from tamalou import Action, Event, IllegalAction, PhaseSpec, Replace
+from tamalou import Action, Event, IllegalAction, PhaseSpec, Replace, Tally, TieBreak
 
 from .actions import Flip, TurnUp, flip, turn_up
 
@@ -371,10 +377,39 @@ class Golf(tamalou.Mechanic):
                 if len({g.rank[hand[s]] for s in slots}) != 1:
                     continue
                 cards = [g.text[hand[s]] for s in slots]
-                for s in slots:
-                    g.throw_from(p, s)  # off the table: the column counts 0
                 events.append(Event("column_cancelled", {"player": p, "slots": slots, "cards": cards}))
             st.up[p] = sum(1 << s for s in g.occupied(p))  # every card is turned up at the end
+
+
+def golf_scores(variant: Variant, tally: Tally) -> list[int]:
+    """Each player's Golf score: their cards' total, less every full column of one rank (``rules.deal.grid``: a
+    column of a grid of ``rows`` x ``columns`` is the slots ``c``, ``c + columns``...). A column with an emptied
+    slot, or one a layout does not reach (verify's made-up ends of rounds), is no full column."""
+    grid = variant.rules.deal.grid
+    assert grid is not None  # (the mechanic refuses a ruleset without one)
+    rows, columns = grid
+    scores = []
+    for total, layout in zip(tally.totals, tally.layouts, strict=True):
+        off = 0
+        for column in range(columns):
+            cards = [layout[s] if s < len(layout) else None for s in range(column, rows * columns, columns)]
+            texts = [c for c in cards if c is not None]
+            if len(texts) == rows and len({tamalou.parse_card(c).rank for c in texts}) == 1:
+                off += sum(tamalou.card_value(variant, c) for c in texts)
+        scores.append(total - off)
+    return scores
+
+
+@tamalou.hookimpl
+def tamalou_round_scores(variant: Variant, tally: Tally, winners: list[int]) -> list[int]:
+    """Golf's scores: the totals less the columns of one rank."""
+    return golf_scores(variant, tally)
+
+
+@tamalou.hookimpl
+def tamalou_rank(variant: Variant, tally: Tally, tiebreaks: Sequence[TieBreak]) -> list[list[int]]:
+    """The round ranked by Golf's scores (lowest first; the ruleset's tie-breaks, none in Golf: ties share)."""
+    return tamalou.rank_by_total(replace(tally, totals=tuple(golf_scores(variant, tally))), tiebreaks)
 
 
 @tamalou.hookimpl
