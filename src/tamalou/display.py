@@ -50,15 +50,15 @@ def _layout(seat: int, cards: dict[int, str], marks: Sequence[str], grid: Sequen
     if grid is None:
         return [_row(seat, [cards[s] for s in sorted(cards)], marks)]
     rows, columns = grid
-    lines = []
-    for r in range(rows):
-        cells = " ".join(f"[{cards.get(s, EMPTY):>3}]" for s in range(r * columns, (r + 1) * columns))
-        head = f"  P{seat}: " if r == 0 else " " * len(f"  P{seat}: ")
-        lines.append(head + cells + ("  " + ", ".join(marks) if marks and r == 0 else ""))
+    lines = [
+        _row(seat, [cards.get(s, EMPTY) for s in range(r * columns, (r + 1) * columns)], marks if r == 0 else ())
+        for r in range(rows)
+    ]
     beyond = [cards[s] for s in sorted(cards) if s >= rows * columns]
     if beyond:
-        lines.append(" " * len(f"  P{seat}: ") + " ".join(f"[{c:>3}]" for c in beyond) + "  (past the grid)")
-    return lines
+        lines.append(_row(seat, beyond, ["(past the grid)"]))
+    indent = " " * len(f"  P{seat}: ")  # (the seat is named on the first row only)
+    return lines[:1] + [indent + line[len(indent) :] for line in lines[1:]]
 
 
 def view_lines(view: PlayerView) -> list[str]:
