@@ -11,6 +11,7 @@ the same rank are the same face.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -82,6 +83,10 @@ def parse_card(text: str) -> Card:
     """
     if not isinstance(text, str):
         raise ValueError(f"a card is written as text like 'AS' or '10H', got {text!r}")
+    return _parse_short(text) if len(text) <= 8 else _parse_text(text)
+
+
+def _parse_text(text: str) -> Card:
     t = text.strip().upper()
     if t.startswith(JOKER):
         rest = t[2:]
@@ -105,6 +110,14 @@ def parse_card(text: str) -> Card:
     if suit not in SUITS:
         raise ValueError(f"unknown suit {suit!r} in {text!r} (suits: S H D C)")
     return Card(rank, suit)
+
+
+# Speed: a plugin reads the same few dozen card texts again and again (Golf's scoring parses each card of each
+# layout at every end of a round: ``tamalou verify golf-6`` spent a tenth of its time parsing cards, measured with
+# ``benchmarks/verify_games.py``). ``Card`` is immutable, so the card of a short text is kept (a text of a card
+# has at most 3 characters; padded ones up to 8 are kept too, longer ones, e.g. untrusted input, never are); an
+# error is not kept (it raises anew).
+_parse_short = functools.lru_cache(maxsize=1024)(_parse_text)
 
 
 def build_deck(
