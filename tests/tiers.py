@@ -6,7 +6,7 @@
   each bug.
 - **deep** (``pytest --deep``): what CI runs as well. Only the tests marked ``deep`` (statistical strength
   tests, the benchmark tooling, the tutorials at their documented sizes...) and the ``scaled`` ones again,
-  at full size (50 examples a property and ruleset, 50,000 hostile inputs, ``verify`` at its defaults).
+  at full size (25 examples a property and ruleset, 25,000 hostile inputs, ``verify`` at its defaults).
 
 ``tests/conftest.py`` sets :data:`DEEP` from the command line before any test module is imported, so a
 module may size its constants at import time: ``EXAMPLES = sized(fast=10, deep=200)``.

@@ -19,7 +19,8 @@ takes from half to one and a half times as long, drawn from a generator seeded b
 thoughts differ. (Thoughts of one length would keep the 40 players in step, all acting in the same
 millisecond, and measure that burst more than the server.)
 
-Bounded: at most 1000 rooms, and the clients stop after ``--seconds`` whatever happens.
+Bounded: at most 1000 rooms; the test ends when every room has finished, and the clients stop after
+``--seconds`` whatever happens (``--min-finished 1`` then fails the test if a room has not finished).
 """
 
 from __future__ import annotations
@@ -289,8 +290,13 @@ def main() -> None:
                 process.terminate()
                 process.wait(10)
     print(json.dumps(report, indent=2))
-    if report["failed"] or report["finished"] < args.min_finished * args.rooms:
-        raise SystemExit(1)
+    if report["failed"]:
+        raise SystemExit(f"rooms failed (the first ones): {report['failed']}")
+    if report["finished"] < args.min_finished * args.rooms:
+        raise SystemExit(
+            f"{report['finished']} of {args.rooms} rooms finished within {args.seconds:g} s "
+            f"(--min-finished {args.min_finished:g} asks for {args.min_finished * args.rooms:g})"
+        )
     if args.max_p99_ms is not None and (report["latency_ms_p99"] or 0) > args.max_p99_ms:
         raise SystemExit(f"the honest players' p99 latency is above {args.max_p99_ms} ms")
 

@@ -8,8 +8,9 @@
 #
 # Environment: TABLE_TEST_WORKERS (pytest's processes, default 2: each test file runs in one of them),
 # TABLE_ARTIFACTS (the browser test's screenshots; default examples/table-server/artifacts),
-# LOAD_ROOMS (default 200) and LOAD_SECONDS (default 60) bound the load tests; LOAD_P99_MS (default 50) is the
-# honest players' p99 latency the hostile load test allows.
+# LOAD_ROOMS (default 200) is the first load test's rooms; LOAD_SECONDS (default 60) bounds each load test (it
+# ends when its rooms have finished, and fails if one has not by then); LOAD_P99_MS (default 50) is the honest
+# players' p99 latency the hostile load test allows.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"

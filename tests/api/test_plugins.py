@@ -685,7 +685,7 @@ def test_peek_any_looks_at_any_card_on_the_table_for_the_user_only(tmp_path: Pat
 
 
 #: Random games of each peek_any ruleset below (checked every 5 actions).
-PEEK_ANY_GAMES = sized(fast=10, deep=30)
+PEEK_ANY_GAMES = sized(fast=10, deep=20)
 
 
 @pytest.mark.scaled

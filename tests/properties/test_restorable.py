@@ -63,9 +63,9 @@ RULESETS = tamalou.variant_names()
 every_ruleset = pytest.mark.parametrize("name", RULESETS)
 
 #: Examples per property and ruleset: a few in the fast tier, many in the deep one (derandomized in both).
-EXAMPLES = sized(fast=2, deep=10)
+EXAMPLES = sized(fast=2, deep=5)
 #: Actions drawn in a game (each followed by three restores, one of them replaying the whole round).
-STEPS = sized(fast=30, deep=100)
+STEPS = sized(fast=30, deep=60)
 #: Rounds of a match, and the most actions of each (a round not over by then ends the match there).
 ROUNDS = sized(fast=2, deep=3)
 ROUND_STEPS = sized(fast=150, deep=300)

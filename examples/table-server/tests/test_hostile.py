@@ -136,7 +136,9 @@ def test_search_bots_and_slow_uploads_do_not_stall_other_rooms(server: Server) -
     played = httpx.get(f"{server.url}/api/rooms/{room}", timeout=10).json()["actions"]
     assert played > 0  # the bots do play
     assert len(times) > 20
-    assert max(times) < 0.5, sorted(times)[-5:]
+    # A stalled loop costs seconds (the search bots froze it for about 20 s, each such upload for 0.2 s, seen in
+    # the median); the slowest request is bounded loosely, as a loaded CI host once took 0.81 s over one.
+    assert max(times) < 2.0, sorted(times)[-5:]
     assert statistics.median(times) < 0.05, statistics.median(times)
 
 
