@@ -5,6 +5,8 @@
 #   examples/table-server/run_tests.sh [PYTHON]     # PYTHON makes the venv (default: python3)
 #   TABLE_VENV=DIR examples/table-server/run_tests.sh --install-only [PYTHON]   # only make the venv, in DIR
 #   TABLE_VENV=DIR examples/table-server/run_tests.sh                          # the tests, in that venv
+#   TABLE_VENV=DIR examples/table-server/run_tests.sh --tests-only             # its tests only, not the load tests
+#   TABLE_VENV=DIR examples/table-server/run_tests.sh --load-only              # the load tests only
 #
 # Environment: TABLE_TEST_WORKERS (pytest's processes, default 2: each test file runs in one of them),
 # TABLE_ARTIFACTS (the browser test's screenshots; default examples/table-server/artifacts),
@@ -16,11 +18,17 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 install_only=0
-if [ "${1:-}" = "--install-only" ]; then
+tests=1
+load=1
+case "${1:-}" in
+--install-only)
     install_only=1
     shift
     [ -n "${TABLE_VENV:-}" ] || { echo "run_tests.sh --install-only: set TABLE_VENV to the venv's folder" >&2 && exit 2; }
-fi
+    ;;
+--tests-only) load=0 && shift ;;
+--load-only) tests=0 && shift ;;
+esac
 py="${1:-python3}"
 
 if [ ! -x /usr/bin/chromium ]; then
@@ -50,7 +58,12 @@ fi
 
 cd "$here"
 # Two processes, each test file in one of them (the timing tests of a file never run beside each other).
-"$venv/bin/python" -m pytest -n "${TABLE_TEST_WORKERS:-2}" --dist loadfile
+if [ "$tests" = 1 ]; then
+    "$venv/bin/python" -m pytest -n "${TABLE_TEST_WORKERS:-2}" --dist loadfile
+fi
+if [ "$load" = 0 ]; then
+    exit 0
+fi
 "$venv/bin/python" loadtest.py --rooms "${LOAD_ROOMS:-200}" --seconds "${LOAD_SECONDS:-60}" --min-finished 1
 # One hostile client among honest players: their p99 latency stays under 50 ms (LOAD_P99_MS).
 "$venv/bin/python" loadtest.py --rooms 40 --think 0.1 --hostile --seconds "${LOAD_SECONDS:-60}" \

@@ -212,24 +212,17 @@ def test_links_stay_inside_the_docs() -> None:
 # ----------------------------------------------------------------------------------- the tutorials
 
 
-#: The fast tier runs the two tutorials that play many games with fewer (tests/tiers.py): each pair is (as the
-#: page writes it, as the fast tier runs it). The deep tier runs these two again as written; the other pages, which
-#: the fast tier runs as written already, it does not run twice.
+#: The fast tier runs the tutorials that play many games with fewer (tests/tiers.py): each pair is (as the page
+#: writes it, as the fast tier runs it). The deep tier runs these again as written; the other pages, which the fast
+#: tier runs as written already, it does not run twice.
 FAST_SIZES: dict[str, list[tuple[str, str]]] = {
-    "verify.md": [
-        (
-            "$ tamalou verify our-rules.toml\nour-rules: 100 games, 28073 actions, 0 failure(s)\n"
-            "rounds ended: called 87, turn_limit 13\n",
-            "$ tamalou verify our-rules.toml --games 12\nour-rules: 12 games,\n, 0 failure(s)\n",
-        ),
-    ],
     "simulate.md": [
-        ("$ tamalou simulate french -n 2000 ", "$ tamalou simulate french -n 100 "),
-        ("\n2000 games of french", "\n100 games of french"),
-        ("-n 1000 --bots cautious\n1000 games of french", "-n 60 --bots cautious\n60 games of french"),
-        ("\n1000 games of easy-call", "\n60 games of easy-call"),
-        ('games=500, backend="inline")', 'games=40, backend="inline")'),
-        ("\n500 ['cautious'", "\n40 ['cautious'"),
+        ("$ tamalou simulate french -n 500 ", "$ tamalou simulate french -n 100 "),
+        ("\n500 games of french", "\n100 games of french"),
+        ("-n 300 --bots cautious\n300 games of french", "-n 60 --bots cautious\n60 games of french"),
+        ("\n300 games of easy-call", "\n60 games of easy-call"),
+        ('games=200, backend="inline")', 'games=40, backend="inline")'),
+        ("\n200 ['cautious'", "\n40 ['cautious'"),
     ],
 }
 
