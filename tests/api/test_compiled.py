@@ -1,8 +1,8 @@
 """The compiled core (docs/compiled.md) plays the very games of the Python one.
 
 Against a wheel built with ``TAMALOU_COMPILE=1`` (``.ci/run`` installs one in a venv of its own and runs there,
-with ``TAMALOU_EXPECT_COMPILED=1``, this file and what else the compiled core can change: the engine's API,
-plugins and threads), seeded games
+with ``TAMALOU_EXPECT_COMPILED=1``, this file and the plugins' tests, Python subclasses of its classes), seeded
+games
 of every ruleset are played here, by the compiled core, and in a child process by the Python sources of this
 checkout (``PYTHONPATH=src``): the actions chosen, every event, every seat's legal actions and view, the
 snapshots (and games restored from them), the results and the events replayed for each seat must be the
