@@ -133,6 +133,21 @@ def test_a_card_that_is_not_text_raises_value_error(value: object) -> None:
         parse_card(value)  # type: ignore[arg-type]
 
 
+def test_a_card_read_again_is_the_same_and_an_error_raises_again() -> None:
+    """``parse_card`` keeps the card of a short text (plugins read the same texts at every end of a round): the
+    same card each time, whatever the spelling; a bad text raises each time; a long text is read, never kept."""
+    from tamalou import cards
+
+    assert parse_card("10h") is parse_card("10h") == parse_card(" TH ") == Card("10", "H")
+    for _ in range(2):
+        with pytest.raises(ValueError, match="unknown suit"):
+            parse_card("AX")
+    before = cards._parse_short.cache_info().currsize
+    long = " " * 100 + "QS"
+    assert parse_card(long) == Card("Q", "S")
+    assert cards._parse_short.cache_info().currsize == before
+
+
 def test_a_bad_card_in_a_stacked_deal_is_refused() -> None:
     with pytest.raises(ValueError, match="ZZ"):
         tamalou.new_game(
