@@ -5,9 +5,9 @@
     python benchmarks/verify_games.py french --profile 25   # and the 25 functions that take the most time
 
 Each line gives the games and actions checked per second of CPU time (a machine shared with other work slows
-the wall clock, less the process's CPU time). A game of
-``verify`` costs far more than a game played: at each step it exchanges cards a seat does not know and compares
-views, round-trips snapshots and replays; what one of its steps costs is what this measures.
+the wall clock, less the process's CPU time). A game of ``verify`` costs far more than a game played: at each
+step it exchanges cards a seat does not know and compares views, round-trips snapshots and replays; what one of
+its steps costs is what this measures.
 """
 
 from __future__ import annotations
@@ -32,15 +32,13 @@ def main() -> None:
         profile = cProfile.Profile() if args.profile else None
         cpu = time.process_time()
         if profile is not None:
-            profile.enable()
-        report = verify(variant, games=args.games, workers=1)
-        if profile is not None:
-            profile.disable()
+            report = profile.runcall(verify, variant, games=args.games, workers=1)
+        else:
+            report = verify(variant, games=args.games, workers=1)
         cpu = time.process_time() - cpu
-        actions = report.actions
         print(
-            f"{name}: {args.games} games, {actions} actions, {cpu:.1f} s of CPU, "
-            f"{args.games / cpu:.2f} games/s, {actions / cpu:.0f} actions/s, {len(report.failures)} failure(s)"
+            f"{name}: {args.games} games, {report.actions} actions, {cpu:.1f} s of CPU, {args.games / cpu:.2f} "
+            f"games/s, {report.actions / cpu:.0f} actions/s, {len(report.failures)} failure(s)"
         )
         if profile is not None:
             pstats.Stats(profile).sort_stats("cumulative").print_stats(args.profile)

@@ -43,7 +43,7 @@ def wanted() -> bool:
 
 #: The C compiler's optimization level for the compiled core (``-O3`` unless ``TAMALOU_COMPILE_OPT`` says 0 to 3).
 #: A wheel for use is built at 3; a build only to test (CI's compiled pass) may take a lower level, which gcc
-#: compiles several times faster, for a core that runs a little slower and behaves the same.
+#: compiles several times faster, for a core that runs slower and behaves the same.
 OPT_ENV = "TAMALOU_COMPILE_OPT"
 
 

@@ -2,8 +2,7 @@
 
 Against a wheel built with ``TAMALOU_COMPILE=1`` (``.ci/run`` installs one in a venv of its own and runs there,
 with ``TAMALOU_EXPECT_COMPILED=1``, this file and the plugins' tests, Python subclasses of its classes), seeded
-games
-of every ruleset are played here, by the compiled core, and in a child process by the Python sources of this
+games of every ruleset are played here, by the compiled core, and in a child process by the Python sources of this
 checkout (``PYTHONPATH=src``): the actions chosen, every event, every seat's legal actions and view, the
 snapshots (and games restored from them), the results and the events replayed for each seat must be the
 same, step by step. Where the core runs from its Python sources (an editable install, the plain wheel) there

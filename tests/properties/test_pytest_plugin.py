@@ -7,9 +7,9 @@ the registry when the items are collected), each failing as verify fails on the 
 of ``tests/data/broken/`` by the invariant verify names for each (``test_verify_catches_bugs.BUGS``), at the
 fewest games that catch it (verify is seeded: game ``i`` is the same whatever the count, so more games catch them
 too): one bug of each kind of check (:data:`PARITY`: cards, what seats know, what they receive, the ends of
-rounds). The items read verify's report whatever invariant failed, so that every bug verify catches, each item
-fails with it: ``test_verify_catches_bugs.py`` shows verify catching each one (all of them here cost CI a minute
-more and tested nothing more).
+rounds). The items read verify's report, whatever the invariant: a bug verify catches fails its item, and
+``test_verify_catches_bugs.py`` shows verify catching every one (all thirteen here cost CI a minute more and
+tested nothing more).
 
 The property runs are tiny (``--tamalou-examples`` 1 to 10): what is tested is the plugin, not the rules.
 """
