@@ -112,11 +112,11 @@ def _parse_text(text: str) -> Card:
     return Card(rank, suit)
 
 
-# Speed: a plugin reads the same few dozen card texts again and again (Golf's scoring parses each card of each
-# layout at every end of a round: ``tamalou verify golf-6`` spent a tenth of its time parsing cards, measured with
-# ``benchmarks/verify_games.py``). ``Card`` is immutable, so the card of a short text is kept (a text of a card
-# has at most 3 characters; padded ones up to 8 are kept too, longer ones, e.g. untrusted input, never are); an
-# error is not kept (it raises anew).
+# Speed: a plugin reads the same few dozen card texts again and again (a scoring by position parses each card of
+# each layout at every end of a round: ``tamalou verify`` of the example package's columns ruleset, 6 cards a
+# player, spent a tenth of its time parsing cards, measured with ``benchmarks/verify_games.py``). ``Card`` is
+# immutable, so the card of a short text is kept (a text of a card has at most 3 characters; padded ones up to 8 are
+# kept too, longer ones, e.g. untrusted input, never are); an error is not kept (it raises anew).
 _parse_short = functools.lru_cache(maxsize=1024)(_parse_text)
 
 
