@@ -529,6 +529,18 @@ EVENTS: dict[str, EventDoc] = {
             "target_slot": "the other card's slot",
         },
     ),
+    "turned_up": EventDoc(
+        "turn",
+        "A card of a layout is turned face up for everyone where it lies (`Table.turn_up`): by a public opening "
+        '(`rules.peek.public`), a drawn card placed face up (`rules.draw.placed = "face_up"`), or a plugin. '
+        "Every view then shows the slot with `face_up: true`.",
+        {
+            "player": "whose card it is",
+            "slot": "its slot",
+            "card": "the card (public)",
+            "by": "who turned it up, when it is not its owner",
+        },
+    ),
     "play_again": EventDoc(
         "power", "The player plays another turn (the `play_again` power).", {"player": "who plays again"}
     ),

@@ -189,6 +189,18 @@ class Give(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Flip(Action):
+    """Turn one of one's own face-down cards face up (``rules.draw.discard_turns_up``: after throwing away the card
+    drawn from the stock)."""
+
+    player: int
+    slot: int
+    at: float | None = None
+    type: ClassVar[str] = "flip"
+    __pydantic_config__: ClassVar[ConfigDict] = _FORBID
+
+
+@dataclass(frozen=True, slots=True)
 class Tick(Action):
     """Time passes (timed rulesets)."""
 
@@ -208,6 +220,7 @@ BUILTIN_ACTIONS: tuple[type[Action], ...] = (
     Call,
     MatchAction,
     Give,
+    Flip,
     Tick,
 )
 

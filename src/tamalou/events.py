@@ -75,6 +75,8 @@ class Event:
         template = _TEXT.get(self.type) or EVENT_TEXTS.get(self.type)
         if self.type == "swapped" and "owner" in d:  # two cards of which neither need be the player's
             template = "{player} swaps {owner}'s slot {slot} with {target}'s slot {target_slot}"
+        if self.type == "turned_up" and "by" in d:  # turned up by another player
+            template = "{by} turns up {player}'s slot {slot}: {card}"
         if template is None:
             facts = ", ".join(f"{k}={v}" for k, v in d.items())
             return f"{self.type}: {facts}" if facts else self.type
@@ -118,6 +120,7 @@ _TEXT = {
     "power_passed": "{player} may use the passed-on {power} instead of drawing",
     "looked": "{player} looks at {owner}'s slot {slot}: {card}",
     "swapped": "{player} swaps own slot {slot} with {target}'s slot {target_slot}",
+    "turned_up": "{player} turns up slot {slot}: {card}",
     "passed": "{player} passes ({phase})",
     "called": "{player} calls Tamalou!",
     "last_lap": "{player} begins the last lap ({reason}): every other player plays once more",

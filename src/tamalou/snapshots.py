@@ -40,6 +40,7 @@ class SnapshotShape(BaseModel):
     sealed: int = 0  # added after version 2 began: older snapshots restore with no sealed layout
     last_lap: int | None = None  # added later still, and saved only when set: a round in its last lap
     last_lap_reason: str = ""
+    face_up: int = 0  # saved only when a card lies face up (a ruleset that turns cards up: Table.turn_up)
     rng: int
     cards: str | None
     deal: dict[str, Any] | None

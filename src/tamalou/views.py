@@ -15,10 +15,12 @@ class _Model(BaseModel):
 
 
 class SlotView(_Model):
-    """One occupied slot: its stable number and the card if the viewer knows it, else ``None``."""
+    """One occupied slot: its stable number, the card if the viewer knows it (else ``None``), and whether the
+    card lies face up for everyone (``Table.turn_up``: a card every seat knows is not face up for that alone)."""
 
     slot: int
     card: str | None = None
+    face_up: bool = False
 
 
 class Result(_Model):
@@ -98,10 +100,12 @@ class PlayerView(_Model):
 
 
 class Slot(NamedTuple):
-    """One occupied slot of a ``SeatView``: its stable number and the card if the viewer knows it."""
+    """One occupied slot of a ``SeatView``: its stable number, the card if the viewer knows it, and whether it
+    lies face up (``SlotView``)."""
 
     slot: int
     card: str | None
+    face_up: bool = False
 
 
 #: The fields of ``PlayerView`` (and of ``SeatView``), in order.
@@ -166,7 +170,7 @@ class SeatView:
     def to_model(self) -> PlayerView:
         """The same view as a ``PlayerView`` (pydantic: validation, JSON, JSON Schema)."""
         data = {name: getattr(self, name) for name in VIEW_FIELDS}
-        data["hands"] = [[SlotView(slot=s.slot, card=s.card) for s in hand] for hand in self.hands]
+        data["hands"] = [[SlotView(slot=s.slot, card=s.card, face_up=s.face_up) for s in hand] for hand in self.hands]
         return PlayerView(**data)
 
     def model_dump(self, **kwargs: Any) -> dict[str, Any]:

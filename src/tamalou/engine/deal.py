@@ -45,6 +45,7 @@ def deal_round(g: Round, seed: int | None, deal: dict[str, Any] | None, first_pl
     g.left = 0
     g.locked = 0
     g.sealed = 0
+    g.face_up = 0
     g.now = 0.0
     g.phase = DRAW
     if deal is None:

@@ -148,6 +148,8 @@ class Flow(Table):
         old = self.throw_from(p, s)
         self.place_held(s)
         events = [Event("replaced", {"player": p, "slot": a.slot, "card": self.text[old]})]
+        if self.rb.placed_face_up:  # rules.draw.placed = "face_up"
+            self.turn_up(p, s, events)
         self.thrown(old, "replaced", events)
         return events
 

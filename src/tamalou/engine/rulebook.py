@@ -183,9 +183,11 @@ class Rulebook:
         "mechanics",
         "must_replace",
         "one_deck",
+        "placed_face_up",
         "pm",
         "powers",
         "presence",
+        "public_peek",
         "reshuffle",
         "same_kind_hook",
         "threshold",
@@ -234,6 +236,8 @@ class Rulebook:
         self.from_discard = d.from_discard
         self.discard_forbidden = frozenset(d.discard_forbidden)
         self.must_replace = d.discard_must_replace
+        self.placed_face_up = d.placed == "face_up"
+        self.public_peek = r.peek.public
         self.reshuffle = d.stock_empty == "reshuffle"
         self.max_turns = r.end.max_turns
         self.mechanics = self._collect_mechanics()

@@ -380,6 +380,16 @@ def _inconsistency(g: Round) -> str | None:
         return "a round in its last lap and called"
     if (g.held == NO_CARD) != (g.holder == -1) or not -1 <= g.holder < players:
         return "the held card and its holder do not agree"
+    if g.face_up:
+        laid = 0
+        for hand in g.hands:
+            for c in hand:
+                if c != NO_CARD:
+                    laid |= 1 << c
+        if g.face_up < 0 or g.face_up & ~laid:
+            return "face_up marks a card that lies in no layout"
+        if any(g.face_up >> c & 1 and g.knowers[c] != g.all_mask for c in range(n)):
+            return "a card lies face up that a seat does not know"
     allmask = g.all_mask
     masks = (g.left, g.locked, g.sealed)
     if any(not 0 <= k <= allmask for k in g.knowers) or any(not 0 <= k <= allmask for k in masks):

@@ -107,13 +107,16 @@ class State:
         "sealed",
         "last_lap",
         "last_lap_reason",
+        "face_up",
     )
 
     #: Saved fields added after snapshot version 2 began, with the value an older snapshot restores to.
-    ADDED: ClassVar[Mapping[str, Any]] = MappingProxyType({"sealed": 0, "last_lap": None, "last_lap_reason": ""})
+    ADDED: ClassVar[Mapping[str, Any]] = MappingProxyType(
+        {"sealed": 0, "last_lap": None, "last_lap_reason": "", "face_up": 0}
+    )
     #: Saved fields a snapshot holds only when they differ from their value in ``ADDED`` (a round without a last
-    #: lap is saved as before they were added).
-    WHEN_SET: ClassVar[frozenset[str]] = frozenset({"last_lap", "last_lap_reason"})
+    #: lap, or without a face-up card, is saved as before they were added).
+    WHEN_SET: ClassVar[frozenset[str]] = frozenset({"last_lap", "last_lap_reason", "face_up"})
 
     __slots__ = (
         "_result",
@@ -126,6 +129,7 @@ class State:
         "deal_spec",
         "discard",
         "draws",
+        "face_up",
         "first_given",
         "first_player",
         "flow",
@@ -179,6 +183,9 @@ class State:
     stock: list[int]  #: top last
     discard: list[int]  #: top last
     knowers: list[int]  #: card id -> bit mask of the players who know it
+    #: Bit mask over card ids: the cards lying face up in a layout (``Table.turn_up``), public, known to every seat.
+    #: A card keeps it while it moves between layouts and loses it when it leaves them (thrown, taken, reshuffled).
+    face_up: int
     phase: str  #: a ``Phase`` for the built-in phases; a plugin's phase is its own name
     current_player: int
     turn: int  #: turns played

@@ -1,10 +1,10 @@
 """The table: the only code that moves cards and changes who knows them.
 
-Every primitive keeps knowledge exact, so a power or a mechanic built on these never has to think
-about it: a card shown to a player is known by them (``look``); a card face up is known by all
-(``throw``, ``show``); a card moved in a way everyone sees keeps its knowers (``swap``, ``move``); a
-card dealt face down unseen is known by nobody (``penalty``, ``deal_unseen``); a reshuffle forgets.
-The reading helpers (``occupied``, ``targets``...) are what powers and mechanics decide with.
+Every primitive keeps knowledge exact, so a power or a mechanic built on these never has to think about it: a card
+shown to a player is known by them (``look``); a card face up is known by all (``throw``, ``show``, and ``turn_up``,
+which also marks a layout's card as lying face up); a card moved in a way everyone sees keeps its knowers (``swap``,
+``move``); a card dealt face down unseen is known by nobody (``penalty``, ``deal_unseen``); a reshuffle forgets. The
+reading helpers (``occupied``, ``targets``...) are what powers and mechanics decide with.
 """
 
 from __future__ import annotations
@@ -122,8 +122,28 @@ class Table(State):
         return c
 
     def show(self, card: int) -> None:
-        """Turn ``card`` face up for everyone."""
+        """Show ``card`` to everyone: every seat knows it (a card in a layout stays face down: ``turn_up``
+        turns one face up)."""
         self.knowers[card] = self.all_mask
+
+    def turn_up(self, owner: int, slot: int, events: list[Event], by: int | None = None) -> int:
+        """Turn the card in ``owner``'s ``slot`` face up, for everyone, where it lies; returns its id. It is known
+        to every seat and marked face up (``face_up``: every view shows the slot as such; the mark stays while the
+        card moves between layouts and goes when it leaves them); the event ``turned_up`` names the slot and the
+        card (public), and ``by`` when someone else turned it. A card face up already is turned up again."""
+        c = self.hands[owner][slot]
+        self.knowers[c] = self.all_mask
+        self.face_up |= 1 << c
+        data: dict[str, object] = {"player": owner, "slot": slot, "card": self.text[c]}
+        if by is not None and by != owner:
+            data["by"] = by
+        events.append(Event("turned_up", data))
+        return c
+
+    def is_up(self, owner: int, slot: int) -> bool:
+        """Whether the card in ``owner``'s ``slot`` lies face up (``turn_up``); ``False`` for an emptied slot."""
+        c = self.hands[owner][slot]
+        return c != NO_CARD and bool(self.face_up >> c & 1)
 
     def show_layout(self, p: int) -> None:
         """Every card of ``p``'s layout face up for everyone."""
@@ -183,6 +203,8 @@ class Table(State):
         """Put ``card`` face up on the discard."""
         self.discard.append(card)
         self.knowers[card] = self.all_mask
+        if self.face_up:
+            self.face_up &= ~(1 << card)  # (a layout's mark: the discard is face up anyway)
 
     def throw_from(self, owner: int, slot: int) -> int:
         """Put the card in ``owner``'s ``slot`` face up on the discard (the slot stays, empty)."""
@@ -191,6 +213,8 @@ class Table(State):
         hand[slot] = NO_CARD
         self.discard.append(c)
         self.knowers[c] = self.all_mask
+        if self.face_up:
+            self.face_up &= ~(1 << c)
         return c
 
     def draw_stock(self, p: int, events: list[Event]) -> int:
@@ -253,7 +277,12 @@ class Table(State):
         self.deal_unseen(p, events, count)
 
     def peek(self, p: int, slots: Sequence[int], events: list[Event]) -> None:
-        """An opening peek: ``p`` sees their own ``slots`` (one event)."""
+        """An opening peek: ``p`` sees their own ``slots`` (one event); with ``rules.peek.public``, the cards are
+        turned face up for everyone instead (``turn_up``: an event each)."""
+        if self.rb.public_peek:
+            for s in slots:
+                self.turn_up(p, s, events)
+            return
         hand = self.hands[p]
         for s in slots:
             self.knowers[hand[s]] |= 1 << p

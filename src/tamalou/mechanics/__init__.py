@@ -7,6 +7,7 @@
 | ``opponents.py`` | ``OpponentMatching``: matching opponents' cards, the give | ``matching.opponents`` |
 | ``powers.py`` | ``Powers``: offering, resolving and passing on card powers | always |
 | ``second_draw.py`` | ``SecondDraw``: a second draw in a turn | ``draw.per_turn = 2`` |
+| ``flip.py`` | ``FlipOnDiscard``: a stock card thrown away turns a face-down card up | ``draw.discard_turns_up`` |
 | ``calling.py`` | ``Calling``: the call, verified calls, the empty layout (``SealedCalling``: sealed) | always |
 | ``timing.py`` | ``Timing``: the clock, auto-play, absence, lockouts, countdown | ``timing.turn_seconds > 0`` |
 | ``stock_out.py`` | ``StockOut``: the round ends when the stock runs out | ``draw.stock_empty = "end_round"`` |
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 from ..engine.mechanic import Mechanic, PhaseSpec
 from .calling import Calling, SealedCalling
+from .flip import FlipOnDiscard
 from .matching import Matching
 from .opening import ChosenPeek
 from .opponents import OpponentMatching
@@ -34,6 +36,7 @@ BUILTIN_MECHANICS: tuple[type[Mechanic], ...] = (
     OpponentMatching,
     Powers,
     SecondDraw,
+    FlipOnDiscard,
     Calling,
     SealedCalling,
     StockOut,
@@ -44,6 +47,7 @@ __all__ = [
     "BUILTIN_MECHANICS",
     "Calling",
     "ChosenPeek",
+    "FlipOnDiscard",
     "Matching",
     "Mechanic",
     "OpponentMatching",

@@ -34,6 +34,16 @@ class DrawRules(_Section):
         "reshuffle",
         description="When the stock runs out: reshuffle the discard but its top, or end the round.",
     )
+    discard_turns_up: bool = Field(
+        False,
+        description="Whether throwing away the card drawn from the stock turns one of one's face-down cards face up "
+        "(the phase 'flip', action 'flip'; nothing to turn when every card is face up).",
+    )
+    placed: Literal["face_down", "face_up"] = Field(
+        "face_down",
+        description="How a drawn card put into one's layout (replace) lies: 'face_down' (its holder knows it), or "
+        "'face_up' (turned up for everyone where it lies).",
+    )
 
 
 class Matching(_Section):

@@ -312,3 +312,8 @@ class Peek(_Section):
         le=MAX_DEAL,
         description=f"How many slots a player picks when mode is 'choose' (0 to {MAX_DEAL}, at most rules.deal.cards).",
     )
+    public: bool = Field(
+        False,
+        description="Whether the opening turns the cards face up for everyone rather than showing them to "
+        "their owner alone.",
+    )

@@ -17,8 +17,9 @@ from .violation import _card, _diff, _fail, _rng
 
 
 def check_knowledge(game: Game | Round) -> None:
-    """What everybody must know: the whole discard (it is face up), the held card by its holder,
-    and at the end of the round every card of every layout.
+    """What everybody must know: the whole discard (it is face up), a card lying face up in a layout
+    (``face_up``, which marks only cards in layouts), the held card by its holder, and at the end of the
+    round every card of every layout.
 
     >>> from tamalou import new_game
     >>> check_knowledge(new_game("french", players=2, seed=3))
@@ -29,6 +30,18 @@ def check_knowledge(game: Game | Round) -> None:
         blind = [p for p in everyone if not game.knows(p, c)]
         if blind:
             raise _fail(game, f"{_card(game, c)} is face up on the discard but unknown to players {blind}", "knowledge")
+    if game.face_up:
+        laid = {c for hand in game.hands for c in hand if c != NO_CARD}
+        for c in range(len(game.cards)):
+            if not game.face_up >> c & 1:
+                continue
+            if c not in laid:
+                raise _fail(game, f"{_card(game, c)} is marked face up but lies in no layout", "knowledge")
+            blind = [p for p in everyone if not game.knows(p, c)]
+            if blind:
+                raise _fail(
+                    game, f"{_card(game, c)} lies face up in a layout but is unknown to players {blind}", "knowledge"
+                )
     if game.held != NO_CARD and game.phase != "over" and not game.knows(game.holder, game.held):
         raise _fail(game, f"player {game.holder} holds {_card(game, game.held)} without knowing it", "knowledge")
     if game.is_over:

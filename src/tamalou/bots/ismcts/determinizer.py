@@ -58,12 +58,17 @@ class Determinizer:
         peek = variant.rules.peek
         peeked_slots = set(peek.slots) if peek.mode == "fixed" else set(range(peek.count))
         hands: list[list[int]] = []
+        face_up = 0  # the cards the view shows face up: known to every seat, and face up in the rebuilt game too
         for p, hand in enumerate(view.hands):
             row = [NO_CARD] * (max((s.slot for s in hand), default=-1) + 1)
             for s in hand:
                 if s.card is not None:
                     c = row[s.slot] = take(s.card)
-                    knowers[c] |= 1 << me
+                    if s.face_up:
+                        knowers[c] = everyone
+                        face_up |= 1 << c
+                    else:
+                        knowers[c] |= 1 << me
                 else:
                     places.append((p, s.slot))
                     place_knowers.append(1 << p if p != me and s.slot in peeked_slots else 0)
@@ -95,6 +100,7 @@ class Determinizer:
         g.stock = [NO_CARD] * view.stock_size
         g.discard = discard
         g.knowers = knowers
+        g.face_up = face_up
         g.phase = phase
         g.current_player = view.current_player
         g.turn = view.turn

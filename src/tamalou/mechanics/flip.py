@@ -1,0 +1,75 @@
+"""The flip (``rules.draw.discard_turns_up``): a player who throws away the card they drew from the stock turns one
+of their face-down cards face up. The turn goes on in the phase ``flip``, where the player's only moves are
+``flip`` on each of their face-down cards (``Table.turn_up``: face up for everyone, where it lies); the turn then
+ends as after any throw. A player with no face-down card left has nothing to turn: the turn ends at once.
+
+A card taken from the discard and thrown back (where ``rules.draw.discard_must_replace`` allows it) turns nothing:
+only a stock card does. The mechanic comes before matching and powers (``order``): a ruleset with the flip and card
+powers offers no power for the card thrown (the flip takes the turn's end)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..actions import Action, Flip
+from ..engine.mechanic import Mechanic, PhaseSpec
+from ..engine.state import mypyc_attr
+from ..errors import IllegalAction
+from ..events import Event
+
+if TYPE_CHECKING:
+    from ..engine.round import Round
+    from ..schema import Variant
+
+#: The phase of the flip.
+FLIP = "flip"
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class FlipOnDiscard(Mechanic):
+    name = "flip"
+    order = 6  # before matching (10) and powers (20): the flip takes the turn after the throw
+    actions = (Flip,)
+    title = "throwing away the card drawn from the stock turns one of one's face-down cards face up"
+
+    @classmethod
+    def wanted(cls, variant: Variant) -> bool:
+        return variant.rules.draw.discard_turns_up
+
+    def phases(self) -> dict[str, PhaseSpec]:
+        return {FLIP: PhaseSpec(self.list_flips, {Flip: self.do_flip}, open=False, auto=self.auto_flip)}
+
+    @staticmethod
+    def face_down(g: Round, p: int) -> list[int]:
+        """``p``'s occupied slots whose card lies face down."""
+        up = g.face_up
+        return [s for s, c in enumerate(g.hands[p]) if c >= 0 and not up >> c & 1]
+
+    def thrown(self, g: Round, card: int, how: str, events: list[Event]) -> bool:
+        if how == "discarded" and g.held_from == "stock" and self.face_down(g, g.current_player):
+            g.phase = FLIP  # the turn goes on with the flip (end_play once it is done)
+            return True
+        return False
+
+    def list_flips(self, g: Round, p: int, out: list[Action]) -> None:
+        if p == g.current_player:
+            out.extend(Flip(p, s) for s in self.face_down(g, p))
+
+    def do_flip(self, g: Round, a: Flip) -> list[Event]:
+        p = a.player
+        if p != g.current_player:
+            raise IllegalAction(f"it is player {g.current_player}'s turn, not player {p}'s", a)
+        s = a.slot
+        if not g.slot_ok(p, s):
+            raise IllegalAction(f"slot {s} of player {p} holds no card", a)
+        if g.is_up(p, s):
+            raise IllegalAction(f"slot {s} is face up already: flip one of your face-down cards", a)
+        events: list[Event] = []
+        g.turn_up(p, s, events)
+        g.end_play(events)
+        return events
+
+    def auto_flip(self, g: Round, events: list[Event]) -> None:
+        """The clock ran out (timed rulesets): the player turns up their first face-down card."""
+        p = g.current_player
+        events.extend(self.do_flip(g, Flip(p, self.face_down(g, p)[0])))
