@@ -51,7 +51,8 @@ class Action:
     type: ClassVar[str] = ""
     #: Fields that hold a set of slots (a ``tuple[int, ...]`` whose order means nothing): the action is made with
     #: them in increasing order however they are given, in Python or in JSON, so that it equals the one listed
-    #: (``TurnUp(0, (4, 1)) == TurnUp(0, (1, 4))``). Checked when the class is registered.
+    #: (for a class ``Reveal`` declaring ``unordered = ("slots",)``: ``Reveal(0, (4, 1)) == Reveal(0, (1, 4))``).
+    #: Checked when the class is registered.
     unordered: ClassVar[tuple[str, ...]] = ()
     player: int
     at: float | None
