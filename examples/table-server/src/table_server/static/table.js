@@ -224,6 +224,9 @@
         return [subject(p, "may use", "may use"), ` the power passed on, instead of drawing: ${powerWords(e.power)}`];
       case "looked":
         return [subject(p, "looks", "look"), ` at ${owned(p, e.owner)} slot ${e.slot}: `, cardWord(e.card)];
+      case "turned_up": // a card turned face up for everyone where it lies (by someone else: "by")
+        if ("by" in e) return [subject(e.by, "turns up", "turn up"), ` ${whose(p)} slot ${e.slot}: `, cardWord(e.card)];
+        return [subject(p, "turns up", "turn up"), ` ${owned(p)} slot ${e.slot}: `, cardWord(e.card)];
       case "swapped":
         // with an owner: two cards of which neither need be the player's
         return [
@@ -392,6 +395,8 @@
         return [`Swap it with your slot ${a.slot}`];
       case "give":
         return [`Give your slot ${a.slot}`];
+      case "flip":
+        return [`Turn up your slot ${a.slot}`];
       case "exchange_equal": // cabo: claim equal cards, throw them all and keep the drawn card
         return [`Throw slots ${slotList(a.slots)} as equal cards and keep the drawn one`];
       case "power": {
