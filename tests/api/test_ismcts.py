@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import tamalou
-from tamalou import Action, Round
+from tamalou import Action, Draw, Replace, Round
 from tamalou.bots import BUILTIN_BOTS, GreedyBot, RandomBot, make_bot, play_game
 from tamalou.engine import new_round
 from tamalou.invariants import exchange_faces
@@ -141,6 +141,33 @@ def test_search_statistics_and_budget() -> None:
     assert again.act(game.seat_view(p), game.legal_actions(p)) == action and again.last_search == stats
     with pytest.raises(ValueError):
         ISMCTSBot(iterations=0)
+
+
+def test_a_rollout_cut_short_is_judged_by_the_ruleset_s_own_scoring() -> None:
+    """A rollout stopped before the round ends is judged as the round would be if it ended there: by the
+    ruleset's ranking and scoring hooks, not by card totals. The ruleset: French on a 2 x 2 grid where a column of
+    one rank counts 0 (``plugins_for_tests.columns``). Seat 0 holds 7S 3S / 7H 2S: 19 points of cards, but its
+    column of 7s counts 0, so it scores 5; seat 1 holds 4D 4C / 5D 5C: 18 points and no column of one rank, 18.
+    By card totals seat 1 leads; by the rules seat 0 does, and the rewards say so, the shaped part too."""
+    from tamalou.bots.ismcts import RolloutPolicy
+
+    variant = tamalou.variant_from_toml(
+        'name = "columns"\nplugins = ["plugins_for_tests.columns"]\nextends = "french"\n'
+        "[rules.deal]\ngrid = [2, 2]\n[rules.peek]\nslots = [2, 3]\n"
+    )
+    hands = [["7S", "3S", "7H", "2S"], ["4D", "4C", "5D", "5C"]]
+    g = new_round(variant, players=2, deal={"hands": hands, "stock": ["6C", "6D"]}, first_player=0)
+    assert (g.total(0), g.total(1)) == (19, 18) and not g.is_over
+    totals, winners, ranking, counts, scores = g.standing()
+    assert (totals, winners, ranking, counts, scores) == ([19, 18], [0], [[0], [1]], [4, 4], [5, 18])
+    policy = RolloutPolicy(g.rb, random.Random(0))
+    assert policy.rewards(g) == [1.0, 0.0]
+    shaped = policy.rewards(g, margin=0.5)
+    assert shaped[0] > 0.75 > 0.25 > shaped[1]  # 13 points ahead by score (behind by 1 in cards)
+    # Judging the table as it lies keeps nothing: the round plays on, judged afresh each time.
+    g.apply(Draw(0, "stock"))
+    g.apply(Replace(0, 1))  # the 6C for the 3S: 7S 6C / 7H 2S, 22 points, a score of 8
+    assert g.standing()[4] == [8, 18]
 
 
 @pytest.mark.deep  # a statistical strength test: many games

@@ -322,36 +322,42 @@ class Round(Flow):
         the end of a round in a simulation needs no pydantic). Not to be changed."""
         kept = self._result
         if kept is None:
-            players = self.players
-            value, text = self.value, self.text
-            # (``map`` and ``filter`` with C-level functions: layouts grow long with penalty cards)
-            held = [list(filter(NO_CARD.__ne__, hand)) if NO_CARD in hand else hand for hand in self.hands]
-            totals = [sum(map(value.__getitem__, cards)) for cards in held]
-            counts = [len(cards) for cards in held]
-            hands = tuple([tuple(map(text.__getitem__, cards)) for cards in held])
-            tally = Tally(
-                totals=tuple(totals),
-                card_counts=tuple(counts),
-                caller=self.caller,
-                threshold=self.rb.threshold,
-                left=tuple([p for p in range(players) if self.left >> p & 1]),
-                hands=hands,
-                last_lap=self.last_lap,
-                # (a layout without an emptied slot is its hand: the same tuple)
-                layouts=tuple(
-                    [
-                        tuple([None if c == NO_CARD else text[c] for c in hand]) if NO_CARD in hand else shown
-                        for hand, shown in zip(self.hands, hands, strict=True)
-                    ]
-                ),
-            )
-            ranking, winners, scores = self.rb.judge(tally)
-            judged = (totals, sorted(winners), [list(place) for place in ranking], counts, list(scores))
+            judged = self.standing()
             self._result = judged
             return judged
         if isinstance(kept, Result):
             return kept.totals, kept.winners, kept.ranking, kept.card_counts, kept.scores
         return kept
+
+    def standing(self) -> Judged:
+        """The round judged as the table lies now, as if it ended here: the same lists as ``judged()``
+        (the ruleset's ranking and scoring hooks on a ``Tally`` of the table), made afresh and kept
+        nowhere. A search judges a rollout it cuts short so (``tamalou.bots.ismcts``)."""
+        players = self.players
+        value, text = self.value, self.text
+        # (``map`` and ``filter`` with C-level functions: layouts grow long with penalty cards)
+        held = [list(filter(NO_CARD.__ne__, hand)) if NO_CARD in hand else hand for hand in self.hands]
+        totals = [sum(map(value.__getitem__, cards)) for cards in held]
+        counts = [len(cards) for cards in held]
+        hands = tuple([tuple(map(text.__getitem__, cards)) for cards in held])
+        tally = Tally(
+            totals=tuple(totals),
+            card_counts=tuple(counts),
+            caller=self.caller,
+            threshold=self.rb.threshold,
+            left=tuple([p for p in range(players) if self.left >> p & 1]),
+            hands=hands,
+            last_lap=self.last_lap,
+            # (a layout without an emptied slot is its hand: the same tuple)
+            layouts=tuple(
+                [
+                    tuple([None if c == NO_CARD else text[c] for c in hand]) if NO_CARD in hand else shown
+                    for hand, shown in zip(self.hands, hands, strict=True)
+                ]
+            ),
+        )
+        ranking, winners, scores = self.rb.judge(tally)
+        return totals, sorted(winners), [list(place) for place in ranking], counts, list(scores)
 
     def view(self, player: object) -> PlayerView:
         """What ``player`` may see now, and nothing more."""

@@ -35,7 +35,8 @@ class ISMCTSBot:
     (rewards are in [0, 1]). ``expand_after``: how often an information set below the root is reached
     playing the policy's move before its moves are searched too. ``margin``: the part of the reward that
     is the seat's lead in points rather than the win (see ``RolloutPolicy.rewards``). ``rollout_limit``:
-    moves a rollout plays at most before the round is judged on the true totals. ``seed`` drives every
+    moves a rollout plays at most before the round is judged as the table then lies, by the ruleset's own
+    ranking and scoring (``Round.standing``). ``seed`` drives every
     random choice (samples, rollouts, ties): a game between seeded bots is reproducible. After each decision,
     ``last_search`` holds the root's statistics (action -> (visits, mean reward)) when it searched, and
     the counters ``searched``, ``fallbacks`` and ``failures`` (samples whose play raised: a template

@@ -281,25 +281,25 @@ class RolloutPolicy:
                 return
 
     def rewards(self, g: Round, margin: float = 0.0) -> list[float]:
-        """Each player's share of the win: 1 for a sole winner, 1/k for k tied winners (a round the
-        rollout did not finish goes to the lowest true total); with ``margin`` > 0, that much of the
-        reward is instead how far the player's total is under the others' mean (0.5 when equal, towards
-        1 ten points under), a less noisy signal of a good position."""
-        if g.phase == OVER:
-            winners = g.final_result().winners
-        else:
-            totals = [g.total(p) if not g.left >> p & 1 else math.inf for p in range(g.players)]
-            low = min(totals)
-            winners = [p for p, t in enumerate(totals) if t == low]
-        out = [0.0] * g.players
+        """Each player's share of the win: 1 for a sole winner, 1/k for k tied winners. A round the rollout
+        did not finish is judged as if it ended there: the ruleset's own ranking and scoring (its hooks,
+        ``Round.standing``) on the table as it lies, not the card totals, which a ruleset scoring by
+        position or by a plugin's hook does not rank by. With ``margin`` > 0, that much of the reward is
+        instead how far the player's points are under the others' mean (0.5 when equal, towards 1 ten
+        points under), a less noisy signal of a good position: the round's scores, or, once somebody has
+        called, the card totals (a caller's bonus or penalty is the score of a match of rounds, not a
+        position's: measured, shaping by it lost French games to the greedy bot)."""
+        totals, winners, _, _, scores = g.judged() if g.phase == OVER else g.standing()
+        n = g.players
+        out = [0.0] * n
         for w in winners:
             out[w] = 1.0 / len(winners)
         if margin > 0:
-            totals = [float(g.total(p)) for p in range(g.players)]
-            n = g.players
+            points = [float(s) for s in (scores if g.caller is None else totals)]
+            everyone = sum(points)
             for p in range(n):
-                others = (sum(totals) - totals[p]) / max(1, n - 1)
-                shaped = 0.5 + 0.5 * math.tanh((others - totals[p]) / 10.0)
+                others = (everyone - points[p]) / max(1, n - 1)
+                shaped = 0.5 + 0.5 * math.tanh((others - points[p]) / 10.0)
                 out[p] = (1.0 - margin) * out[p] + margin * shaped
         return out
 
