@@ -688,7 +688,7 @@ def test_the_page_plays_other_rulesets_against_bots(browser: Browser, shared_ser
         table.close()
 
 
-#: Golf (examples/tamalou-golf): a game of the family written outside tamalou, with moves of its own.
+#: Golf (examples/tamalou-golf): a game of the family written outside tamalou, its cards face up.
 GOLF = "golf-6"
 
 
@@ -704,10 +704,9 @@ def require_golf() -> None:
 
 
 def test_a_golf_room_plays_in_the_page(browser: Browser, shared_server: Server) -> None:
-    """Golf, from a package installed beside the server, through the same page: its moves of its own (the
-    opening's ``turn_up``, the ``flip`` after a card drawn and thrown) come as buttons in the page's words for a
-    move it does not know; the page plays the round to its end against two bots, sending only what was
-    offered, and shows the cards turned face up to every seat."""
+    """Golf, from a package installed beside the server, through the same page: its moves (the public opening's
+    ``peek``, the ``flip`` after a card drawn and thrown) come as buttons; the page plays the round to its end
+    against two bots, sending only what was offered, and shows the cards turned face up to every seat."""
     require_golf()
     room = create_room(shared_server, GOLF, 3, bots={1: "greedy", 2: "random"}, seed=4)
     table = Table(browser, "seat 0")
@@ -717,14 +716,14 @@ def test_a_golf_room_plays_in_the_page(browser: Browser, shared_server: Server) 
         shot(table.page, "rulesets-golf-6-end")
         assert table.attr("data-over") == "true"
         sent = [json.loads(text)["action"]["type"] for way, text in table.frames if way == "out" and '"action"' in text]
-        assert {"turn_up", "flip"} <= set(sent), sent
+        assert {"peek", "flip"} <= set(sent), sent
         assert not table.errors, table.errors
         check_sent_actions_were_offered(table)
         # During the round, the bots' face-up cards are shown to seat 0 (and only those of their cards).
         views = [m["state"]["view"] for m in table.received() if "state" in m and not m["state"]["over"]]
         seen = 0
         for view in views:
-            face_up = view["extra"]["golf"]["face_up"]
+            face_up = [[s["slot"] for s in hand if s["face_up"]] for hand in view["hands"]]
             for seat in (1, 2):
                 shown = {s["slot"]: s["card"] for s in view["hands"][seat]}
                 assert all(shown[slot] is not None for slot in face_up[seat]), (seat, face_up, shown)

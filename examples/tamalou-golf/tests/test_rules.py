@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 import tamalou
-from tamalou import Call, Discard, Draw, Event, IllegalAction, MatchAction, Replace, Round
+from tamalou import Call, Discard, Draw, Event, Flip, IllegalAction, MatchAction, PeekAction, Replace, Round
 from tamalou.engine import new_round
 
-from tamalou_golf import VARIANTS, Flip, TurnUp
+from tamalou_golf import VARIANTS
 
 RULESETS = ("golf-4", "golf-6", "golf-9", "golf-6-knock")
 #: The stock of a deal, top first, less the cards the hands and the discard hold.
@@ -41,9 +41,9 @@ def deal(
 
 
 def opened(g: Round, *slots: tuple[int, ...]) -> Round:
-    """golf-6, golf-9: each player turns up ``slots[p]``; the first turn starts."""
+    """golf-6, golf-9: each player turns up ``slots[p]`` (the public opening peek); the first turn starts."""
     for p, chosen in enumerate(slots):
-        g.apply(TurnUp(p, chosen))
+        g.apply(PeekAction(p, chosen))
     assert g.phase == "draw" and g.current_player == 0
     return g
 
@@ -53,8 +53,11 @@ def facts(events: Sequence[Event]) -> list[tuple[str, dict[str, object]]]:
 
 
 def face_up(g: Round, seat: int = 0) -> list[list[int]]:
-    """Each player's face-up slots, as ``seat`` is shown them."""
-    return g.view(seat).extra["golf"]["face_up"]
+    """Each player's face-up slots, as ``seat`` is shown them (each slot's ``face_up`` in the view), checked
+    against the round's own state (``g.is_up``)."""
+    shown = [[s.slot for s in hand if s.face_up] for hand in g.view(seat).hands]
+    assert shown == [[s for s in g.occupied(p) if g.is_up(p, s)] for p in range(g.players)]
+    return shown
 
 
 def known_by(g: Round, text: str) -> set[int]:
@@ -227,16 +230,18 @@ def test_layouts_are_grids_and_start_face_down(name: str, rows: int, columns: in
     Cards start face down."
 
     The grid's shape is the ruleset's (``rules.deal.grid``) and in every seat's view (tamalou's ``view.grid``);
-    at the deal no card is face up (``extra["golf"]``), and a seat sees none of another's cards (in golf-4 a
-    player has peeked at their own bottom row: their own secret)."""
+    at the deal no card is face up (tamalou's ``face_up``, each slot's in the views), and a seat sees none of
+    another's cards (in golf-4 a player has peeked at their own bottom row: their own secret)."""
     cards = [f"{r}{s}" for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")]
     n = rows * columns
     g = deal(name, [" ".join(cards[:n]), " ".join(cards[n : 2 * n])], stock=cards[2 * n : 2 * n + 5], discard=["KC"])
     assert g.variant.rules.deal.grid == (rows, columns)
+    assert g.face_up == 0
     for seat in (0, 1):
         view = g.view(seat)
         assert view.grid == [rows, columns]
-        assert view.extra["golf"] == {"face_up": [[], []]}
+        assert face_up(g, seat) == [[], []]
+        assert not any(s.face_up for hand in view.hands for s in hand)
         assert [s.slot for s in view.hands[seat]] == list(range(n))
         assert all(s.card is None for s in view.hands[1 - seat])
 
@@ -258,40 +263,58 @@ def test_golf_4_opening_each_player_looks_at_their_bottom_row() -> None:
     assert known_by(g, "4C") == known_by(g, "KD") == {0}
     assert known_by(g, "AS") == set()
     assert [s.card for s in g.view(0).hands[0]] == [None, None, "4C", "KD"]
-    assert face_up(g) == [[], []]
-    assert g.phase == "draw"  # no turn-up: the first turn starts
+    assert face_up(g) == face_up(g, 1) == [[], []]  # seen by their owner, and face down
+    assert "turned_up" not in [e.type for e in g.events_so_far()]
+    peek = g.variant.rules.peek  # tamalou's fixed peek, private
+    assert (peek.mode, peek.slots, peek.public) == ("fixed", (2, 3), False)
+    assert g.phase == "draw"  # nothing to choose: the first turn starts
 
 
 def test_golf_6_opening_each_player_turns_two_cards_face_up() -> None:
     """Rule: "golf-6: each player turns two of their cards face up (their choice, public)."
 
-    Before the first turn (phase ``reveal``) every player, in any order, chooses two of their slots: the
-    cards go face up, every seat sees them."""
+    tamalou's chosen opening peek, made public (``rules.peek``: ``mode = "choose"``, ``count = 2``, ``public``).
+    Before the first turn (phase ``peek``) every player, in any order, chooses two of their slots: the cards
+    go face up, every seat sees them (one public ``turned_up`` event a card)."""
+    peek = tamalou.load_variant("golf-6").rules.peek
+    assert (peek.mode, peek.count, peek.public) == ("choose", 2, True)
     g = deal("golf-6", G6)
-    assert g.phase == "reveal" and g.to_act == [0, 1]
+    assert g.phase == "peek" and g.to_act == [0, 1]
     assert {a.slots for a in g.legal_actions(1)} == {(a, b) for a in range(6) for b in range(a + 1, 6)}
-    events = g.apply(TurnUp(1, (0, 4)))  # player 1 first: any order
-    assert facts(events) == [("turned_up", {"player": 1, "slots": [0, 4], "cards": ["5S", "8S"]})]
-    assert known_by(g, "5S") == known_by(g, "8S") == {0, 1}
-    assert g.to_act == [0] and g.legal_actions(1) == []
-    events = g.apply(TurnUp(0, (2, 3)))
+    assert_refused(g, Draw(0, "stock"), "not possible in phase 'peek'")  # no turn before the opening
+    events = g.apply(PeekAction(1, (0, 4)))  # player 1 first: any order
     assert facts(events) == [
-        ("turned_up", {"player": 0, "slots": [2, 3], "cards": ["9D", "7H"]}),
+        ("turned_up", {"player": 1, "slot": 0, "card": "5S"}),
+        ("turned_up", {"player": 1, "slot": 4, "card": "8S"}),
+    ]
+    assert all(e.for_player(0).to_dict() == e.to_dict() for e in events)  # public: nothing hidden from seat 0
+    assert known_by(g, "5S") == known_by(g, "8S") == {0, 1}
+    assert g.is_up(1, 0) and g.is_up(1, 4) and not g.is_up(1, 1)
+    assert g.to_act == [0] and g.legal_actions(1) == []
+    assert_refused(g, PeekAction(1, (2, 3)), "player 1 has already peeked")
+    events = g.apply(PeekAction(0, (2, 3)))
+    assert facts(events) == [
+        ("turned_up", {"player": 0, "slot": 2, "card": "9D"}),
+        ("turned_up", {"player": 0, "slot": 3, "card": "7H"}),
         ("turn", {"player": 0, "turn": 0}),
     ]
-    assert face_up(g, 1) == [[2, 3], [0, 4]]
+    assert g.phase == "draw"
+    assert face_up(g, 1) == face_up(g, 0) == [[2, 3], [0, 4]]
     assert [s.card for s in g.view(1).hands[0]] == [None, None, "9D", "7H", None, None]
 
 
 def test_golf_9_opening_turns_three_cards_face_up() -> None:
     """Rule: "golf-9: three." (each player turns three of their cards face up, their choice, public)"""
+    peek = tamalou.load_variant("golf-9").rules.peek
+    assert (peek.mode, peek.count, peek.public) == ("choose", 3, True)
     g = deal("golf-9", ["4S 9C QH 4H 9D AC 4D 3S KS", "AS 2S 3C 5S 6S 7S 8S 10S JS"])
-    assert len(g.legal_actions(0)) == 84  # 9 choose 3
-    assert_refused(g, TurnUp(0, (0, 1)), "turn up 3 of your own cards")
-    g.apply(TurnUp(0, (0, 4, 8)))
-    g.apply(TurnUp(1, (6, 7, 8)))
+    assert g.phase == "peek" and len(g.legal_actions(0)) == 84  # 9 choose 3
+    assert_refused(g, PeekAction(0, (0, 1)), "choose 3 different slots of your own")
+    assert [e.data["slot"] for e in g.apply(PeekAction(0, (0, 4, 8)))] == [0, 4, 8]
+    g.apply(PeekAction(1, (6, 7, 8)))
     assert face_up(g, 1) == [[0, 4, 8], [6, 7, 8]]
     assert known_by(g, "KS") == {0, 1}
+    assert g.phase == "draw" and g.current_player == 0
 
 
 # ----------------------------------------------------------------------------- a turn
@@ -310,7 +333,11 @@ def test_a_card_taken_from_the_discard_is_placed_face_up() -> None:
     """Rule: "Take the discard: you must place it in your layout, face up; the card it replaces goes to the
     discard face up."
 
-    golf-6: player 0 takes the KH from the discard; only its placing is offered."""
+    golf-6: player 0 takes the KH from the discard; only its placing is offered (tamalou's
+    ``rules.draw.discard_must_replace``), and the card placed lies face up (``rules.draw.placed = "face_up"``)."""
+    for name in RULESETS:
+        draw = tamalou.load_variant(name).rules.draw
+        assert (draw.discard_must_replace, draw.placed) == (True, "face_up")
     g = opened(deal("golf-6", G6, discard=["KH"]), (0, 1), (0, 1))
     g.apply(Draw(0, "discard"))
     assert g.legal_actions(0) == [Replace(0, s) for s in range(6)]  # no discard: it must be placed
@@ -318,10 +345,11 @@ def test_a_card_taken_from_the_discard_is_placed_face_up() -> None:
     events = g.apply(Replace(0, 4))  # the face-down 2D goes
     assert facts(events)[:2] == [
         ("replaced", {"player": 0, "slot": 4, "card": "2D"}),
-        ("placed", {"player": 0, "slot": 4, "card": "KH"}),
+        ("turned_up", {"player": 0, "slot": 4, "card": "KH"}),
     ]
     assert g.layout(0)[4] == "KH" and g.view(1).discard_top == "2D"
     assert known_by(g, "KH") == known_by(g, "2D") == {0, 1}
+    assert g.is_up(0, 4) and g.view(1).hands[0][4].face_up
     assert face_up(g, 1)[0] == [0, 1, 4]
 
 
@@ -334,7 +362,7 @@ def test_a_card_drawn_from_the_stock_is_placed_face_up() -> None:
     events = g.apply(Replace(0, 5))
     assert facts(events)[:2] == [
         ("replaced", {"player": 0, "slot": 5, "card": "KC"}),
-        ("placed", {"player": 0, "slot": 5, "card": "4C"}),
+        ("turned_up", {"player": 0, "slot": 5, "card": "4C"}),
     ]
     assert known_by(g, "4C") == known_by(g, "KC") == {0, 1}
     assert face_up(g, 1)[0] == [0, 1, 5]
@@ -343,34 +371,43 @@ def test_a_card_drawn_from_the_stock_is_placed_face_up() -> None:
 def test_golf_6_a_stock_card_discarded_flips_a_face_down_card() -> None:
     """Rule: "or (golf-6, golf-9) discard it and turn one of your face-down cards face up ("flip")."
 
-    After the discard, the player must flip: only their face-down slots are offered, nothing else."""
+    After the discard, the player must flip (tamalou's ``rules.draw.discard_turns_up``, the phase ``flip``):
+    only their face-down slots are offered, nothing else; a face-up slot is refused, the game unchanged."""
+    assert tamalou.load_variant("golf-6").rules.draw.discard_turns_up
     g = opened(deal("golf-6", G6), (0, 1), (0, 1))
     g.apply(Draw(0, "stock"))
     events = g.apply(Discard(0))
     assert facts(events) == [("discarded", {"player": 0, "card": "4C"})]
     assert g.phase == "flip" and g.current_player == 0
-    assert g.legal_actions(0) == [Flip(0, s) for s in (2, 3, 4, 5)]
-    assert_refused(g, Flip(0, 1), "slot 1 is face up already")
+    assert g.legal_actions(0) == [Flip(0, s) for s in (2, 3, 4, 5)] and g.legal_actions(1) == []
+    assert_refused(g, Flip(0, 1), "slot 1 is face up already: flip one of your face-down cards")
     assert_refused(g, Flip(1, 2), "it is player 0's turn")
+    assert_refused(g, Draw(0, "stock"), "not possible in phase 'flip'")
     events = g.apply(Flip(0, 3))
-    assert facts(events) == [("flipped", {"player": 0, "slot": 3, "card": "7H"}), ("turn", {"player": 1, "turn": 1})]
+    assert facts(events) == [
+        ("turned_up", {"player": 0, "slot": 3, "card": "7H"}),
+        ("turn", {"player": 1, "turn": 1}),
+    ]
     assert known_by(g, "7H") == {0, 1}
-    assert face_up(g, 1)[0] == [0, 1, 3]
+    assert g.is_up(0, 3) and face_up(g, 1)[0] == [0, 1, 3]
 
 
 def test_golf_9_a_stock_card_discarded_flips_too() -> None:
     """Rule: "or (golf-6, golf-9) discard it and turn one of your face-down cards face up ("flip")."
 
     golf-9: the same, with the six face-down cards of a 3×3 layout offered."""
+    assert tamalou.load_variant("golf-9").rules.draw.discard_turns_up
     g = opened(deal("golf-9", ["4S 9C QH 4H 9D AC 4D 3S KS", "AS 2S 3C 5S 6S 7S 8S 10S JS"]), (0, 1, 2), (0, 1, 2))
     g.apply(Draw(0, "stock"))
     g.apply(Discard(0))
     assert g.legal_actions(0) == [Flip(0, s) for s in range(3, 9)]
-    assert facts(g.apply(Flip(0, 8)))[0] == ("flipped", {"player": 0, "slot": 8, "card": "KS"})
+    assert facts(g.apply(Flip(0, 8)))[0] == ("turned_up", {"player": 0, "slot": 8, "card": "KS"})
+    assert face_up(g, 1)[0] == [0, 1, 2, 8]
 
 
 def test_golf_4_a_stock_card_not_kept_is_simply_discarded() -> None:
     """Rule: "In golf-4 a stock card not kept is simply discarded." (no flip: the turn passes)"""
+    assert not tamalou.load_variant("golf-4").rules.draw.discard_turns_up
     g = deal("golf-4", ["AS 3H 4C KD", "2S 9H QC 6D"])
     events = pass_turn(g)
     assert [e.type for e in events] == ["drew", "discarded", "turn"]
@@ -394,11 +431,13 @@ def test_a_face_up_card_is_public_and_stays_face_up() -> None:
     g.apply(Draw(1, "discard"))
     g.apply(Replace(1, 4))  # player 1 takes 8C
     for seat in (0, 1):
-        assert g.view(seat).hands[0][5].card == "4C"
+        assert g.view(seat).hands[0][5] == tamalou.SlotView(slot=5, card="4C", face_up=True)
         assert face_up(g, seat)[0] == [0, 1, 3, 5]
+    assert known_by(g, "4C") == {0, 1}
     g.apply(Draw(0, "discard"))  # 8S, the card player 1 replaced
     g.apply(Replace(0, 5))
-    assert g.view(1).hands[0][5].card == "8S" and face_up(g, 1)[0] == [0, 1, 3, 5]
+    assert g.view(1).hands[0][5] == tamalou.SlotView(slot=5, card="8S", face_up=True)
+    assert face_up(g, 1)[0] == [0, 1, 3, 5]
     assert g.view(1).discard_top == "4C"
 
 
@@ -416,7 +455,7 @@ def test_golf_6_a_player_whose_cards_are_all_face_up_goes_out() -> None:
         flip_turn(g, slot)
         flip_turn(g, slot)
     events = flip_turn(g, 5)  # player 0's last face-down card
-    assert [e.type for e in events] == ["drew", "discarded", "flipped", "last_lap", "turn"]
+    assert [e.type for e in events] == ["drew", "discarded", "turned_up", "last_lap", "turn"]
     assert g.last_lap == 0 and g.caller is None and g.current_player == 1  # going out is no call
     events = g.apply(Draw(1, "stock")) + g.apply(Replace(1, 5))  # player 1's last turn
     assert g.is_over and (g.result().reason, g.result().last_lap, g.result().caller) == ("out", 0, None)

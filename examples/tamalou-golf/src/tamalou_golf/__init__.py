@@ -11,12 +11,12 @@ The rulesets (``variants/``), found through the entry-point group ``tamalou``:
 golf-6 and golf-6-knock are for 2 to 8 players (one deck, two from 5 players: ``rules.deck.copies``); golf-4 and
 golf-9 for 2 to 4 (the README shows the ruleset a larger table writes).
 
-The rules are one mechanic, ``Golf``, and its two moves (``actions.py``), in the plugin module every ruleset
-names, ``tamalou_golf.mechanic``. A ruleset sets it in its TOML: the layout's shape is tamalou's key
-``rules.deal.grid`` (2×2, 2×3, 3×3), the rest the table ``[options.golf]`` (``GolfOptions``: ``turn_up``,
-``flip``, ``go_out``), validated when the ruleset loads. golf-6-knock is golf-6 with keys (the knock from one's
-second turn, the jokers), its settings golf-6's through ``extends``. The README says the rules for players, and
-what the package needed from tamalou.
+Most of Golf is tamalou's own keys: the layout's shape (``rules.deal.grid``: 2×2, 2×3, 3×3), a public opening
+(``rules.peek.public``), cards placed face up (``rules.draw.placed``) and the flip (``rules.draw.discard_turns_up``).
+The rest is one mechanic, ``Golf`` (going out, the columns), and Golf's scoring, in the plugin module every ruleset
+names, ``tamalou_golf.mechanic``; its one setting is ``[options.golf] go_out`` (``GolfOptions``), validated when the
+ruleset loads. golf-6-knock is golf-6 with keys (the knock from one's second turn, the jokers). The README says the
+rules for players, and what the package needed from tamalou.
 """
 
 from __future__ import annotations
@@ -25,20 +25,14 @@ from pathlib import Path
 
 import tamalou
 
-from .actions import Flip, TurnUp
-from .mechanic import FLIP, OUT, REVEAL, Golf, GolfOptions, GolfState, GolfView
+from .mechanic import OUT, Golf, GolfOptions, golf_scores
 
 __all__ = [
-    "FLIP",
     "OUT",
-    "REVEAL",
     "VARIANTS",
-    "Flip",
     "Golf",
     "GolfOptions",
-    "GolfState",
-    "GolfView",
-    "TurnUp",
+    "golf_scores",
     "tamalou_variant_paths",
 ]
 
