@@ -2,7 +2,8 @@
 object's ``__repr__`` draws its own lines here: ``game_lines``, ``view_lines``, ``result_lines``; ``panel`` for rich).
 
 A ``PlayerView`` is drawn as its seat sees it (``??`` for a card that seat does not know); a ``Round`` as
-the referee sees it (every card, each marked ``*`` where its owner does not know it); a ``Result`` as
+the referee sees it (every card, each marked ``*`` where its owner does not know it); either marks ``^`` a card
+lying face up, ``·`` an empty slot of a grid, and ends with a legend of the marks it used; a ``Result`` as
 the table of totals, places and winners. Plain text needs nothing; the ``__rich__`` forms (used by
 ``rich.print`` and the command line) need ``rich``, which comes with the ``cli`` extra.
 """
@@ -17,6 +18,22 @@ if TYPE_CHECKING:
     from .views import PlayerView, Result
 
 UNKNOWN = "??"
+#: After a card its owner has not seen (the referee's table), and after a card lying face up (any table).
+UNSEEN, UP = "*", "^"
+#: The words of each mark, in the order a legend says them.
+_MARKS = (
+    (UNKNOWN, "?? a card this seat has not seen"),
+    (UNSEEN, "* a card its owner has not seen"),
+    (UP, "^ face up"),
+    ("·", "· an empty slot"),
+)
+
+
+def _legend(lines: Sequence[str]) -> list[str]:
+    """The legend of the marks ``lines`` use (none: no legend)."""
+    cells = [cell for line in lines for cell in line.split("[")[1:]]
+    used = [words for mark, words in _MARKS if any(cell.split("]")[0].strip().endswith(mark) for cell in cells)]
+    return ["  " + " · ".join(used)] if used else []
 
 
 def _head(name: str, view: PlayerView) -> str:
@@ -41,7 +58,7 @@ def _row(seat: int, cards: Sequence[str], marks: Sequence[str]) -> str:
 
 
 #: An empty slot of a grid (its card was matched away, or never dealt there).
-EMPTY = "·"
+EMPTY = _MARKS[3][0]
 
 
 def _layout(seat: int, cards: dict[int, str], marks: Sequence[str], grid: Sequence[int] | None) -> list[str]:
@@ -72,7 +89,9 @@ def view_lines(view: PlayerView) -> list[str]:
             marks.append(f"holding {view.held}" if seat == view.player and view.held else "holding a card")
         if seat in view.left:
             marks.append("left the round")
-        lines += _layout(seat, {s.slot: s.card or UNKNOWN for s in hand}, marks, view.grid)
+        shown = {s.slot: (s.card + UP if s.face_up else s.card) if s.card else UNKNOWN for s in hand}
+        lines += _layout(seat, shown, marks, view.grid)
+    lines += _legend(lines[1:])
     if view.power:
         lines.append(f"  power on offer: {view.power}")
     if view.result is not None:
@@ -86,13 +105,17 @@ def game_lines(game: Round) -> list[str]:
     lines = [f"{_head(game.variant.name, view)} · {game.players} players"]
     for seat in range(game.players):
         held = {s: game.card_at(seat, s) for s in game.occupied(seat)}
-        cards = {s: game.text[c] + ("" if game.knowers[c] >> seat & 1 else "*") for s, c in held.items()}
+        cards = {
+            s: game.text[c] + (UP if game.face_up >> c & 1 else "" if game.knowers[c] >> seat & 1 else UNSEEN)
+            for s, c in held.items()
+        }
         marks = []
         if view.holding == seat and view.holding is not None:
             marks.append(f"holding {game.text[game.held]}")
         if seat in view.left:
             marks.append("left the round")
         lines += _layout(seat, cards, marks, view.grid)
+    lines += _legend(lines[1:])
     if game.is_over:
         lines += ["", *result_lines(game.final_result())]
     return lines

@@ -49,14 +49,24 @@ def apply_at(g: Round, action: Action, at: float, dispatch: Callable[[Action], l
             raise
     backup = g.copy()  # deadlines fire first: undo them too if the action is then refused
     events: list[Event] = []
+    fired = False
     try:
         advance(g, at, events, action)
         if g.phase == OVER and type(action) is not Tick:
             raise IllegalAction("the round ended before this action's time", action)
+        fired = True
         events.extend(dispatch(action))
-    except IllegalAction:
+    except IllegalAction as exc:
         g._restore_from(backup)
-        raise
+        if not fired or type(action) is Tick:
+            raise
+        # The refusal is of the game as it was at ``at``, once the deadline had passed: say so, or a player still
+        # to move now reads "it is another player's turn".
+        raise IllegalAction(
+            f"too late: time ran out at {due:g} s, before this action's {at:g} s (the clock played on: "
+            f"{', '.join(dict.fromkeys(e.type for e in events)) or 'nothing'}), and then: {exc.reason}",
+            action,
+        ) from None
     return events
 
 

@@ -83,16 +83,20 @@ class Game:
         def deadline(self) -> float | None: ...
         @property
         def pushed(self) -> int: ...
-        def legal_actions(self, player: object) -> list[Action]: ...
+        def legal_actions(self, player: object = None) -> list[Action]: ...
         @overload
-        def apply(self, action: Action, *, max_step: float | None = None) -> list[Event]: ...
+        def apply(self, action: Action, *, at: float | None = None, max_step: float | None = None) -> list[Event]: ...
         @overload
-        def apply(self, action: dict[str, Any], *, max_step: float | None = None) -> list[Event]: ...
-        def apply(self, action: object, *, max_step: float | None = None) -> list[Event]: ...
+        def apply(
+            self, action: dict[str, Any], *, at: float | None = None, max_step: float | None = None
+        ) -> list[Event]: ...
+        def apply(self, action: object, *, at: object = None, max_step: float | None = None) -> list[Event]: ...
         def view(self, player: object) -> PlayerView: ...
         def result(self) -> Result: ...
         def to_json(self) -> str: ...
-        def push(self, action: Action | dict[str, Any], *, max_step: float | None = None) -> list[Event]: ...
+        def push(
+            self, action: Action | dict[str, Any], *, at: float | None = None, max_step: float | None = None
+        ) -> list[Event]: ...
         def pop(self) -> Action: ...
         def seat_view(self, player: object) -> SeatView: ...
         def events_so_far(self, player: object = None) -> list[Event]: ...
@@ -107,15 +111,17 @@ class Game:
         )
         legal_actions = _passed(
             "legal_actions",
-            "``legal_actions(player)``: every action ``player`` may take now, out-of-turn matches included; each is "
-            "accepted by ``apply``.",
+            "``legal_actions(player=None)``: every action ``player`` may take now, out-of-turn matches included; each "
+            "is accepted by ``apply``. Without a seat: the player to move's (``current_player``; other seats may "
+            "still act out of turn).",
         )
         apply = _passed(
             "apply",
-            "``apply(action, *, max_step=None)``: apply one action (an action object or its JSON dict); return the "
-            "events. Raises ``IllegalAction`` and changes nothing if the rules forbid it now; with ``max_step``, an "
-            "action's ``at`` may not be more than ``max_step`` seconds after the game's time (a server stamps "
-            "``at`` from its own clock).",
+            "``apply(action, *, at=None, max_step=None)``: apply one action (an action object or its JSON dict); "
+            "return the events. Raises ``IllegalAction`` and changes nothing if the rules forbid it now. Timed "
+            "rulesets: ``at`` stamps the action with its time (else the action's own ``at``); with ``max_step``, "
+            "it may not be more than ``max_step`` seconds after the game's time (a server stamps ``at`` from its "
+            "own clock).",
         )
         view = _passed("view", "``view(player)``: what ``player`` may see now, and nothing more.")
         result = _passed("result", "``result()``: the round's result (a copy); ``GameStateError`` before the end.")
@@ -178,9 +184,19 @@ class Game:
         """A game pickles as its round (a snapshot and the variant)."""
         return (game_of, (self._round,))
 
+    def __eq__(self, other: object) -> bool:
+        """Two games are equal when they are the same game in the same state: the same ruleset, seats, seed,
+        history, cards, knowledge and generator (their snapshots are equal), as ``game == game.copy()``."""
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self is other or self._round.to_json() == other._round.to_json()
+
+    __hash__ = None  # type: ignore[assignment]  # (a game changes: it has no hash, as a list has none)
+
     def __repr__(self) -> str:
-        """The table as the referee sees it: every card, ``*`` after a card its owner does not know. Never
-        show it to a player: ``repr(game.view(p))`` is what seat ``p`` sees."""
+        """The table as the referee sees it: every card, ``*`` after a card its owner has not seen, ``^`` after a
+        card lying face up (a legend says so). Never show it to a player: ``repr(game.view(p))`` is what seat
+        ``p`` sees."""
         return repr(self._round)
 
     def __rich__(self) -> object:

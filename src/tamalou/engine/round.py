@@ -126,13 +126,16 @@ class Round(Flow):
         waiting = self.flow.rows[self.phase].waiting
         return [self.current_player] if waiting is None else waiting(self)
 
-    def legal_actions(self, player: object) -> list[Action]:
-        """Every action ``player`` may take now, out-of-turn matches included.
+    def legal_actions(self, player: object = None) -> list[Action]:
+        """Every action ``player`` may take now, out-of-turn matches included; without a seat, those of the
+        player to move (``current_player``: other seats may still act out of turn, ask for them by seat).
 
         What is listed depends only on what ``player`` knows: a match is offered on every
         occupied slot (right or wrong), the call whatever the hidden total. Every listed action
         is accepted by ``apply``.
         """
+        if player is None:
+            player = self.current_player
         if type(player) is not int or not 0 <= player < self.players:
             raise IllegalAction(f"no player {player!r} in a {self.players}-player game")
         row = self.flow.rows[self.phase]
@@ -152,22 +155,30 @@ class Round(Flow):
     # ----------------------------------------------------------------------------- applying
 
     @overload
-    def apply(self, action: Action, *, max_step: float | None = None) -> list[Event]: ...
+    def apply(self, action: Action, *, at: float | None = None, max_step: float | None = None) -> list[Event]: ...
 
     @overload
-    def apply(self, action: dict[str, Any], *, max_step: float | None = None) -> list[Event]: ...
+    def apply(
+        self, action: dict[str, Any], *, at: float | None = None, max_step: float | None = None
+    ) -> list[Event]: ...
 
     # ``object``, not the union of the overloads: compiled by mypyc, a parameter's type is checked on the way
     # in, and anything else must still be refused with ``IllegalAction`` (by ``parse_action``).
-    def apply(self, action: object, *, max_step: float | None = None) -> list[Event]:
+    def apply(self, action: object, *, at: object = None, max_step: float | None = None) -> list[Event]:
         """Apply one action (an action object or its JSON dict); return the events.
 
         Raises ``IllegalAction`` (and changes nothing) if the rules forbid it now. A legal action
-        that fails on hidden information (a wrong match) is played and penalised. An action's ``at``
-        may not be earlier than the game's time, nor (with ``max_step``) more than ``max_step``
-        seconds later: a server stamps ``at`` from its own clock and never trusts a client's.
+        that fails on hidden information (a wrong match) is played and penalised. Timed rulesets: ``at``
+        stamps the action with its time in seconds (the action's own ``at`` otherwise; ``apply(a, at=7.0)``
+        is ``apply(dataclasses.replace(a, at=7.0))``); it may not be earlier than the game's time, nor (with
+        ``max_step``) more than ``max_step`` seconds later: a server stamps ``at`` from its own clock and never
+        trusts a client's.
         """
         a = action if isinstance(action, Action) else parse_action(cast(Any, action))
+        if at is not None:
+            if type(at) not in (int, float):
+                raise IllegalAction(f"'at' is a time in seconds, got {at!r}", a)
+            a = dataclasses.replace(cast(Any, a), at=at)
         if self.phase == OVER:
             raise IllegalAction("the round is over", a)
         at = a.at
@@ -214,7 +225,9 @@ class Round(Flow):
 
     # ----------------------------------------------------------------------------- undo, for search
 
-    def push(self, action: Action | dict[str, Any], *, max_step: float | None = None) -> list[Event]:
+    def push(
+        self, action: Action | dict[str, Any], *, at: float | None = None, max_step: float | None = None
+    ) -> list[Event]:
         """``apply(action)``, remembering how to take it back: ``pop()`` then puts the game back exactly as
         it was (state, generator, action log, result; ``to_json()`` equal), for tree searches that try an
         action and come back. Refused actions raise ``IllegalAction`` as ``apply`` does, change nothing and
@@ -223,7 +236,7 @@ class Round(Flow):
         ``copy()`` takes about 14 µs), so the undo is exact for every mechanic, built-in or a plugin's,
         that keeps its state in its state object as mechanics must."""
         saved = snapshot.save(self)
-        events = self.apply(action, max_step=max_step)
+        events = self.apply(action, at=at, max_step=max_step)
         self._undo.append((saved, self.actions[-1]))
         return events
 

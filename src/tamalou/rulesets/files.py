@@ -11,7 +11,7 @@ from typing import Any
 
 from ..cards import parse_card
 from ..errors import VariantError
-from .problems import _describe, _partial_errors, short, short_path
+from .problems import _describe, _partial_errors, did_you_mean, short, short_path
 from .registry import _discover, _registry, variant_names
 from .toml_text import _parse_toml
 from .trust import _Allowed, _refusals, _unique_names
@@ -169,9 +169,13 @@ class _Loader:
             raise VariantError(f"no variant file at {short_path(text)}", file=file, key=where) from None
         if found:
             return p
-        known = ", ".join(variant_names())
+        names = variant_names()
+        hint = did_you_mean(text.lower(), [*names, *_registry()]) if len(text) <= 100 else ""
+        known = ", ".join(names)
         raise VariantError(
-            f"unknown variant {short(text)} (known: {known}; or give a path to a .toml file)", file=file, key=where
+            f"unknown variant {short(text)}{hint} (known: {known}; or give a path to a .toml file)",
+            file=file,
+            key=where,
         )
 
     def read(self, path: Path) -> dict[str, Any]:

@@ -97,6 +97,18 @@ def load_variant(spec: VariantSpec, *, allow_plugins: bool | Iterable[str] = Tru
     return variant
 
 
+def _whole_rulesets(loader: _Loader, spec: Sequence[str | Path]) -> list[str]:
+    """The items of a composition that are rulesets of their own (not modifiers), as written."""
+    found = []
+    for s in spec:
+        try:
+            if not loader._is_modifier(loader.lookup(s)):
+                found.append(str(s))
+        except VariantError:
+            continue
+    return found
+
+
 def _load(spec: VariantSpec, allowed: _Allowed = None) -> tuple[Variant, dict[str, int]]:
     loader = _Loader(allowed)
     raw: dict[str, Any] = {}
@@ -123,7 +135,20 @@ def _load(spec: VariantSpec, allowed: _Allowed = None) -> tuple[Variant, dict[st
         raise VariantError(f"expected a variant name, a path or a list of them, got {shown}")
     if loader.broken:
         raise VariantError.combine(loader.errors)
-    variant = _validate(raw, file, allowed, loader)
+    try:
+        variant = _validate(raw, file, allowed, loader)
+    except VariantError as exc:
+        whole = _whole_rulesets(loader, spec) if isinstance(keep, list) and not isinstance(spec, str | Path) else []
+        if len(whole) < 2:
+            raise
+        # Two rulesets of their own composed: say so first, or the problems read as the first file's fault.
+        note = VariantError(
+            f"{' + '.join(keep)} composes {len(whole)} rulesets of their own ({', '.join(whole)}): each one's keys "
+            "replace the earlier ones' and the earlier ones' other keys stay, checked against the last one's rules, "
+            "hence the problems below; a composition is usually one ruleset then modifiers (files with base = ...), "
+            "as ['french', 'gabo']"
+        )
+        raise VariantError.combine([note, exc]) from None
     variant._spec = keep
     return variant, loader.files
 

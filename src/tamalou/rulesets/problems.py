@@ -4,6 +4,7 @@ path and what was expected (the value found too, for trusted rules), and values 
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 import re
@@ -13,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from ..errors import VariantError
 from ..schema import Variant
@@ -108,7 +109,7 @@ def _errors_of(
             loc = loc[:-1]
         suffix = ""
         if kind == "extra_forbidden":
-            what = "unknown key"
+            what = "unknown key" + _did_you_mean(loc)
         elif kind == "missing":
             what = "required key is missing"
         elif kind == "literal_error":
@@ -145,6 +146,31 @@ def _errors_of(
         done[key] = error
         out.append(error)
     return out
+
+
+def _keys_at(path: list[str]) -> list[str]:
+    """The keys a variant file may write in the table at ``path`` (``["rules", "call"]``), or none when the path
+    does not lead to a section of the schema (a table keyed by cards, a plugin's settings)."""
+    model: Any = Variant
+    for part in path:
+        field = model.model_fields.get(part) if isinstance(model, type) and issubclass(model, BaseModel) else None
+        if field is None:
+            return []
+        model = field.annotation
+    if isinstance(model, type) and issubclass(model, BaseModel):
+        return list(model.model_fields)
+    return []
+
+
+def did_you_mean(word: str, choices: list[str]) -> str:
+    """`` (did you mean X?)`` for the choice nearest ``word`` (difflib's ratio of at least 0.7), else ``""``."""
+    near = difflib.get_close_matches(word, choices, n=1, cutoff=0.7)
+    return f" (did you mean {near[0]}?)" if near else ""
+
+
+def _did_you_mean(loc: list[str]) -> str:
+    """A near key of the same table, for an unknown key at ``loc``."""
+    return did_you_mean(loc[-1], _keys_at(loc[:-1])) if loc else ""
 
 
 def _partial_errors(

@@ -16,6 +16,7 @@ from ..errors import SimulationError
 from ..play import BotLike
 from ..rulesets import is_registered, load_variant
 from ..schema import Variant
+from ..verify.interruptions import quiet_worker, signals_held, stop_workers
 from .games import _run_chunk
 from .tally import _Tally
 
@@ -96,6 +97,7 @@ def _init_pool(ref: VariantRef, names: list[str]) -> None:
     global _POOL
     from ..engine.rulebook import rulebook
 
+    quiet_worker()  # Ctrl-C reaches the whole process group: the parent alone stops the run, and its workers
     v = _variant_of(ref)
     rulebook(v)
     _POOL = (v, [_factory(n) for n in names])
@@ -130,27 +132,30 @@ def _run_process(
     workers: int,
     done: Callable[[int], None],
 ) -> list[_Tally]:
-    """The chunks on a pool of ``workers`` processes, a few ahead of the results; in chunk order."""
+    """The chunks on a pool of ``workers`` processes, a few ahead of the results; in chunk order. Interrupted
+    (Ctrl-C, or ``SIGTERM`` made a ``KeyboardInterrupt`` by the command line) or failing, it stops every worker
+    at once before it raises: none outlives the run (``tamalou.verify.interruptions``, as ``verify`` does)."""
     context = multiprocessing.get_context("spawn")
     found: dict[int, _Tally] = {}
     queue = list(reversed(chunks))
     initargs = (_variant_ref(v), names)
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_pool, initargs=initargs) as pool:
-        running: set[Future[tuple[int, _Tally]]] = set()
-        try:
-            while queue or running:
-                while queue and len(running) < 2 * workers:
-                    a, b = queue.pop()
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_pool, initargs=initargs)
+    running: set[Future[tuple[int, _Tally]]] = set()
+    try:
+        while queue or running:
+            while queue and len(running) < 2 * workers:
+                a, b = queue.pop()
+                with signals_held():  # a worker started now inherits the blocked signals (quiet_worker)
                     running.add(pool.submit(_pool_chunk, players, seed, a, b))
-                finished, running = wait(running, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    start, tally = future.result()
-                    found[start] = tally
-                    done(tally.games)
-        except BaseException:
-            for future in running:
-                future.cancel()
-            raise
+            finished, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                start, tally = future.result()
+                found[start] = tally
+                done(tally.games)
+    except BaseException:
+        stop_workers(pool)
+        raise
+    pool.shutdown(wait=True)
     return [found[a] for a, _ in chunks]
 
 

@@ -11,6 +11,7 @@ from concurrent.futures.process import BrokenProcessPool
 from ..errors import SetupError
 from ..rulesets import load_variant
 from ..schema import Variant
+from ..verify.interruptions import unguarded_script
 from .backends import (
     BACKENDS,
     Backend,
@@ -62,8 +63,10 @@ def simulate(
     not allow, ``ValueError`` for an unknown bot or backend, ``ImportError`` for the Ray backend
     without Ray, and ``SimulationError`` when a game fails (a plugin's hook raised, a bot crashed).
 
-    With the process backend a script must call it under ``if __name__ == "__main__":`` (the worker
-    processes are started with ``spawn``, which imports the script again).
+    With the process backend a script calls it under ``if __name__ == "__main__":`` (the worker processes
+    are started with ``spawn``, which runs the script's top level again); called at the top level of a script
+    outside that guard, it plays the games in this process and says so in ``report.run.notes``. Interrupted
+    (Ctrl-C), it stops its worker processes before it raises.
     """
     if type(games) is not int or games < 1:
         raise ValueError(f"games must be at least 1, got {games!r}")
@@ -96,6 +99,14 @@ def simulate(
         from ..verification import default_workers
 
         used = 1 if backend == "inline" else min(games, workers if workers is not None else default_workers(games))
+        unguarded = unguarded_script() if used > 1 else None
+        if unguarded is not None:
+            notes.append(
+                f"played in this process: simulate was called at the top level of a script ({unguarded}), outside "
+                'if __name__ == "__main__":, where worker processes would run the script again; put the call under '
+                "that guard to play on every core"
+            )
+            used = 1
         chunks = _chunks(games, used)
         start = time.perf_counter()
         tallies = []

@@ -16,12 +16,19 @@ as it unblocks them — nothing is lost. (``ProcessPoolExecutor`` starts its wor
 so every ``submit`` is made with the signals held.)
 
 Without ``signal.pthread_sigmask`` (Windows) the signals are not held: only the traceback noise differs.
+
+A script that calls ``verify`` or ``simulate`` at its top level, outside ``if __name__ == "__main__":``, would have
+every worker run the script again and fail with a long traceback: ``unguarded_script`` tells such a call, which then
+plays its games in its own process and says so.
 """
 
 from __future__ import annotations
 
 import contextlib
+import linecache
+import multiprocessing
 import signal
+import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -78,3 +85,24 @@ def stop_workers(pool: ProcessPoolExecutor) -> None:
                 p.kill()
                 p.join(GRACE_SECONDS)
     pool.shutdown(wait=True, cancel_futures=True)
+
+
+def unguarded_script() -> str | None:
+    """Where this call comes from the top level of a script outside ``if __name__ == "__main__":`` (the file and
+    line of the script's statement that led to it), or ``None``. A worker process started with ``spawn`` runs the
+    script's top level again: there, the call would start workers of its own, which Python refuses with a long
+    traceback in every worker, so such a call plays its games in its own process. A statement indented (under the
+    guard, in a function) or an ``if`` line is guarded; an interactive session or ``python -c`` has no script."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if path is None or getattr(multiprocessing.current_process(), "_inheriting", False):
+        return None
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_name == "<module>" and frame.f_globals.get("__name__") == "__main__":
+            line = linecache.getline(frame.f_code.co_filename, frame.f_lineno)
+            if line[:1] not in (" ", "\t") and not line.lstrip().startswith("if "):
+                return f"{frame.f_code.co_filename}, line {frame.f_lineno}"
+            return None
+        frame = frame.f_back  # type: ignore[assignment]
+    return None

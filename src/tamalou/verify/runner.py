@@ -30,7 +30,7 @@ from .chooser import style_of
 from .determinism import RunDeterminism
 from .game_check import SAMPLES, Failure, GameReport
 from .hook_timing import HookTimer, SlowHook, merge_slow_hooks
-from .interruptions import quiet_worker, signals_held, stop_workers
+from .interruptions import quiet_worker, signals_held, stop_workers, unguarded_script
 from .limits import (
     TIMEOUT_INVARIANT,
     TIMEOUT_WORDS,
@@ -178,8 +178,9 @@ def verify(
     action. The ruleset's lints (``lints.lint_variant``) are in ``report.lints``; with ``strict`` they make
     the report not ``ok``.
 
-    With ``workers > 1``, a script must call it under ``if __name__ == "__main__":`` (worker processes
-    are started with ``spawn``, which imports the script again).
+    With ``workers > 1``, a script calls it under ``if __name__ == "__main__":`` (worker processes are
+    started with ``spawn``, which runs the script's top level again); called at the top level of a script outside
+    that guard, it plays the games in this process and says so in ``report.notes``.
 
     >>> report = verify("french", games=10)
     >>> report.ok, report.games
@@ -217,7 +218,14 @@ def verify(
     fresh = _fresh_process(v, jobs, seed, timeout, notes) if determinism and jobs else None
     todo = jobs
     try:
-        if workers > 1 and games > 1:
+        unguarded = unguarded_script() if workers > 1 and games > 1 else None
+        if unguarded is not None:
+            notes.append(
+                f"played in this process: verify was called at the top level of a script ({unguarded}), outside "
+                'if __name__ == "__main__":, where worker processes would run the script again; put the call under '
+                "that guard to play on every core"
+            )
+        elif workers > 1 and games > 1:
             try:
                 todo = _run_pool(v, jobs, min(workers, games), limits, samples, check_every, done, enough)
             except (BrokenProcessPool, pickle.PicklingError, OSError, AttributeError, TypeError) as exc:
