@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import inspect
 import os
+import signal
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import FrameType, TracebackType
 from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
@@ -84,9 +87,13 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _command(function: F) -> F:
-    """``@app.command``, its help the docstring with each paragraph on one line (rich keeps line breaks)."""
+    """``@app.command``, its help the docstring with each paragraph on one line (rich keeps line breaks), but a
+    paragraph of examples (lines starting with ``$``), kept line by line."""
     paragraphs = inspect.cleandoc(function.__doc__ or "").split("\n\n")
-    help_text = "\n\n".join(" ".join(p.split()) for p in paragraphs)
+    help_text = "\n\n".join(
+        "\n".join(line.strip() for line in p.splitlines()) if p.lstrip().startswith("$") else " ".join(p.split())
+        for p in paragraphs
+    )
     app.command(cls=_Command, help=help_text)(function)
     return function
 
@@ -96,6 +103,46 @@ BOT_KINDS: dict[str, Callable[[int], BotLike]] = BUILTIN_BOTS
 
 RULESET = "RULESET"
 RULESET_HELP = "Ruleset: a name, an alias, a .toml path, or a composition a+b."
+#: How every command takes its ruleset: positional, several names (or a+b) composing one ruleset.
+RULESETS_HELP = (
+    "Ruleset: a name, an alias or a .toml path; several compose one ruleset (a ruleset then modifiers), written "
+    "apart or joined with +: french gabo, french+gabo."
+)
+RulesetsArgument = Annotated[list[str] | None, typer.Argument(metavar=RULESET, help=RULESETS_HELP, show_default=False)]
+#: The older way ``play`` took its ruleset (``-v french``): still read, not shown.
+OlderVariantOption = Annotated[
+    list[str] | None, typer.Option("--variant", "-v", metavar=RULESET, hidden=True, help="As RULESET (older form).")
+]
+
+
+def _bot_list(spec: str) -> list[str]:
+    """The bot names of a ``--bots`` value (comma-separated, case-insensitive), each known; an empty name (a
+    comma too many) or an unknown one ends the command with a usage error."""
+    from ..bots import bot_names
+    from ..rulesets.problems import did_you_mean
+
+    names = [k.strip().lower() for k in spec.split(",")]
+    known = bot_names()
+    if not spec.strip() or any(not k for k in names):
+        _fail(f"--bots {spec!r}: a bot name is empty (a comma too many?); bots: {', '.join(known)}")
+    for k in names:
+        if k not in known:
+            _fail(f"unknown bot {k!r}{did_you_mean(k, known)} (bots: {', '.join(known)})")
+    return names
+
+
+def _rulesets(
+    args: Sequence[str] | None, older: Sequence[str] | None = None, default: str | None = "french"
+) -> list[str]:
+    """The ruleset arguments of a command (and its older ``--variant`` ones), or ``default``; none and no default:
+    the command ends with a usage error."""
+    given = [*(args or []), *(older or [])]
+    if given:
+        return given
+    if default is None:
+        _fail("name a ruleset: a name, an alias or a .toml path (tamalou variants lists them)")
+    return [default]
+
 
 VariantOption = Annotated[str, typer.Option("--variant", "-v", metavar=RULESET, help=RULESET_HELP)]
 PlayersOption = Annotated[int, typer.Option("--players", "-p", metavar="N", help="Number of players.")]
@@ -206,3 +253,40 @@ def _root(
     ] = False,
 ) -> None:
     """Tamalou and its cousins (Cabo, Cambio, Gabo...): rulesets, bots and games."""
+
+
+class StopSignals:
+    """Within it, ``SIGINT`` and ``SIGTERM`` raise ``KeyboardInterrupt`` (``verify`` and ``simulate`` then stop their
+    worker processes; ``verify`` raises ``VerifyInterrupted`` with the games finished), once: a second signal
+    while the run winds down is only recorded. ``received``: the first signal's number; ``status``: the exit
+    status it calls for (128 plus the number); ``name``: ``SIGINT``... It may be entered again (the games, then
+    the shrinking); outside the main thread it changes nothing (signal handlers can be set only there)."""
+
+    def __init__(self) -> None:
+        self.received: int | None = None
+        self._previous: dict[int, Any] = {}
+
+    @property
+    def status(self) -> int:
+        return 128 + (self.received or signal.SIGINT)
+
+    @property
+    def name(self) -> str:
+        return signal.Signals(self.received or signal.SIGINT).name
+
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
+        if self.received is None:
+            self.received = signum
+            raise KeyboardInterrupt
+
+    def __enter__(self) -> StopSignals:
+        if threading.current_thread() is threading.main_thread():
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                self._previous[signum] = signal.signal(signum, self._handle)
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        for signum, previous in self._previous.items():
+            if previous is not None:  # None: a handler set from C, that Python cannot put back
+                signal.signal(signum, previous)
+        self._previous.clear()

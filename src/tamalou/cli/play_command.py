@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from ..bots import BotLike, bot_names, make_bot, play_game
+from ..bots import BotLike, make_bot, play_game
 from ..effective import match_words
 from ..engine.game import round_of
 from ..engine.round import Round, new_round
@@ -26,23 +26,22 @@ from ..views import Result
 from .application import (
     RULE_FAILURE,
     BotsOption,
+    OlderVariantOption,
     PlayersOption,
-    VariantOption,
+    RulesetsArgument,
+    _bot_list,
     _check_players,
     _echo_document,
     _fail,
     _load,
     _out,
+    _rulesets,
 )
 from .log import Narrator, cards, seat
 
 
 def _bot_kinds(spec: str, players: int) -> list[str]:
-    kinds = [k.strip().lower() for k in spec.split(",") if k.strip()]
-    known = bot_names()
-    for k in kinds:
-        if k not in known:
-            _fail(f"unknown bot {k!r} (bots: {', '.join(known)})")
+    kinds = _bot_list(spec)
     if len(kinds) == 1:
         kinds *= players
     if len(kinds) != players:
@@ -208,7 +207,8 @@ def _play_json(v: Variant, players: int, seed: int, kinds: list[str]) -> dict[st
 
 
 def play(
-    variant: VariantOption = "french",
+    rulesets: RulesetsArgument = None,
+    variant: OlderVariantOption = None,
     players: PlayersOption = 4,
     seed: Annotated[int, typer.Option("--seed", "-s", metavar="N", help="Seed of the deal and of the bots.")] = 0,
     bots: BotsOption = "cautious",
@@ -226,9 +226,14 @@ def play(
     """Play a seeded game between bots, printing the referee's log (every card shown).
 
     A ruleset of several rounds (rules.rounds) is played as a whole match, round by round. The log counts
-    turns from 1.
+    turns from 1. Without a ruleset: french.
+
+    $ tamalou play french --players 3 --seed 7 --bots random
+    $ tamalou play french gabo -p 2 -b greedy,cautious
+    $ tamalou play tamalou-fun+jokers --quiet
+    $ tamalou play our-table.toml --json > game.json
     """
-    v = _load(variant)
+    v = _load(_rulesets(rulesets, variant))
     _check_players(v, players)
     kinds = _bot_kinds(bots, players)
     if as_json:

@@ -26,6 +26,7 @@ from .application import (
     RULE_FAILURE,
     RULESET,
     USAGE_ERROR,
+    RulesetsArgument,
     _echo_document,
     _err,
     _fail,
@@ -33,6 +34,7 @@ from .application import (
     _load,
     _out,
     _parts,
+    _rulesets,
     _spec,
 )
 
@@ -58,12 +60,17 @@ def _first_line(doc: str | None) -> str:
 
 
 def variants() -> None:
-    """List the known rulesets: names, aliases, players, title."""
+    """List the known rulesets: names, aliases, players, title; a modifier (a file that changes whatever it is
+    composed with: tamalou play french gabo) is marked so, with the ruleset it applies to alone.
+
+    $ tamalou variants
+    """
     table = Table(title="Rulesets")
     table.add_column("name", no_wrap=True)
-    table.add_column("aliases")
     table.add_column("players", justify="center", no_wrap=True)
-    table.add_column("title")
+    table.add_column("kind", no_wrap=True)
+    table.add_column("title (aliases)")
+    modifiers = False
     for name in variant_names():
         try:
             v = load_variant(name)
@@ -71,8 +78,15 @@ def variants() -> None:
             table.add_row(name, "", "", f"error: {exc}")
             continue
         p = v.rules.players
-        table.add_row(v.name, ", ".join(v.aliases), f"{p.min}-{p.max}", v.title)
-    _out().print(table)
+        title = v.title + (f" ({', '.join(v.aliases)})" if v.aliases else "")
+        if v.base:
+            modifiers = True
+            title += f"; alone: on {v.base}"
+        table.add_row(v.name, f"{p.min}-{p.max}", "modifier" if v.base else "game", title)
+    out = _out()
+    out.print(table)
+    if modifiers:
+        out.print("A modifier composes with any game: tamalou play french gabo (or french+gabo).", soft_wrap=True)
 
 
 def _keys_tree(v: Variant) -> Tree:
@@ -154,9 +168,7 @@ def _print_effective(v: Variant, e: EffectiveRules, spec: str) -> None:
 
 
 def show(
-    variant: Annotated[
-        list[str], typer.Argument(metavar=RULESET, help="Ruleset(s): name, alias or .toml path; several compose.")
-    ],
+    rulesets: RulesetsArgument = None,
     keys: Annotated[bool, typer.Option("--keys", help="Every key of the ruleset, section by section.")] = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="The ruleset's keys as JSON (with --effective: the rules as played).")
@@ -174,7 +186,12 @@ def show(
     Every card's points and power, the call threshold, how a finished round is ranked and won, and the
     plugins in effect, as the plugins' hooks answer them. --keys shows the ruleset's keys instead, --toml
     writes them as a stand-alone file.
+
+    $ tamalou show french
+    $ tamalou show french gabo --keys
+    $ tamalou show cabo+cambia-circuit --toml > ours.toml
     """
+    variant = _rulesets(rulesets, default=None)
     if sum((keys, as_json, as_toml)) > 1:
         _fail("choose one of --keys, --json and --toml")
     if effective and (keys or as_toml):
@@ -213,7 +230,13 @@ def _extends_entry(part: str, folder: Path) -> str:
 def new(
     name: Annotated[str, typer.Argument(metavar="NAME", help="The new ruleset's name: the file is NAME.toml.")],
     extends: Annotated[
-        str, typer.Option("--extends", "-e", metavar=RULESET, help="The ruleset it changes (name, path, or a+b).")
+        list[str],
+        typer.Option(
+            "--extends",
+            "-e",
+            metavar=RULESET,
+            help="The ruleset it changes (a name, a path, or a+b; repeated, the rulesets compose: -e french -e gabo).",
+        ),
     ],
     plugin: Annotated[
         bool,
@@ -231,6 +254,10 @@ def new(
     NAME.toml extends a ruleset and changes nothing yet: its comments show the keys one usually changes,
     with the base's values, ready to uncomment. It loads and validates as it is. Existing files are left
     alone (exit 2) unless --force.
+
+    $ tamalou new our-table --extends french
+    $ tamalou new quick-cabo -e cabo -e cambia-circuit --dir rules/
+    $ tamalou new friday -e french+gabo --plugin
     """
     try:
         name = check_name(name)
@@ -264,11 +291,21 @@ def new(
 
 
 def validate(
-    files: Annotated[list[str], typer.Argument(metavar="RULESET", help="Variant files (.toml) or names to check.")],
+    files: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="RULESET",
+            help="Rulesets to check, each on its own: a name, a .toml path, or a composition a+b.",
+        ),
+    ],
 ) -> None:
     """Check rulesets: 'ok', or every error (file, key, what was expected).
 
-    Exit 1 if a ruleset is bad, 2 if one cannot be found or read.
+    Each argument is checked on its own (many files at once: tamalou validate rules/*.toml); a composition is
+    written a+b. Exit 1 if a ruleset is bad, 2 if one cannot be found or read.
+
+    $ tamalou validate our-table.toml
+    $ tamalou validate rules/*.toml french+gabo
     """
     out, err = _out(), _err()
     bad = missing = 0

@@ -14,38 +14,46 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..bots import BUILTIN_BOTS, bot_names
-from ..errors import TamalouError
+from ..bots import BUILTIN_BOTS
+from ..errors import TamalouError, VariantError
 from ..schema import Variant
 from ..simulation import Comparison, Distribution, Estimate, SimulationReport
+from ..variant import load_variant
 from .application import (
     RULE_FAILURE,
     RULESET,
+    RulesetsArgument,
+    StopSignals,
     _at_least_one,
+    _bot_list,
     _check_players,
     _echo_document,
     _err,
     _fail,
     _load,
     _out,
+    _parts,
+    _rulesets,
 )
 from .log import seat
 from .printable import printable
 
 
 def simulate(
-    variant: Annotated[
+    rulesets: RulesetsArgument = None,
+    compare: Annotated[
         list[str] | None,
-        typer.Argument(
+        typer.Option(
+            "--compare",
+            "-c",
             metavar=RULESET,
-            help="Ruleset: a name, an alias, a .toml path, or a composition a+b (default: french). Two or more are "
-            "compared side by side.",
-            show_default=False,
+            help="Another ruleset (a name, a path, or a+b) played the same way and compared with the first: a balance "
+            "report with 95 % intervals. Repeat it to compare more.",
         ),
     ] = None,
-    also: Annotated[
+    older: Annotated[
         list[str] | None,
-        typer.Option("--variant", "-v", metavar=RULESET, help="A ruleset, as a RULESET argument (as play takes it)."),
+        typer.Option("--variant", "-v", metavar=RULESET, hidden=True, help="As --compare (older form)."),
     ] = None,
     games: Annotated[
         int,
@@ -111,9 +119,14 @@ def simulate(
     """Play many seeded games between bots: win rates, places, totals, round lengths, calls, matches.
 
     Every figure is the same whatever the backend and the number of workers. A ruleset of several rounds plays
-    whole matches. Given two rulesets (or more), a balance report compares them: the caller's win rate, the
-    length of a round and the first player's advantage, with 95 % confidence intervals; * marks a figure whose
-    intervals do not overlap.
+    whole matches. Without a ruleset: french. With --compare, a balance report compares the rulesets: the
+    caller's win rate, the length of a round and the first player's advantage, with 95 % confidence intervals;
+    * marks a figure whose intervals do not overlap.
+
+    $ tamalou simulate french -n 1000 -b greedy,random
+    $ tamalou simulate french gabo -p 3 --seed 7
+    $ tamalou simulate french --compare cabo -n 5000 -b greedy
+    $ tamalou simulate kaboo --json stats.json --plot totals.png
     """
     from .. import simulation
 
@@ -122,26 +135,31 @@ def simulate(
         _at_least_one("--workers", workers)
     if backend not in simulation.BACKENDS:
         _fail(f"--backend is one of {', '.join(simulation.BACKENDS)}, got {backend!r}")
-    specs = [*(variant or []), *(also or [])] or ["french"]
-    loaded = [_load(spec) for spec in specs]
+    first = _rulesets(rulesets)
+    parts = _parts(first)
+    if len(parts) > 1:  # several names compose (every command's grammar); rulesets are compared with --compare
+        try:
+            load_variant(parts)
+        except VariantError as exc:
+            if "rulesets of their own" in exc.errors[0].reason:
+                _fail(f"{exc}\nto compare them instead: tamalou simulate {parts[0]} --compare {parts[1]}")
+    loaded = [_load(first)] + [_load(spec) for spec in [*(compare or []), *(older or [])]]
     if players is not None:
         for v in loaded:
             _check_players(v, players)
-    names = [k.strip().lower() for k in bots.split(",") if k.strip()]
-    known = bot_names()
-    for k in names:
-        if k not in known:
-            _fail(f"unknown bot {k!r} (bots: {', '.join(known)})")
-    if not names:
-        _fail("--bots names at least one bot")
+    names = _bot_list(bots)
     if json_out not in (None, "-"):
         _writable("--json", Path(json_out))
     if plot_out is not None:
         _writable("--plot", plot_out)
         try:
-            import matplotlib  # noqa: F401
+            import matplotlib  # noqa: F401  (first: the package itself, which a test may hide)
+            from matplotlib.backend_bases import FigureCanvasBase
         except ImportError:
             _fail("--plot needs matplotlib: pip install 'tamalou[plot]'")
+        kinds = FigureCanvasBase.get_supported_filetypes()
+        if plot_out.suffix.lower().lstrip(".") not in kinds:  # said before the games, not after them
+            _fail(f"--plot {str(plot_out)!r}: an image file is one of .{', .'.join(sorted(kinds))}")
     if backend == "ray":
         try:
             import ray  # noqa: F401
@@ -196,17 +214,21 @@ def _simulate_one(
         def advance(done: int, total: int) -> None:
             bar.update(task, completed=done)
 
+        stop = StopSignals()  # Ctrl-C or kill: the worker processes are stopped with the run (none outlives it)
         try:
-            report = simulation.simulate(
-                v,
-                names,
-                games=games,
-                seed=seed,
-                workers=workers,
-                backend=backend,  # type: ignore[arg-type]
-                players=players,
-                progress=advance,
-            )
+            with stop:
+                report = simulation.simulate(
+                    v,
+                    names,
+                    games=games,
+                    seed=seed,
+                    workers=workers,
+                    backend=backend,  # type: ignore[arg-type]
+                    players=players,
+                    progress=advance,
+                )
+        except KeyboardInterrupt:
+            _fail(f"stopped by {stop.name}: the run and its worker processes were stopped, no report", stop.status)
         except simulation.SimulationError as exc:
             _fail(str(exc), RULE_FAILURE)
         except (TamalouError, ValueError, ImportError) as exc:

@@ -6,7 +6,7 @@ A file given to ``replay`` is not trusted: it imports no plugin module the file 
 
 ``verify`` off a terminal (a CI log, a pipe) prints a line of progress every ``PROGRESS_SECONDS`` to standard error
 (``_ProgressLines``) where a terminal shows a bar. Ctrl-C (``SIGINT``) or ``SIGTERM`` stops it at once
-(``_StopSignals``): the workers are stopped, the report of the games finished is printed, with a line saying it
+(``StopSignals``): the workers are stopped, the report of the games finished is printed, with a line saying it
 was interrupted, the counterexample of a failure is written as found (not shrunk), and the exit status is 128
 plus the signal's number (130, 143).
 
@@ -17,13 +17,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import signal
 import sys
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from types import FrameType, TracebackType
+from types import TracebackType
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -35,14 +34,15 @@ from ..errors import SetupError, VariantError
 from ..events import Event
 from .application import (
     RULE_FAILURE,
-    RULESET,
-    RULESET_HELP,
+    RulesetsArgument,
+    StopSignals,
     _at_least_one,
     _check_players,
     _err,
     _fail,
     _load,
     _out,
+    _rulesets,
 )
 from .log import seat
 from .printable import printable
@@ -66,7 +66,7 @@ def _progress_seconds() -> float:
 
 
 def verify(
-    variant: Annotated[str, typer.Argument(metavar=RULESET, help=RULESET_HELP)],
+    rulesets: RulesetsArgument = None,
     games: Annotated[int, typer.Option("--games", "-n", metavar="N", help="Number of random games.")] = 100,
     players: Annotated[
         int | None,
@@ -133,6 +133,10 @@ def verify(
 
     Ctrl-C (or SIGTERM) stops the run at once: the report of the games finished, the counterexample of a failure
     as found, and exit status 130 (143).
+
+    $ tamalou verify french --games 200
+    $ tamalou verify french gabo -p 3 --seed 7
+    $ tamalou verify our-table.toml --strict --out failure.json
     """
     try:
         from .. import invariants, verification
@@ -149,13 +153,13 @@ def verify(
         _fail(f"--hook-budget must be at least 0 ms, got {hook_budget:g}")
     if out is not None and not out.parent.is_dir():
         _fail(f"--out: no folder {str(out.parent)!r} to write {out.name!r} into")
-    v = _load(variant)
+    v = _load(_rulesets(rulesets, default=None))
     if players is not None:
         _check_players(v, players)
     n_workers = verification.default_workers(games) if workers is None else min(workers, games)
     err = _err()
     start = time.perf_counter()
-    stop = _StopSignals()
+    stop = StopSignals()
     with stop, _progress(err, f"verify {v.name}", games) as advance:
         try:
             report = invariants.verify(
@@ -241,7 +245,8 @@ def verify(
     )
     trusted = " --allow-plugins" if _foreign(list(v.plugins)) else ""  # our own file, the user's own modules
     say(f"reproduce: tamalou replay {_quoted(str(path))}{trusted}")
-    again = f"tamalou verify {_quoted(variant)} --games 1 --seed {first.seed} --players {first.players}"
+    named = " ".join(_quoted(r) for r in rulesets or [])
+    again = f"tamalou verify {named} --games 1 --seed {first.seed} --players {first.players}"
     say(f"play a failing game again: {again} (--seed and --players of any failure above)")
     raise typer.Exit(stop.status if stop.received else RULE_FAILURE)
 
@@ -259,43 +264,6 @@ def _timed_out(failure: Failure) -> bool:
     from ..verify.limits import timed_out
 
     return timed_out(failure)
-
-
-class _StopSignals:
-    """Within it, ``SIGINT`` and ``SIGTERM`` raise ``KeyboardInterrupt`` (``verify`` then stops its workers and
-    raises ``VerifyInterrupted`` with the games finished), once: a second signal while the run winds down is
-    only recorded. ``received``: the first signal's number; ``status``: the exit status it calls for (128 plus
-    the number); ``name``: ``SIGINT``... It may be entered again (the games, then the shrinking); outside the
-    main thread it changes nothing (signal handlers can be set only there)."""
-
-    def __init__(self) -> None:
-        self.received: int | None = None
-        self._previous: dict[int, Any] = {}
-
-    @property
-    def status(self) -> int:
-        return 128 + (self.received or signal.SIGINT)
-
-    @property
-    def name(self) -> str:
-        return signal.Signals(self.received or signal.SIGINT).name
-
-    def _handle(self, signum: int, frame: FrameType | None) -> None:
-        if self.received is None:
-            self.received = signum
-            raise KeyboardInterrupt
-
-    def __enter__(self) -> _StopSignals:
-        if threading.current_thread() is threading.main_thread():
-            for signum in (signal.SIGINT, signal.SIGTERM):
-                self._previous[signum] = signal.signal(signum, self._handle)
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
-        for signum, previous in self._previous.items():
-            if previous is not None:  # None: a handler set from C, that Python cannot put back
-                signal.signal(signum, previous)
-        self._previous.clear()
 
 
 @contextlib.contextmanager
