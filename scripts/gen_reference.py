@@ -824,7 +824,8 @@ for event in game.apply(action):
 their value for a player who saw them, `None` (`null` in JSON) for the others — the key stays, so every
 seat gets the same shape. `event.to_dict()` is the JSON form: `{"type": ..., **fields}`.
 `event.sees(p)` says whether `p` saw the secret fields; `event["card"]` and `event.get("card")` read a
-field; `event.describe()` is one line of English for a log (a hidden card reads "a card").
+field; `event.describe()` is one line of English for a log (lists read as words, `slots 0, 1: 4D 10C`; a
+hidden card reads "a card", several hidden ones "2 cards").
 `game.events_so_far(p)` is the whole stream since the deal as `p` sees it, for a seat that joins or
 comes back. Never send the full event (or `game.to_json()`) to a player.
 

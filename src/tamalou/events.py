@@ -64,9 +64,12 @@ class Event:
         """One line of English for a log (hidden fields read as "a card"); ``seat`` names a player. A plugin's
         event is worded by its plugin (``EVENT_TEXTS``), else listed as its facts."""
         d = {**self.data, **(self.secret or {})}
-        for key in ("player", "owner", "target", "by"):
+        for key in ("player", "owner", "target", "by", "first_player"):
             if isinstance(d.get(key), int):
                 d[key] = seat(d[key])
+        for key in ("players", "winners"):  # lists of seats: named as seats (a count of players stays a number)
+            if isinstance(d.get(key), list):
+                d[key] = [seat(p) if isinstance(p, int) else p for p in d[key]] or ["nobody"]
         if self.type == "turn" and isinstance(d.get("turn"), int):
             d["turn"] += 1  # the JSON counts turns played before this one; players count from 1
         if isinstance(d.get("power"), str):
@@ -77,12 +80,21 @@ class Event:
             template = "{player} swaps {owner}'s slot {slot} with {target}'s slot {target_slot}"
         if self.type == "turned_up" and "by" in d:  # turned up by another player
             template = "{by} turns up {player}'s slot {slot}: {card}"
+        if self.type == "looked" and self.data.get("owner") == self.data.get("player"):  # one's own card
+            template = "{player} looks at own slot {slot}: {card}"
         if template is None:
             facts = ", ".join(f"{k}={v}" for k, v in d.items())
             return f"{self.type}: {facts}" if facts else self.type
-        for key in ("card", "cards"):
-            if key in d and d[key] is None:
-                d[key] = "a card"
+        if "card" in d and d["card"] is None:
+            d["card"] = "a card"
+        if "cards" in d and d["cards"] is None:  # hidden from this seat: as many as the slots named
+            count = len(d["slots"]) if isinstance(d.get("slots"), list) else 0
+            d["cards"] = f"{count} cards" if count > 1 else "a card"
+        if self.type == "dealt" and isinstance(d.get("slots"), list) and len(set(d["slots"])) == 1:
+            d["slots"] = d["slots"][0]  # "4 cards each" (a list only when the layouts differ)
+        for key, value in d.items():
+            if isinstance(value, list | tuple):  # lists in words: slots 0, 1; cards 7C 2S (no Python reprs)
+                d[key] = (" " if key in _SPACED else ", ").join("a card" if v is None else str(v) for v in value)
         try:
             return template.format(**d)
         except (KeyError, IndexError):
@@ -109,9 +121,12 @@ def power_title(name: str) -> str:
     return POWER_TITLES.get(name, name.replace("_", " "))
 
 
+#: The facts listed with spaces (cards: ``7C 2S``); other lists take commas (slots: ``0, 1``).
+_SPACED = frozenset(("cards", "hands"))
+
 _TEXT = {
-    "dealt": "{players} players, {slots} cards each; discard shows {discard_top}; player {first_player} starts",
-    "peeked": "{player} peeks at slots {slots}: {cards}",
+    "dealt": "{players} players, {slots} cards each; discard shows {discard_top}; {first_player} starts",
+    "peeked": "{player} looks at slots {slots}: {cards}",
     "turn": "-- turn {turn}: {player}",
     "drew": "{player} draws {card} from the {source}",
     "replaced": "{player} puts it in slot {slot} and throws {card}",
@@ -131,22 +146,22 @@ _TEXT = {
     "no_penalty_card": "no card left for {player}'s penalty",
     "give_owed": "{player} owes {owner} {count} card(s)",
     "gave": "{player} gives own slot {slot} to {target}'s slot {target_slot}",
-    "reshuffled": "the discard is shuffled into a new stock of {stock_size}",
-    "skipped": "{player} has no card: turn skipped",
+    "reshuffled": "the discard is shuffled into a new stock of {stock_size} cards",
+    "skipped": "{player} misses the turn ({reason})",
     "draw_offered": "{player} may draw again",
     "play_again": "{player} plays again",
     "opening": "the opening peek lasts until {until} s",
     "opening_over": "the opening peek is over ({at} s)",
-    "countdown": "last chance to match until {until} s",
+    "countdown": "last chance to match, until {until} s",
     "timeout": "{player} ran out of time ({phase}, {at} s)",
     "left": "{player} ran out of clock and leaves the round",
-    "closing": "last chance to match the last card thrown: players {players}",
-    "window": "the window on {card} is open: players {players} match or pass",
+    "closing": "last chance to match the last card thrown: {players}",
+    "window": "the window on {card} is open: {players} match or pass",
     "window_closed": "the window is closed",
     "penalty_capped": "{player} is spared {spared} penalty card(s): at most {cap} cards in a layout",
     "no_card": "no card left to deal to {player}",
     "given": "{by} gives {player} the stock's top card, unseen, into slot {slot}",
-    "round_over": "round over ({reason}): totals {totals}, winners {winners}",
+    "round_over": "round over ({reason}): totals {totals}; winners {winners}",
 }
 
 

@@ -190,3 +190,21 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+def test_an_event_reads_as_a_log_line_without_python_reprs() -> None:
+    """``describe()`` writes lists as words (slots 0, 1; cards 4D 10C), hidden cards as how many they are, and the
+    deal's cards once when every layout has as many."""
+    g = tamalou.new_game("cartalogue", players=2, seed=1)
+    dealt = g.events_so_far()[0]
+    assert dealt.describe() == "2 players, 4 cards each; discard shows KS; player 0 starts"
+    (peek,) = g.apply(tamalou.PeekAction(0, (0, 1)))
+    assert peek.describe() == "player 0 looks at slots 0, 1: 4D 10C"
+    assert peek.for_player(1).describe() == "player 0 looks at slots 0, 1: 2 cards"
+    assert "[" not in peek.describe(lambda p: f"P{p}")
+
+
+def test_a_composition_is_titled_by_its_parts() -> None:
+    """``french`` + ``gabo``: the title names both (the last one's alone would call the game Gabo)."""
+    assert tamalou.load_variant(["french", "gabo"]).title == "Tamalou (French rules) + Gabo (call at 7)"
+    assert tamalou.load_variant("french").title == "Tamalou (French rules)"

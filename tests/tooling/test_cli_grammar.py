@@ -63,6 +63,14 @@ def test_new_extends_a_composition_given_apart_or_joined(tmp_path: Path) -> None
     one = (tmp_path / "one.toml").read_text(encoding="utf-8")
     two = (tmp_path / "two.toml").read_text(encoding="utf-8")
     assert 'extends = ["french", "gabo"]' in one and 'extends = ["french", "gabo"]' in two
+    assert 'title = "One"' in one  # a title in words, not the file's name again
+
+
+def test_new_titles_the_file_in_words(tmp_path: Path) -> None:
+    ok("new", "our-table", "-e", "french", "--dir", str(tmp_path))
+    text = (tmp_path / "our-table.toml").read_text(encoding="utf-8")
+    assert 'name = "our-table"' in text and 'title = "Our table"' in text
+    assert "tamalou play " in text and "--variant" not in text  # the file's comments say today's command
 
 
 def test_play_still_reads_its_older_variant_option_but_does_not_show_it() -> None:
@@ -122,3 +130,23 @@ def _cells(line: str) -> list[str]:
     """The cells of one row of a rich table (its first line of text), or none for a border."""
     parts = [p.strip() for p in line.split("│")[1:-1]]
     return parts if parts and parts[0] else []
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["variants"],
+        ["play", "cambia", "cambia-circuit", "-p", "6", "-q"],
+        ["play", "kaboo", "-p", "8", "-q"],
+        ["play", "french", "-p", "6", "-q"],
+        ["simulate", "french", "-n", "20", "-b", "greedy,random", "--backend", "inline"],
+        ["simulate", "french", "--compare", "cabo", "-n", "20", "--backend", "inline"],
+        ["verify", "french", "--games", "2", "--workers", "1"],
+    ],
+    ids=lambda args: " ".join(args[:3]),
+)
+def test_tables_read_at_80_columns(args: list[str]) -> None:
+    """No cell cut short (rich's …) in a terminal 80 columns wide."""
+    result = runner.invoke(app, args, env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert "…" not in result.output, result.output

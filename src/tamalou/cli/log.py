@@ -3,7 +3,8 @@
 Seats are ``P0``, ``P1``...; turns are counted from 1 (``-- turn 1: P2``), the event's ``turn`` plus one:
 an event's ``turn`` counts the turns played before it. A pass is said only where it tells something (a
 player who could have called and did not, a declined power; not a chance to match let go), and a power is
-said by what it does.
+said by what it does. An event the log has nothing to add to (the cards it knows, a total) reads as
+``Event.describe`` words it: one vocabulary, ``tamalou.events``, for tamalou's events and the plugins' own words.
 """
 
 from __future__ import annotations
@@ -95,23 +96,14 @@ class Narrator:
             return self.turn(event)
         if t == "dealt":
             return None  # the layouts are printed above the log
-        if t == "peeked":
-            return f"{who} looks at slots {_listed(d.get('slots'))}: {' '.join(map(str, d.get('cards') or []))}"
-        if t == "drew":
-            return f"{who} draws {d.get('card') or 'a card'} from the {d.get('source')}"
         if t == "replaced":
             new = _card_at(g, d["player"], d["slot"])
             return f"{who} puts {f'{new} ' if new else ''}in slot {d['slot']}; {d.get('card')} goes to the discard"
-        if t == "discarded":
-            return f"{who} throws {d.get('card')}"
         if t == "power_offered":
             verb = "must use" if d.get("must") else "may use"
             return f"{who} {verb} a power ({self.power(d.get('power'))})"
         if t == "power_passed":
             return f"{who} may use the power passed on instead of drawing ({self.power(d.get('power'))})"
-        if t == "looked":
-            owner = "own" if d.get("owner") == d.get("player") else f"{seat(d.get('owner'))}'s"
-            return f"{who} looks at {owner} slot {d.get('slot')}: {d.get('card') or 'a card'}"
         if t == "swapped":
             if "owner" in d:  # two cards of which neither need be the player's
                 return (
@@ -165,31 +157,13 @@ class Narrator:
             right = "right" if d.get("right") else "wrong: they go back"
             thrown = " ".join(map(str, d.get("cards") or []))
             return f"{who} throws {thrown} from slots {_listed(d.get('slots'))} ({right})"
-        if t == "reshuffled":
-            return f"the discard is shuffled into a new stock of {d.get('stock_size')} cards"
-        if t == "skipped":
-            return f"{who} misses the turn ({d.get('reason')})"
-        if t == "draw_offered":
-            return f"{who} may draw again"
-        if t == "play_again":
-            return f"{who} plays again"
         if t == "closing":
             return f"last chance to match the last card thrown: {_players(d.get('players'))}"
         if t in ("window", "window_closed"):
             return None  # a window after every power: its matches and misses are said, not its opening
-        if t == "opening":
-            return f"the opening peek lasts until {d.get('until')} s"
-        if t == "opening_over":
-            return f"the opening peek is over ({d.get('at')} s)"
-        if t == "countdown":
-            return f"last chance to match, until {d.get('until')} s"
         if t == "timeout":
             return f"{who} ran out of time ({d.get('at')} s)"
-        if t == "left":
-            return f"{who} ran out of clock and leaves the round"
-        if t == "no_card":
-            return f"no card left to deal to {who}"
         if t == "round_over":
             reason = str(d.get("reason"))
             return f"the round is over: {_REASONS.get(reason, reason.replace('_', ' '))}"
-        return event.describe(seat)
+        return event.describe(seat)  # the one vocabulary (events.py): tamalou's events and the plugins' words

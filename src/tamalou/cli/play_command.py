@@ -14,6 +14,7 @@ import typer
 from rich.table import Table
 
 from ..bots import BotLike, make_bot, play_game
+from ..display import EMPTY
 from ..effective import match_words
 from ..engine.game import round_of
 from ..engine.round import Round, new_round
@@ -90,47 +91,51 @@ def _result_table(result: Result, game: Round, names: list[str], title: str = "R
     table.add_column("score", justify="right")
     table.add_column("place", justify="right")
     table.add_column("", no_wrap=True)
+    empty = False
     for p in range(game.players):
         marks = []
         if p in result.winners:
             marks.append("winner")
         if p == result.caller:
             marks.append("caller")
+        shown = cards(game.layout(p), game.variant.rules.deal.grid)
+        empty = empty or EMPTY in shown.split()
         table.add_row(
             seat(p),
             names[p],
-            cards(game.layout(p), game.variant.rules.deal.grid),
+            shown,
             str(result.totals[p]),
             str(result.scores[p]) if p < len(result.scores) else "",
             str(place.get(p, "")),
             ", ".join(marks),
         )
+    if empty:
+        table.caption = f"{EMPTY} an empty slot (its card matched away)"
     return table
 
 
 def _match_table(result: MatchResult, names: list[str]) -> Table:
+    """The match, a row per round and a column per seat (so it reads at 80 columns for up to 6 seats); a round
+    whose place bonus changed a seat's total shows it after the score: ``3 -5``."""
     place = {p: i + 1 for i, group in enumerate(result.ranking) for p in group}
     table = Table(title=f"Match ({result.form}, {len(result.rounds)} rounds)")
-    table.add_column("seat", no_wrap=True)
-    table.add_column("bot")
-    for r in range(len(result.rounds)):
-        table.add_column(f"r{r + 1}", justify="right")
-    table.add_column("total", justify="right")
-    table.add_column("place", justify="right")
-    table.add_column("", no_wrap=True)
-    for p in range(len(names)):
-        rounds = []
-        for r, scores in enumerate(result.rounds):
+    table.add_column("round", no_wrap=True)
+    for p, name in enumerate(names):
+        table.add_column(f"{seat(p)}\n{name}", justify="right", no_wrap=True)
+    bonus = False
+    for r, scores in enumerate(result.rounds):
+        row = [f"r{r + 1}"]
+        for p in range(len(names)):
             extra = result.adjustments[r][p] if r < len(result.adjustments) else 0
-            rounds.append(f"{scores[p]}{f'{extra:+d}' if extra else ''}")
-        table.add_row(
-            seat(p),
-            names[p],
-            *rounds,
-            str(result.totals[p]),
-            str(place.get(p, "")),
-            "winner" if p in result.winners else "",
-        )
+            bonus = bonus or bool(extra)
+            row.append(f"{scores[p]} {extra:+d}" if extra else str(scores[p]))
+        table.add_row(*row)
+    table.add_section()
+    table.add_row("total", *[str(result.totals[p]) for p in range(len(names))])
+    table.add_row("place", *[str(place.get(p, "")) for p in range(len(names))])
+    table.add_row("", *["winner" if p in result.winners else "" for p in range(len(names))])
+    if bonus:
+        table.caption = "3 -5: the round's score, then what its place added to the total (a bonus: below 0)"
     return table
 
 

@@ -66,6 +66,12 @@ def check_name(name: str) -> str:
     return text
 
 
+def _title_of(name: str) -> str:
+    """A title to start from, in words: ``our-table`` -> ``Our table``."""
+    words = name.replace("-", " ").replace("_", " ").strip()
+    return words[:1].upper() + words[1:]
+
+
 def module_name(name: str) -> str:
     """The plugin module of ruleset ``name``: a Python identifier, ``our-table`` -> ``our_table_rules``."""
     ident = re.sub(r"\W", "_", name.lower())
@@ -157,11 +163,11 @@ def variant_toml(name: str, extends: Sequence[str], base: Variant, *, module: st
         f"# of its line and change the value: the values shown are {base.name}'s. A table may stay empty.",
         f"#   tamalou validate {file}          checks this file (the file, the key and what was expected)",
         f"#   tamalou show {file}              every rule as it is played, card by card",
-        f"#   tamalou play --variant {file}    a game between bots",
+        f"#   tamalou play {file}              a game between bots",
         f"# Every key of {base.name}: `tamalou show {base.name} --keys`; the format: `tamalou schema`.",
         "",
         _line("name", name, commented=False),
-        _line("title", name, commented=False),
+        _line("title", _title_of(name), commented=False),
         _line("description", f"{base.title or base.name}, with our changes.", commented=False),
         _line("extends", _extends_value(extends), commented=False),
     ]

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..cards import parse_card
 from ..errors import VariantError
+from ..schema.bounds import MAX_TITLE_LENGTH
 from .problems import _describe, _partial_errors, did_you_mean, short, short_path
 from .registry import _discover, _registry, variant_names
 from .toml_text import _parse_toml
@@ -297,6 +298,7 @@ class _Loader:
         them."""
         merged: dict[str, Any] = {}
         names = []
+        titles = []
         for i, spec in enumerate(specs):
             try:
                 path = self.lookup(spec, file=file, near=near, key=key, folder=folder)
@@ -306,10 +308,16 @@ class _Loader:
                 continue
             name = raw.get("name", path.stem)
             names.append(name if isinstance(name, str) else path.stem)  # (a name of another type is an error)
+            title = raw.get("title")
+            if isinstance(title, str) and title:
+                titles.append(title)
             merged = _merge({k: v for k, v in merged.items() if k not in _META_NOT_INHERITED}, raw)
         if len(names) > 1:
             merged["name"] = "+".join(names)
             merged.pop("aliases", None)
+            joined = " + ".join(titles)
+            if len(titles) > 1 and len(joined) <= MAX_TITLE_LENGTH:  # the last one alone names a modifier as the game
+                merged["title"] = joined
         return merged
 
     def _is_modifier(self, path: Path) -> bool:
