@@ -299,7 +299,7 @@ def test_the_events_read_in_golf_s_words() -> None:
     g4.apply(tamalou.Call(0))
     g4.apply(Draw(1, "stock"))
     (cancelled,) = [e for e in g4.apply(Discard(1)) if e.type == "column_cancelled"]
-    assert cancelled.describe() == "player 0's column of slots [0, 2] is one rank (['8S', '8C']): it counts 0"
+    assert cancelled.describe() == "player 0's column of slots 0, 2 is one rank (8S 8C): it counts 0"
     rules = effective_rules("golf-6")
     assert rules.mechanic_titles["golf"].startswith("going out when every card is face up, and columns")
 
