@@ -1249,7 +1249,38 @@ def render_api() -> str:
 
 # ----------------------------------------------------------------------------------- main
 
+
+def render_powers() -> str:
+    """The catalogue of the built-in card powers (``tamalou.power_catalogue`` of the built-in games): an installed
+    package's powers are in ``tamalou show --powers``, not in this page."""
+    from tamalou.plugins.defaults import builtin_variants_dir
+    from tamalou.rulesets.registry import _discover
+
+    names_of = _discover()[2]
+    own = sorted({name for path, name in names_of.items() if path.parent == builtin_variants_dir()})
+    own = [name for name in own if not tamalou.load_variant(name).base]  # games (a modifier alone is its base)
+    out = [
+        "# Card powers",
+        "",
+        REGENERATE,
+        "A card power is what a card lets its player do when it is thrown: a ruleset gives powers to ranks or cards",
+        'in `[rules.powers]` (`ranks = { J = "blind_swap" }`, `cards = { KS = "look_and_swap" }`), by the',
+        "names below. The player who throws such a card may use its power (when: `rules.powers.trigger`; a",
+        "power may be declined unless the ruleset says otherwise). [Write a power](write-a-power.md) makes a new",
+        "one; `tamalou show --powers` lists these and those of installed packages (`tamalou show RULESET --powers`:",
+        "one ruleset's).",
+        "",
+        "| power | what it does | given by (ruleset: cards) |",
+        "|---|---|---|",
+    ]
+    for e in tamalou.power_catalogue(own):
+        given = "; ".join(f"`{name}`: {cards}" for name, cards in e.used_by.items()) or "no built-in ruleset"
+        out.append(f"| `{e.name}` | {e.title} | {given} |")
+    return "\n".join(out).rstrip() + "\n"
+
+
 PAGES: dict[str, Callable[[], str]] = {
+    "powers.md": render_powers,
     "reference/hooks.md": render_hooks,
     "reference/variant-file.md": render_variant_file,
     "reference/api.md": render_api,

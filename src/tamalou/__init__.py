@@ -59,6 +59,7 @@ from .hookspecs import MatchTally, Tally, TieBreak, hookimpl, hookspec
 from .match import Match, MatchResult, new_match, replay_match
 from .plugins.defaults import rank_by_total
 from .powers import CardPower, CardWorth
+from .rulesets.power_catalogue import PowerEntry, power_catalogue
 from .schema import Variant
 from .simulation import SimulationReport, simulate
 from .variant import load_variant, variant_from_dict, variant_from_toml, variant_json_schema, variant_names
@@ -93,6 +94,7 @@ __all__ = [
     "PlayerView",
     "PluginError",
     "Power",
+    "PowerEntry",
     "Reason",
     "Replace",
     "Result",
@@ -127,6 +129,7 @@ __all__ = [
     "new_match",
     "parse_action",
     "parse_card",
+    "power_catalogue",
     "rank_by_total",
     "ranking_rule",
     "register_action",

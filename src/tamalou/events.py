@@ -73,8 +73,9 @@ class Event:
         if self.type == "turn" and isinstance(d.get("turn"), int):
             d["turn"] += 1  # the JSON counts turns played before this one; players count from 1
         if isinstance(d.get("power"), str):
-            title = power_title(d["power"])
-            d["power"] = f"{d['power'].replace('_', ' ')} ({title[:1].lower()}{title[1:]})"
+            title, words = power_title(d["power"]), d["power"].replace("_", " ")
+            # (a power without a title of its own is called by its name in words: said once, not twice)
+            d["power"] = words if title.lower() == words else f"{words} ({title[:1].lower()}{title[1:]})"
         template = _TEXT.get(self.type) or EVENT_TEXTS.get(self.type)
         if self.type == "swapped" and "owner" in d:  # two cards of which neither need be the player's
             template = "{player} swaps {owner}'s slot {slot} with {target}'s slot {target_slot}"

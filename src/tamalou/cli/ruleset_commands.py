@@ -20,6 +20,7 @@ from ..authoring import check_name, module_name, scaffold, write_files
 from ..effective import EffectiveRules, effective_rules, variant_to_toml
 from ..engine.rulebook import rulebook
 from ..errors import RulesetNameError, VariantError
+from ..rulesets.power_catalogue import PowerEntry, power_catalogue
 from ..schema import Variant
 from ..variant import is_registered, load_variant, variant_json_schema, variant_names
 from .application import (
@@ -180,6 +181,14 @@ def show(
         bool,
         typer.Option("--toml", help="A complete stand-alone TOML file (no extends): it loads back to the same rules."),
     ] = False,
+    powers: Annotated[
+        bool,
+        typer.Option(
+            "--powers",
+            help="The card powers: what each does and which cards give it, in every ruleset (an installed "
+            "package's too) or in the ruleset named.",
+        ),
+    ] = False,
 ) -> None:
     """Show a ruleset as it is played: cards, the call, the end of a round, plugins.
 
@@ -190,7 +199,16 @@ def show(
     $ tamalou show french
     $ tamalou show french gabo --keys
     $ tamalou show cabo+cambia-circuit --toml > ours.toml
+    $ tamalou show --powers
     """
+    if powers:
+        if keys or as_json or as_toml or effective:
+            _fail("--powers goes alone (with a ruleset or none)")
+        entries = power_catalogue([_load(rulesets)] if rulesets else None)
+        if rulesets:  # the ruleset's own powers, not every one its plugins could give
+            entries = [e for e in entries if e.used_by]
+        _out().print(_powers_table(entries))
+        return
     variant = _rulesets(rulesets, default=None)
     if sum((keys, as_json, as_toml)) > 1:
         _fail("choose one of --keys, --json and --toml")
@@ -206,6 +224,18 @@ def show(
         _out().print(_keys_tree(v))
     else:
         _print_effective(v, effective_rules(v), "+".join(_parts(variant)))
+
+
+def _powers_table(entries: list[PowerEntry]) -> Table:
+    """The catalogue of powers as a table: name, what it does, the rulesets and cards that give it."""
+    table = Table(title="Card powers (rules.powers: the name; a plugin's power: its module)")
+    table.add_column("power", no_wrap=True)
+    table.add_column("what it does")
+    table.add_column("given by")
+    for e in entries:
+        own = "" if e.plugin == "tamalou.plugins.powers" else f" ({e.plugin})"
+        table.add_row(e.name + own, e.title, "; ".join(f"{name}: {cards}" for name, cards in e.used_by.items()))
+    return table
 
 
 def schema() -> None:
