@@ -145,6 +145,7 @@ def test_the_run_stops_after_max_failures(tmp_path: Path) -> None:
     )
     assert result.exit_code == 1
     assert "stopped after 2 failing games" in result.stdout
+    assert ": 2 of 6 games, " in result.stdout and "2 of 6 games checked, the others not played" in result.stdout
 
 
 # ----------------------------------------------------------------------------- workers and plugins beside a file

@@ -112,7 +112,8 @@ def simulate(
         typer.Option(
             "--plot",
             metavar="FILE",
-            help="Draw each bot's distribution of totals into an image (.png, .svg, .pdf; needs matplotlib).",
+            help="Draw each bot's distribution of totals and the rounds' lengths into an image (.png, .svg, .pdf; "
+            "rulesets compared on the same scales; needs matplotlib).",
         ),
     ] = None,
 ) -> None:

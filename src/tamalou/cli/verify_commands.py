@@ -193,7 +193,10 @@ def verify(
     def say(line: str = "") -> None:
         out_console.print(line, soft_wrap=True)
 
-    say(f"{v.name}: {report.games} games, {report.actions} actions, {len(report.failures)} failure(s)")
+    # (of the games asked for, when --max-failures stopped the run: the progress bar counted those it had started
+    # too; an interrupted run says so on a line of its own)
+    checked = f"{report.games} of {games} games" if report.stopped else f"{report.games} games"
+    say(f"{v.name}: {checked}, {report.actions} actions, {len(report.failures)} failure(s)")
     if report.reasons:
         say("rounds ended: " + ", ".join(f"{k} {n}" for k, n in sorted(report.reasons.items())))
     out_console.print(_invariants_table(report.checks, report.failed))
@@ -209,7 +212,10 @@ def verify(
             raise typer.Exit(RULE_FAILURE)
         return
     if report.stopped:
-        say(f"stopped after {len(report.failures)} failing games (--max-failures {max_failures})")
+        say(
+            f"stopped after {len(report.failures)} failing games (--max-failures {max_failures}): {report.games} of "
+            f"{games} games checked, the others not played"
+        )
     say("failures:")
     for f_seed, f_players, message in report.failures:
         say(f"  seed {f_seed}, {f_players} players: {message}")
