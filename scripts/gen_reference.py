@@ -1279,7 +1279,34 @@ def render_powers() -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
+#: The rulesets whose phases the page of diagrams draws: a plain one, a chosen opening, a timed one.
+DIAGRAMS = ("french", "cartalogue", "tamalou-fun")
+
+
+def render_phases() -> str:
+    """The phases of a few built-in rulesets as Mermaid state diagrams (``tamalou.verify.phase_diagram``), which
+    the site draws: made from the code, as ``tamalou show RULESET --diagram`` prints them."""
+    from tamalou.verify import phase_diagram
+
+    out = [
+        "# A round's phases, drawn",
+        "",
+        REGENERATE,
+        "A round goes from phase to phase (`game.phase`): the arrows are the steps seeded random games of the",
+        "ruleset took, each labelled with the actions that made it (`match` comes in out of turn, `tick` is time",
+        "passing in a timed ruleset). They are made from the code: `tamalou show RULESET --diagram` prints the",
+        "diagram of any ruleset, a plugin's phases included ([architecture](architecture.md#a-round-as-phases)",
+        "says what each phase waits for).",
+        "",
+    ]
+    for name in DIAGRAMS:
+        title = tamalou.load_variant(name).title
+        out += [f"## {title} (`{name}`)", "", "```mermaid", phase_diagram(name).rstrip(), "```", ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
 PAGES: dict[str, Callable[[], str]] = {
+    "phases.md": render_phases,
     "powers.md": render_powers,
     "reference/hooks.md": render_hooks,
     "reference/variant-file.md": render_variant_file,

@@ -181,6 +181,14 @@ def show(
         bool,
         typer.Option("--toml", help="A complete stand-alone TOML file (no extends): it loads back to the same rules."),
     ] = False,
+    diagram: Annotated[
+        bool,
+        typer.Option(
+            "--diagram",
+            help="The ruleset's phases as a Mermaid state diagram: the steps seeded random games take, each "
+            "arrow labelled with the actions that make it (paste it where Mermaid is drawn: the docs site, GitHub).",
+        ),
+    ] = False,
     powers: Annotated[
         bool,
         typer.Option(
@@ -200,6 +208,7 @@ def show(
     $ tamalou show french gabo --keys
     $ tamalou show cabo+cambia-circuit --toml > ours.toml
     $ tamalou show --powers
+    $ tamalou show cartalogue --diagram > phases.mmd
     """
     if powers:
         if keys or as_json or as_toml or effective:
@@ -210,6 +219,13 @@ def show(
         _out().print(_powers_table(entries))
         return
     variant = _rulesets(rulesets, default=None)
+    if diagram:
+        if keys or as_json or as_toml or effective:
+            _fail("--diagram goes alone")
+        from ..verify import phase_diagram
+
+        _echo_document(phase_diagram(_load(variant)), nl=False)
+        return
     if sum((keys, as_json, as_toml)) > 1:
         _fail("choose one of --keys, --json and --toml")
     if effective and (keys or as_toml):

@@ -115,6 +115,7 @@ from .hook_timing import SlowHook
 from .limits import Limits
 from .lints import Lint, check_lints, lint_variant
 from .neighbourhood import check_near_actions, near_actions
+from .phase_diagram import phase_diagram, phase_transitions
 from .playout import play_out, random_playout
 from .registry import INVARIANTS, Invariant, check_all
 from .reproduction import Reproduction, reproduce
@@ -179,6 +180,8 @@ __all__ = [
     "exchange_ids",
     "lint_variant",
     "near_actions",
+    "phase_diagram",
+    "phase_transitions",
     "places",
     "play_out",
     "random_action",
