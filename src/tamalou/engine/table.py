@@ -145,6 +145,11 @@ class Table(State):
         c = self.hands[owner][slot]
         return c != NO_CARD and bool(self.face_up >> c & 1)
 
+    def face_down(self, player: int) -> list[int]:
+        """``player``'s occupied slots whose card lies face down (not ``turn_up``)."""
+        up = self.face_up
+        return [s for s, c in enumerate(self.hands[player]) if c != NO_CARD and not up >> c & 1]
+
     def show_layout(self, p: int) -> None:
         """Every card of ``p``'s layout face up for everyone."""
         allmask = self.all_mask

@@ -20,20 +20,14 @@ def seat_view(g: Round, player: object) -> SeatView:
     if not g.player_ok(player):
         raise IllegalAction(f"no player {player!r} in a {g.players}-player game")
     text, knowers, up = g.text, g.knowers, g.face_up
-    if up:  # a card face up is known to every seat: its face is shown
-        hands = [
-            [
-                Slot(s, text[c] if knowers[c] >> player & 1 else None, bool(up >> c & 1))
-                for s, c in enumerate(hand)
-                if c != NO_CARD
-            ]
-            for hand in g.hands
+    hands = [
+        [
+            Slot(s, text[c] if knowers[c] >> player & 1 else None, bool(up >> c & 1))
+            for s, c in enumerate(hand)
+            if c != NO_CARD
         ]
-    else:
-        hands = [
-            [Slot(s, text[c] if knowers[c] >> player & 1 else None) for s, c in enumerate(hand) if c != NO_CARD]
-            for hand in g.hands
-        ]
+        for hand in g.hands
+    ]
     holding = g.holder if g.held != NO_CARD else None
     held = text[g.held] if holding == player and knowers[g.held] >> player & 1 else None
     over = g.phase == OVER

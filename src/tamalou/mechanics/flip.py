@@ -39,21 +39,15 @@ class FlipOnDiscard(Mechanic):
     def phases(self) -> dict[str, PhaseSpec]:
         return {FLIP: PhaseSpec(self.list_flips, {Flip: self.do_flip}, open=False, auto=self.auto_flip)}
 
-    @staticmethod
-    def face_down(g: Round, p: int) -> list[int]:
-        """``p``'s occupied slots whose card lies face down."""
-        up = g.face_up
-        return [s for s, c in enumerate(g.hands[p]) if c >= 0 and not up >> c & 1]
-
     def thrown(self, g: Round, card: int, how: str, events: list[Event]) -> bool:
-        if how == "discarded" and g.held_from == "stock" and self.face_down(g, g.current_player):
+        if how == "discarded" and g.held_from == "stock" and g.face_down(g.current_player):
             g.phase = FLIP  # the turn goes on with the flip (end_play once it is done)
             return True
         return False
 
     def list_flips(self, g: Round, p: int, out: list[Action]) -> None:
         if p == g.current_player:
-            out.extend(Flip(p, s) for s in self.face_down(g, p))
+            out.extend(Flip(p, s) for s in g.face_down(p))
 
     def do_flip(self, g: Round, a: Flip) -> list[Event]:
         p = a.player
@@ -72,4 +66,4 @@ class FlipOnDiscard(Mechanic):
     def auto_flip(self, g: Round, events: list[Event]) -> None:
         """The clock ran out (timed rulesets): the player turns up their first face-down card."""
         p = g.current_player
-        events.extend(self.do_flip(g, Flip(p, self.face_down(g, p)[0])))
+        events.extend(self.do_flip(g, Flip(p, g.face_down(p)[0])))

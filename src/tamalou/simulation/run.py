@@ -11,7 +11,7 @@ from concurrent.futures.process import BrokenProcessPool
 from ..errors import SetupError
 from ..rulesets import load_variant
 from ..schema import Variant
-from ..verify.interruptions import unguarded_script
+from ..verify.interruptions import unguarded_note
 from .backends import (
     BACKENDS,
     Backend,
@@ -99,13 +99,9 @@ def simulate(
         from ..verification import default_workers
 
         used = 1 if backend == "inline" else min(games, workers if workers is not None else default_workers(games))
-        unguarded = unguarded_script() if used > 1 else None
+        unguarded = unguarded_note("simulate") if used > 1 else None
         if unguarded is not None:
-            notes.append(
-                f"played in this process: simulate was called at the top level of a script ({unguarded}), outside "
-                'if __name__ == "__main__":, where worker processes would run the script again; put the call under '
-                "that guard to play on every core"
-            )
+            notes.append(unguarded)
             used = 1
         chunks = _chunks(games, used)
         start = time.perf_counter()

@@ -87,6 +87,20 @@ def stop_workers(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=True, cancel_futures=True)
 
 
+def unguarded_note(what: str) -> str | None:
+    """The note of a run (``what``: ``"simulate"``, ``"verify"``) that plays in its own process because it was
+    called at the top level of a script outside ``if __name__ == "__main__":`` (``unguarded_script``), else
+    ``None``."""
+    where = unguarded_script()
+    if where is None:
+        return None
+    return (
+        f"played in this process: {what} was called at the top level of a script ({where}), outside "
+        'if __name__ == "__main__":, where worker processes would run the script again; put the call under that '
+        "guard to play on every core"
+    )
+
+
 def unguarded_script() -> str | None:
     """Where this call comes from the top level of a script outside ``if __name__ == "__main__":`` (the file and
     line of the script's statement that led to it), or ``None``. A worker process started with ``spawn`` runs the

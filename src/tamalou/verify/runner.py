@@ -30,7 +30,7 @@ from .chooser import style_of
 from .determinism import RunDeterminism
 from .game_check import SAMPLES, Failure, GameReport
 from .hook_timing import HookTimer, SlowHook, merge_slow_hooks
-from .interruptions import quiet_worker, signals_held, stop_workers, unguarded_script
+from .interruptions import quiet_worker, signals_held, stop_workers, unguarded_note
 from .limits import (
     TIMEOUT_INVARIANT,
     TIMEOUT_WORDS,
@@ -218,13 +218,9 @@ def verify(
     fresh = _fresh_process(v, jobs, seed, timeout, notes) if determinism and jobs else None
     todo = jobs
     try:
-        unguarded = unguarded_script() if workers > 1 and games > 1 else None
+        unguarded = unguarded_note("verify") if workers > 1 and games > 1 else None
         if unguarded is not None:
-            notes.append(
-                f"played in this process: verify was called at the top level of a script ({unguarded}), outside "
-                'if __name__ == "__main__":, where worker processes would run the script again; put the call under '
-                "that guard to play on every core"
-            )
+            notes.append(unguarded)
         elif workers > 1 and games > 1:
             try:
                 todo = _run_pool(v, jobs, min(workers, games), limits, samples, check_every, done, enough)
