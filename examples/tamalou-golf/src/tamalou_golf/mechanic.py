@@ -98,8 +98,8 @@ class Golf(tamalou.Mechanic):
             self.idle.add("turn_ending")
 
     def face_down(self, g: Round, p: int) -> list[int]:
-        """Player ``p``'s occupied slots that are face down."""
-        return [s for s in g.occupied(p) if not g.is_up(p, s)]
+        """Player ``p``'s occupied slots that are face down (tamalou's ``g.face_down``)."""
+        return g.face_down(p)
 
     def column_slots(self, column: int) -> list[int]:
         """The slots of ``column``, top row first."""
