@@ -9,6 +9,9 @@
   fields, which of them ``event.for_player(p)`` hides from whom, and the line ``event.describe()`` writes.
   The explanations are written by hand below (``EVENTS``); the types, the fields and the modules that emit
   them are read from the source, and a type or a field missing from ``EVENTS`` stops the script.
+- the pictures of hand-written pages (``DRAWN``): between ``<!-- drawn: NAME -->`` and ``<!-- /drawn -->``,
+  a Mermaid diagram (or a table) that ``scripts/doc_pictures.py`` draws from a seeded game; the rest of the page
+  is left as written.
 - ``docs/reference/api.md``: the names of ``tamalou.__all__`` with their one-line docstrings, then the
   modules users look for: ``tamalou.bots``, ``tamalou.testing``, ``tamalou.verify``.
 
@@ -26,6 +29,7 @@ import argparse
 import ast
 import functools
 import importlib
+import importlib.util
 import inspect
 import json
 import pkgutil
@@ -1315,9 +1319,71 @@ PAGES: dict[str, Callable[[], str]] = {
 }
 
 
+# ------------------------------------------------------------------------- pictures in hand-written pages
+
+
+def _pictures() -> types.ModuleType:
+    """``scripts/doc_pictures.py``, the pictures drawn from the code (imported by path: this script may itself
+    be imported by path, by the tests)."""
+    name = "doc_pictures"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).resolve().with_name(f"{name}.py"))
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+def _mermaid(text: str) -> str:
+    return f"```mermaid\n{text.rstrip()}\n```\n"
+
+
+#: What a hand-written page holds between ``<!-- drawn: NAME -->`` and ``<!-- /drawn -->``: a picture (or a
+#: table) drawn from the code by ``scripts/doc_pictures.py``. Each is used once; an unknown name stops the script.
+DRAWN: dict[str, Callable[[], str]] = {
+    "table": lambda: _mermaid(_pictures().table()),
+    "server-sequence": lambda: _mermaid(_pictures().server_sequence()),
+    "reaction-turns": lambda: _mermaid(_pictures().reaction_turns()),
+    "action-blocks": lambda: _mermaid(_pictures().action_blocks()),
+    "action-table": lambda: _pictures().action_table(),
+    "layers": lambda: _mermaid(_pictures().layers((ROOT / "pyproject.toml").read_text(encoding="utf-8"))),
+}
+_DRAWN = re.compile(r"(<!-- drawn: ([\w-]+) -->\n)(.*?)(<!-- /drawn -->)", re.S)
+
+
+def render_drawn(pages: Mapping[str, str], docs: Path = DOCS) -> dict[str, str]:
+    """The hand-written pages of ``docs`` that hold drawn parts (``DRAWN``), with those parts drawn now; a page
+    that holds none is left out. ``pages``: the generated pages, which hold none."""
+    out: dict[str, str] = {}
+    used: list[str] = []
+
+    def draw(m: re.Match[str]) -> str:
+        name = m.group(2)
+        if name not in DRAWN:
+            raise SystemExit(f"a page asks for the drawing {name!r}, which DRAWN does not know: {sorted(DRAWN)}")
+        used.append(name)
+        return m.group(1) + DRAWN[name]() + m.group(4)
+
+    for path in sorted(docs.rglob("*.md")):
+        rel = path.relative_to(docs).as_posix()
+        if rel in pages:
+            continue
+        text = path.read_text(encoding="utf-8")
+        if _DRAWN.search(text):
+            out[rel] = _DRAWN.sub(draw, text)
+    unused = sorted(set(DRAWN) - set(used))
+    twice = sorted({n for n in used if used.count(n) > 1})
+    if unused or twice:
+        raise SystemExit(f"each drawing is used once in docs/: unused {unused}, used twice {twice}")
+    return out
+
+
 def render() -> dict[str, str]:
-    """Every page: its path under ``docs/`` and its text."""
-    return {path: make() for path, make in PAGES.items()}
+    """Every page: its path under ``docs/`` and its text (the generated pages, then the hand-written pages that
+    hold drawn parts)."""
+    pages = {path: make() for path, make in PAGES.items()}
+    return pages | render_drawn(pages)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -9,7 +9,13 @@ A page is run block by block, in order, in an empty temporary folder:
   stands for anything);
 - a ```` ```console ```` block holds ``$ command`` lines, each followed by lines its output must contain;
   ``tamalou`` commands are run with this Python's ``tamalou`` and must succeed, others (``pip``...) are
-  shown only.
+  shown only;
+- a ```` ```text ```` block that starts with ``$ `` is the transcript of a run whose numbers depend on time (how
+  long a hook took, how many games finished before Ctrl-C): run as a console block, against what the command
+  writes to both its streams, each number of a shown line matching any number. ``^C`` on the line after a
+  command interrupts it (SIGINT) :data:`INTERRUPT_AFTER` seconds after it started.
+
+A command followed by ``$ echo $?`` must exit with the status shown (else with 0).
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator, Sequence
@@ -25,6 +32,9 @@ from pathlib import Path
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 TIMEOUT = 300
+#: When a transcript's ``^C`` interrupts its command: seconds after it started.
+INTERRUPT_AFTER = 4.0
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
 @dataclass(frozen=True)
@@ -61,19 +71,44 @@ def normalised(text: str) -> list[str]:
     return [" ".join(line.split()) for line in text.splitlines()]
 
 
-def assert_shows(output: str, expected: list[str], where: str) -> None:
+def assert_shows(output: str, expected: list[str], where: str, *, numbers_free: bool = False) -> None:
+    """Each line of ``expected`` (but ``...``) is in a line of ``output``, spaces aside, a ``...`` within it standing
+    for anything; with ``numbers_free``, each of its numbers matches any number."""
     lines = normalised(output)
     for want in normalised("\n".join(expected)):
-        if want and want != "...":
-            assert any(want in line for line in lines), f"{where}: the output has no line with {want!r}:\n{output}"
+        if not want or want == "...":
+            continue
+        # "..." within a line stands for anything: the parts around it, in order, in one line.
+        pieces = [piece.strip() for piece in want.split("...")]
+        if numbers_free:
+            parts = [_NUMBER.pattern.join(re.escape(p) for p in _NUMBER.split(piece)) for piece in pieces]
+        else:
+            parts = [re.escape(piece) for piece in pieces]
+        pattern = re.compile(".*?".join(parts))
+        found = any(pattern.search(line) for line in lines)
+        assert found, f"{where}: the output has no line with {want!r}:\n{output}"
 
 
-def run(args: list[str], cwd: Path, where: str, status: int = 0) -> str:
-    done = subprocess.run(args, cwd=cwd, capture_output=True, text=True, env=clean_env(), timeout=TIMEOUT, check=False)
-    assert done.returncode == status, (
-        f"{where}: exit status {done.returncode}, expected {status}\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
+def run(args: list[str], cwd: Path, where: str, status: int = 0, *, both: bool = False, interrupt: bool = False) -> str:
+    """``args``' standard output (with ``both``: its standard error after it), once it exited with ``status``;
+    with ``interrupt``, it gets SIGINT :data:`INTERRUPT_AFTER` seconds after it started."""
+    with subprocess.Popen(
+        args, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=clean_env()
+    ) as process:
+        try:
+            if interrupt:
+                try:
+                    process.wait(INTERRUPT_AFTER)
+                except subprocess.TimeoutExpired:
+                    process.send_signal(signal.SIGINT)
+            stdout, stderr = process.communicate(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            raise
+    assert process.returncode == status, (
+        f"{where}: exit status {process.returncode}, expected {status}\n{stdout[-2000:]}\n{stderr[-3000:]}"
     )
-    return done.stdout
+    return stdout + stderr if both else stdout
 
 
 def resized(page: str, text: str, sizes: list[tuple[str, str]]) -> str:
@@ -88,7 +123,7 @@ def resized(page: str, text: str, sizes: list[tuple[str, str]]) -> str:
 
 def run_page(page: str, folder: Path, sizes: Sequence[tuple[str, str]] = ()) -> dict[str, int]:
     """Runs ``page`` in ``folder``; ``sizes`` (see :func:`resized`) shrinks what it plays."""
-    counts = {"file": 0, "python": 0, "output": 0, "command": 0}
+    counts = {"file": 0, "python": 0, "output": 0, "command": 0, "transcript": 0}
     last: tuple[str, Block] | None = None  # the output of the previous block, if it was a script
     for block in blocks(resized(page, (DOCS / page).read_text(encoding="utf-8"), list(sizes))):
         where = block.where(page)
@@ -105,7 +140,8 @@ def run_page(page: str, folder: Path, sizes: Sequence[tuple[str, str]] = ()) -> 
             last = (run([sys.executable, "-I", "-c", block.body], folder, where), block)
             counts["python"] += 1
             continue
-        elif block.lang == "console":
+        elif block.lang == "console" or (block.lang == "text" and block.body.startswith("$ ")):
+            transcript = block.lang == "text"
             commands = list(console_commands(block.body))
             for i, (command, expected) in enumerate(commands):
                 argv = shlex.split(command)
@@ -114,9 +150,12 @@ def run_page(page: str, folder: Path, sizes: Sequence[tuple[str, str]] = ()) -> 
                 status = 0  # a command followed by `$ echo $?` must exit with the status shown
                 if i + 1 < len(commands) and commands[i + 1][0] == "echo $?":
                     status = int(commands[i + 1][1][0])
-                output = run(tamalou_command() + argv[1:], folder, f"{where}: `{command}`", status)
-                assert_shows(output, expected, f"{where}: `{command}`")
-                counts["command"] += 1
+                interrupt = transcript and expected[:1] == ["^C"]
+                run_where = f"{where}: `{command}`"
+                argv = tamalou_command() + argv[1:]
+                output = run(argv, folder, run_where, status, both=transcript, interrupt=interrupt)
+                assert_shows(output, expected[1:] if interrupt else expected, run_where, numbers_free=transcript)
+                counts["transcript" if transcript else "command"] += 1
         last = None
     return counts
 

@@ -517,3 +517,31 @@ def test_the_examples_of_docs_testing_md_run(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert " passed" in done.stdout and "failed" not in done.stdout
+
+
+def test_the_failure_shown_in_docs_testing_md_is_what_pytest_prints(tmp_path: Path) -> None:
+    """The failure docs/testing.md shows (the house rule of docs/verify.md, its first version) is what the
+    command it shows prints, line by line (its folder as the page writes it)."""
+    from tutorials import DOCS, assert_shows, blocks
+
+    for block in blocks((DOCS / "verify.md").read_text(encoding="utf-8")):
+        if block.title in ("our-rules.toml", "our_rules.py") and not (tmp_path / block.title).exists():
+            (tmp_path / block.title).write_text(block.body, encoding="utf-8")  # the first version of each
+    (shown,) = [
+        b.body
+        for b in blocks((DOCS / "testing.md").read_text(encoding="utf-8"))
+        if b.lang == "text" and b.body.startswith("$ pytest ")
+    ]
+    command, *expected = shown.splitlines()
+    args = command.removeprefix("$ pytest ").split()
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly", *args],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=clean_env(),
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-2000:]
+    assert_shows(done.stdout.replace(str(tmp_path), "/home/me/rules"), expected, "docs/testing.md's failure")

@@ -69,6 +69,26 @@ def test_output_is_deterministic(script: ModuleType, pages: dict[str, str]) -> N
         assert text.endswith("\n") and not text.endswith("\n\n")
 
 
+def test_pictures_are_drawn_into_the_hand_written_pages(script: ModuleType, tmp_path: Path) -> None:
+    # Each drawing is in one page, between its marks; the words around it are the page's own.
+    drawn = script.render_drawn({})
+    assert sorted(drawn) == ["architecture.md", "getting-started.md", "server.md", "train-a-bot.md"]
+    for rel, text in drawn.items():
+        outside = re.sub(r"<!-- drawn: [\w-]+ -->\n.*?<!-- /drawn -->", "", text, flags=re.S)
+        assert outside == re.sub(
+            r"<!-- drawn: [\w-]+ -->\n.*?<!-- /drawn -->", "", (DOCS / rel).read_text("utf-8"), flags=re.S
+        )
+    assert "S->>G: game.apply(action)" in drawn["server.md"]
+    assert "react turn: a match, or NOOP" in drawn["train-a-bot.md"]
+    # A mark that names no drawing, and a drawing no page asks for, stop the script.
+    (tmp_path / "page.md").write_text("# A page\n\n<!-- drawn: nothing -->\n<!-- /drawn -->\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match="'nothing', which DRAWN does not know"):
+        script.render_drawn({}, tmp_path)
+    (tmp_path / "page.md").write_text("# A page\n\n<!-- drawn: table -->\n<!-- /drawn -->\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match="unused \\['action-blocks'"):
+        script.render_drawn({}, tmp_path)
+
+
 def test_check_flag(script: ModuleType, tmp_path: Path) -> None:
     assert script.main(["--check", "--output", str(tmp_path)]) == 1  # missing
     assert script.main(["--output", str(tmp_path)]) == 0
@@ -216,6 +236,8 @@ def test_links_stay_inside_the_docs() -> None:
 #: writes it, as the fast tier runs it). The deep tier runs these again as written; the other pages, which the fast
 #: tier runs as written already, it does not run twice.
 FAST_SIZES: dict[str, list[tuple[str, str]]] = {
+    # A game that never ends costs its time limit (the transcript's numbers are free: tests/tutorials.py).
+    "verify.md": [("--games 8 --players 2 --timeout 3\n", "--games 8 --players 2 --timeout 1\n")],
     "simulate.md": [
         ("$ tamalou simulate french -n 500 ", "$ tamalou simulate french -n 100 "),
         ("\n500 games of french", "\n100 games of french"),
