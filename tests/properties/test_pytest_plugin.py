@@ -511,12 +511,20 @@ def test_the_examples_of_docs_testing_md_run(tmp_path: Path) -> None:
     for name, body in files:
         (tmp_path / name).write_text(body, encoding="utf-8")
     (tmp_path / "conftest.py").write_text(SMALL_PROFILE, encoding="utf-8")
-    args = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--tamalou-variant", "my-rules.toml"]
+    args = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-v", "--tamalou-variant", "my-rules.toml"]
     done = subprocess.run(
         [*args, "--tamalou-examples", "2"], cwd=tmp_path, capture_output=True, text=True, env=clean_env(), timeout=600
     )
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert " passed" in done.stdout and "failed" not in done.stdout
+    # The output the page shows for `pytest --tamalou-variant my-rules.toml -v`, line by line.
+    from tutorials import assert_shows, blocks, console_commands
+
+    command = "pytest --tamalou-variant my-rules.toml -v"
+    consoles = [b.body for b in blocks(page) if b.lang == "console"]
+    (shown,) = [lines for body in consoles for said, lines in console_commands(body) if said == command]
+    assert len(shown) > 5, shown
+    assert_shows(done.stdout, shown, "docs/testing.md's `pytest --tamalou-variant my-rules.toml -v`")
 
 
 def test_the_failure_shown_in_docs_testing_md_is_what_pytest_prints(tmp_path: Path) -> None:
