@@ -951,6 +951,9 @@ API_SUMMARIES = {
     "REWARDS": "The named rewards of the PettingZoo environment (`rank`, `win`, `score`): functions "
     "`(result, seat) -> float`.",
     "GAME_NAME": "The name the OpenSpiel game is registered under: `python_tamalou`.",
+    "SECONDS_PER_MOVE": "How long a move takes in a timed ruleset, by default (1 s): the seconds between the "
+    "clock and a move's `at`.",
+    "ENV_ID": "The id the Gymnasium environment is registered under: `tamalou/Tamalou-v0`.",
     "SPIEL_REWARDS": "The rewards the OpenSpiel game may be loaded with (`rank`, `win`, as the PettingZoo "
     "environment's): functions `(result, seat) -> float`.",
 }
@@ -1116,16 +1119,23 @@ MODULES = (
     (
         "tamalou.ai.turns",
         "Whose turn it is in a framework where one agent moves at a time: the reaction turns for "
-        "out-of-turn matches that the PettingZoo environment and the OpenSpiel game share (`next_turn`).",
+        "out-of-turn matches that the PettingZoo environment and the OpenSpiel game share (`next_turn`), and "
+        "time as an explicit step in timed rulesets (`play`, `wait`).",
     ),
     (
         "tamalou.ai.pettingzoo",
-        "A PettingZoo AEC environment of one round (untimed rulesets): action masks in the observations, "
-        "react turns for out-of-turn matches, rewards from the result.",
+        "A PettingZoo AEC environment of one round (every ruleset, timed ones included): action masks in the "
+        "observations, react turns for out-of-turn matches, rewards from the result, the whole table as "
+        "`state()`, illegal ids raised or ending the episode.",
+    ),
+    (
+        "tamalou.ai.gym",
+        "A Gymnasium environment of one seat against bots (`TamalouGymEnv`, `tamalou/Tamalou-v0`): the "
+        "PettingZoo environment's ids, turns and rewards, with action masks.",
     ),
     (
         "tamalou.ai.openspiel",
-        "An OpenSpiel game of one round (`python_tamalou`, untimed rulesets): the shuffle as chance nodes, "
+        "An OpenSpiel game of one round (`python_tamalou`, every ruleset): the shuffle as chance nodes, "
         "react turns as in the PettingZoo environment, observations from the views, serialisation through "
         "snapshots, `resample_from_infostate` for OpenSpiel's ISMCTS.",
     ),

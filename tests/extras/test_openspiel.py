@@ -4,9 +4,11 @@ snapshots, resampling from an information state, and OpenSpiel's ISMCTS bot agai
 
 from __future__ import annotations
 
+import copy
 import pickle
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,7 +29,7 @@ from tamalou.ai.observation import observation, observation_size  # noqa: E402
 from tamalou.engine import new_round  # noqa: E402
 from train_a_bot_page import run_sections  # noqa: E402
 
-UNTIMED = [n for n in tamalou.variant_names() if tamalou.load_variant(n).rules.timing.turn_seconds == 0]
+RULESETS = tamalou.variant_names()  # timed ones included: time is an explicit step
 
 
 def _play(state: object, rng: random.Random, moves: int) -> None:
@@ -52,7 +54,7 @@ def _dealt(game: object, seed: int) -> object:
 
 
 @pytest.mark.scaled
-@pytest.mark.parametrize("variant", UNTIMED)
+@pytest.mark.parametrize("variant", RULESETS)
 def test_random_sim_test(variant: str) -> None:
     """OpenSpiel's own consistency checks: legal actions, chance outcomes, observations, information
     states, returns, clones and serialisation (through the round's snapshot), over random games (kaboo's
@@ -90,7 +92,7 @@ def test_the_deal_is_chance_nodes_and_the_game_matches_the_engine() -> None:
     # the observation is the seat's view's, and nothing else
     for p in range(2):
         assert np.array_equal(np.asarray(state.observation_tensor(p)), observation(g.seat_view(p), g.variant))
-        assert np.array_equal(np.asarray(state.information_state_tensor(p)), observation(g.seat_view(p), g.variant))
+        assert "moves: " in state.information_state_string(p)  # perfect recall: the string, not a tensor
 
 
 def test_reaction_turns_follow_the_pettingzoo_protocol() -> None:
@@ -160,9 +162,64 @@ def test_resampling_keeps_the_information_state(variant: str) -> None:
     assert changed > 0
 
 
-def test_timed_rulesets_are_refused() -> None:
-    with pytest.raises(ValueError, match="timed"):
-        openspiel.load("tamalou-fun", 2)
+def _restored(game: Any, state: Any, how: str) -> Any:
+    if how == "serialize":
+        return game.deserialize_state(state.serialize())
+    if how == "pickle":
+        return pickle.loads(pickle.dumps(state))
+    return copy.deepcopy(state)
+
+
+@pytest.mark.scaled
+@pytest.mark.parametrize("variant", ["french", "cabo", "cambia", "kaboo", "dutch", "tamalou-fun"])
+def test_every_restored_state_plays_on(variant: str) -> None:
+    """Every state of random rounds, restored by ``deserialize_state``, ``pickle`` and ``copy.deepcopy``, has
+    the original's legal actions, strings and returns, and plays on: the same move on the original and on
+    each copy gives the same state again."""
+    rng = random.Random(variant)
+    rounds = tiers.sized(fast=1, deep=4)
+    for seed in range(rounds):
+        game = openspiel.load(variant, 2 + seed % 2)
+        state = _dealt(game, seed)
+        steps = 0
+        while not state.is_terminal() and steps < tiers.sized(fast=40, deep=400):
+            copies = [_restored(game, state, how) for how in ("serialize", "pickle", "deepcopy")]
+            legal = state.legal_actions()
+            action = rng.choice(legal)
+            for other in copies:
+                assert other.legal_actions() == legal and str(other) == str(state)
+                assert other.information_state_string() == state.information_state_string()
+                other.apply_action(action)
+            state.apply_action(action)
+            for other in copies:
+                assert other.serialize() == state.serialize() and other.returns() == state.returns()
+            steps += 1
+
+
+def test_there_is_no_information_state_tensor() -> None:
+    # The observation tensor is not perfect recall: the game type says so, and the string is.
+    game = openspiel.load("french", 2)
+    kind = game.get_type()
+    assert not kind.provides_information_state_tensor and kind.provides_information_state_string
+    assert kind.provides_observation_tensor
+
+
+def test_timed_rulesets_make_time_an_explicit_step() -> None:
+    game = openspiel.load("tamalou-fun", 3, seconds_per_move=2.0)
+    state = _dealt(game, 5)
+    g = state.round
+    assert g.now == 0.0 and game.noop in state.legal_actions()  # the opening: a seat may wait for its end
+    state.apply_action(game.noop)
+    assert g.actions[-1] == tamalou.Tick(at=5.0)
+    seat = g.current_player
+    assert state.current_player() == seat
+    state.apply_action(game.space.id(tamalou.Draw(seat, "stock")))
+    assert g.actions[-1] == tamalou.Draw(seat, "stock", at=7.0)
+    while state.current_player() != seat or seat not in g.to_act:
+        state.apply_action(game.noop)  # the others let their matches go
+    deadline = g.deadline
+    state.apply_action(game.noop)  # its time runs out: the clock plays for it
+    assert g.now == deadline and g.current_player != seat
 
 
 @pytest.mark.deep  # a statistical strength test: many games

@@ -1,6 +1,7 @@
 """``tamalou.ai.pettingzoo``: the AEC environment passes PettingZoo's own API and seed tests on every
-untimed built-in ruleset, asks the seats the round waits for and gives react turns for out-of-turn
-matches as documented, pays the documented rewards, and refuses timed rulesets and illegal ids."""
+built-in ruleset (timed ones included: time is an explicit step), asks the seats the round waits for and gives
+react turns for out-of-turn matches as documented, pays the documented rewards, refuses illegal ids or ends the
+episode on one, and gives the whole table as its ``state()``."""
 
 from __future__ import annotations
 
@@ -19,15 +20,17 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 import tamalou  # noqa: E402
 from tamalou.ai import ActionSpace, observation  # noqa: E402
+from tamalou.ai.observation import table_view  # noqa: E402
 from tamalou.ai.pettingzoo import REWARDS, env, raw_env  # noqa: E402
+from tamalou.engine.game import round_of  # noqa: E402
 from train_a_bot_page import run_sections  # noqa: E402
 
-UNTIMED = [n for n in tamalou.variant_names() if tamalou.load_variant(n).rules.timing.turn_seconds == 0]
+RULESETS = tamalou.variant_names()  # timed ones included: time is an explicit step
 #: What PettingZoo's api_test says of any environment whose observations are dicts with an action mask.
 DICT_OBSERVATION_WARNINGS = ("Observation is not a NumPy array", "Observation space for each agent probably")
 
 
-@pytest.mark.parametrize("name", UNTIMED)
+@pytest.mark.parametrize("name", RULESETS)
 def test_pettingzoo_api_and_seed_tests(name: str) -> None:
     r = tamalou.load_variant(name).rules
     for players in sorted({r.players.min, r.players.max}):
@@ -55,18 +58,19 @@ def play(e: Any, seed: int, rng: np.random.Generator, check: bool = False) -> di
         assert reward == 0
         mask = obs["action_mask"]
         legal = np.flatnonzero(mask[:-1])
-        react = bool(mask[-1])
         p = int(agent.split("_")[1])
+        react = p not in u.game.to_act
         if check:
             g = u.game
             assert np.array_equal(obs["observation"], observation(g.seat_view(p), g.variant))
             assert set(legal.tolist()) == set(u.space.legal_ids(g, p))  # every listed action, no other
             if react:
-                assert p not in g.to_act and len(legal) > 0
+                assert mask[-1] and len(legal) > 0
             else:
                 assert p == g.to_act[0]
+                assert bool(mask[-1]) == (g.variant.rules.timing.turn_seconds > 0)  # waiting: timed rulesets
         stats["react" if react else "main"] += 1
-        if react and rng.random() < 0.5:
+        if mask[-1] and (not len(legal) or rng.random() < (0.5 if react else 0.05)):
             stats["noop"] += 1
             e.step(u.noop)
         else:
@@ -148,8 +152,6 @@ def test_a_seat_with_no_numbered_action_has_its_first_listed_action_played() -> 
 
 
 def test_refusals() -> None:
-    with pytest.raises(ValueError, match="timed ruleset"):
-        env("tamalou-fun", players=3)
     with pytest.raises(ValueError, match="played by 2 to 6 players"):
         env("french", players=7)
     with pytest.raises(ValueError, match="unknown reward 'money'"):
@@ -169,6 +171,69 @@ def test_refusals() -> None:
     assert e.game.actions == []  # the refused ids changed nothing
     e.step(space.id(tamalou.Draw(first, "stock")))
     assert e.game.actions == [tamalou.Draw(first, "stock")] and e.game.seat_view(0).holding == first
+
+
+def test_an_illegal_id_may_end_the_episode_instead() -> None:
+    # illegal="terminate", as PettingZoo's TerminateIllegalWrapper: the agent that chose it is penalised.
+    e = env("french", players=3, illegal="terminate", illegal_reward=-5)
+    e.reset(seed=4)
+    u = e.unwrapped
+    chooser = e.agent_selection
+    before = list(u.game.actions)
+    e.step(u.space.id(tamalou.Replace(u.game.current_player, 0)))  # no card is held yet
+    assert u.game.actions == before  # the game is untouched
+    assert all(u.terminations.values())
+    assert u.infos[chooser]["illegal_move"] and "not legal" in u.infos[chooser]["illegal_reason"]
+    finals = {}
+    for agent in e.agent_iter():
+        _, reward, terminated, _, _ = e.last()
+        assert terminated
+        finals[agent] = reward
+        e.step(None)
+    assert finals == {a: (-5.0 if a == chooser else 0.0) for a in u.possible_agents}
+    with pytest.raises(ValueError, match="'raise' or 'terminate'"):
+        env("french", illegal="ignore")
+
+
+def test_state_is_the_whole_table() -> None:
+    # state(): every card, as seat 0 would observe it knowing them all; no seat's observation is that.
+    e = raw_env("french", players=3)
+    e.reset(seed=2)
+    g = e.game
+    snapshot = g.to_json()
+    state = e.state()
+    assert state.shape == e.state_space.shape and e.state_space.contains(state)
+    everything = observation(table_view(round_of(g), 0), g.variant)
+    assert np.array_equal(state, everything)
+    for p in range(3):
+        assert not np.array_equal(state, e.observe(f"player_{p}")["observation"])
+    hidden = [s for s in table_view(round_of(g), 0).hands[1]]
+    assert all(s.card is not None for s in hidden) and all(s.card is None for s in g.seat_view(0).hands[1])
+    assert g.to_json() == snapshot and np.array_equal(e.state(), state)  # state() reads, changes nothing
+
+
+def test_timed_rulesets_make_time_an_explicit_step() -> None:
+    e = raw_env("tamalou-fun", players=3, seconds_per_move=2.0)
+    e.reset(seed=2)
+    g = e.game
+    # The opening: every seat may wait for its end (5 s), which NOOP does.
+    assert g.now == 0.0 and g.deadline == 5.0 and e.observe(e.agent_selection)["action_mask"][-1] == 1
+    e.step(e.noop)
+    assert g.actions[-1] == tamalou.Tick(at=5.0) and g.now == 5.0
+    # A move is stamped seconds_per_move after the clock.
+    seat = g.current_player
+    assert e.agent_selection == f"player_{seat}"
+    draw = e.space.id(tamalou.Draw(seat, "stock"))
+    e.step(draw)
+    assert g.actions[-1] == tamalou.Draw(seat, "stock", at=7.0)
+    # On its turn a seat may let its time run out: the clock plays for it at the turn's deadline.
+    while e.agent_selection != f"player_{g.current_player}" or g.current_player != seat:
+        e.step(e.noop)  # the others let their matches go
+    deadline = g.deadline
+    assert deadline is not None and deadline > g.now
+    e.step(e.noop)
+    assert g.now == deadline and g.current_player != seat
+    assert tamalou.Tick(at=deadline) in g.actions
 
 
 def test_render() -> None:

@@ -5,8 +5,11 @@
 - ``tamalou.ai.observation``: ``observation(view, variant)``, a fixed-size float32 tensor of what one
   seat sees, and ``observation_string(view)``.
 - ``tamalou.ai.pettingzoo``: ``env(variant=..., players=..., reward=...)``, a PettingZoo AEC environment.
+- ``tamalou.ai.gym``: ``TamalouGymEnv(variant, players, opponents=...)``, one seat against bots as a Gymnasium
+  environment (``gymnasium.make("tamalou/Tamalou-v0", ...)`` once imported).
 - ``tamalou.ai.openspiel``: the OpenSpiel game ``python_tamalou`` (registered on import).
-- ``tamalou.ai.turns``: the reaction turns both share, for a framework where one agent moves at a time.
+- ``tamalou.ai.turns``: the reaction turns and the time steps they share, for a framework where one agent moves
+  at a time.
 
 ``import tamalou`` imports none of this (nor numpy). A game's ids: ``action_id(game, a)``,
 ``action_from_id(game, i, player)`` and ``legal_mask(game, p)`` (they were methods of ``Game``, which made the

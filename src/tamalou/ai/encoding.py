@@ -208,7 +208,18 @@ class ActionSpace:
     array of ``size``); ``legal_ids(game, player)``; ``describe(i)``; ``names``; ``summary()``.
     """
 
-    __slots__ = ("_blocks", "_by_class", "_ids", "_names", "max_group", "max_slots", "players", "size", "variant")
+    __slots__ = (
+        "_blocks",
+        "_by_class",
+        "_equal",
+        "_ids",
+        "_names",
+        "max_group",
+        "max_slots",
+        "players",
+        "size",
+        "variant",
+    )
 
     def __init__(self, variant: Variant, players: int, *, max_slots: int, max_group: int) -> None:
         if type(players) is not int or players < 1:
@@ -236,6 +247,7 @@ class ActionSpace:
         self.size = offset
         self._ids: dict[Action, int] = {}
         self._names: list[str] | None = None
+        self._equal: Variant | None = None  # a copy of ``variant`` (equal, another object) a game was checked with
 
     @classmethod
     def of(
@@ -364,7 +376,12 @@ class ActionSpace:
     # ----------------------------------------------------------------------------- masks
 
     def _check_game(self, game: Game | Round) -> None:
-        if game.variant is not self.variant or game.players != self.players:
+        """The game is of this space's ruleset (the same object, or an equal one: a game restored from a snapshot,
+        a pickle or a deep copy has its own copy of the ruleset) and player count."""
+        v = game.variant
+        if v is not self.variant and v is not self._equal and v == self.variant:
+            self._equal = v  # the last equal copy seen: its game's next moves are checked by identity
+        if (v is not self.variant and v is not self._equal) or game.players != self.players:
             raise ActionEncodingError(
                 f"this action space is {self.variant.name} for {self.players} players; the game is "
                 f"{game.variant.name} for {game.players}: use ActionSpace.of(game.variant, game.players)"

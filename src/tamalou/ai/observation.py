@@ -42,13 +42,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..engine.round import Round
 from ..engine.rulebook import rulebook
+from ..engine.state import NO_CARD
 from ..schema import Variant
 from ..variant import load_variant
-from ..views import PlayerView, SeatView
+from ..views import PlayerView, SeatView, Slot
 from .encoding import default_max_slots
 
-__all__ = ["Observer", "observation", "observation_size", "observation_string"]
+__all__ = ["Observer", "observation", "observation_size", "observation_string", "table_view"]
 
 View = SeatView | PlayerView
 
@@ -261,3 +263,17 @@ def observation_string(view: View) -> str:
         cards = " ".join(f"{s.slot}:{s.card or '??'}" for s in hand) or "(no card)"
         lines.append(f"seat {p}{' (me)' if p == me else ''}: {cards}")
     return "\n".join(lines)
+
+
+def table_view(game: Round, seat: int) -> SeatView:
+    """``seat``'s view with every card in it: what the seat would see if it knew every card on the table (the
+    held card and the discard included; the stock's order is not a view's). For a global state (PettingZoo's
+    ``state()``, a centralised critic), never for a seat's decision."""
+    view = game.seat_view(seat)
+    text, up = game.text, game.face_up
+    view.hands = [
+        [Slot(s, text[c], bool(up >> c & 1)) for s, c in enumerate(hand) if c != NO_CARD] for hand in game.hands
+    ]
+    if game.held != NO_CARD:
+        view.held = text[game.held]
+    return view

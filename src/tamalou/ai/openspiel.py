@@ -4,7 +4,7 @@ Importing this module registers the Python game ``python_tamalou`` with ``pyspie
 parameters: ``variant`` (a ruleset's name, or names joined by ``+`` for a composition: ``"french+gabo"``;
 default ``"french"``), ``players`` (default 2) and ``reward`` (``"rank"``, the default, or ``"win"``, as
 in the PettingZoo environment: minus the seat's place counted from 0; +1 for a winner and -1 for
-everybody else). Timed rulesets (``tamalou-fun``) are out of scope: loading one raises ``ValueError``.
+everybody else) and ``seconds_per_move`` (timed rulesets: below; default 1.0).
 ``load(variant, players, reward)`` is a shortcut.
 
 **Chance: the shuffle, card by card.** A round starts with one chance node per card of the deck but the
@@ -23,12 +23,20 @@ seat): a match, or ``NOOP``. Then the first seat of ``game.to_act`` moves (its o
 ``NOOP`` not legal). A seat that must move with no action that has an id (a layout grown past the
 space's ``max_slots``) plays its first listed action, as in the PettingZoo environment.
 
+**Time** (timed rulesets such as ``tamalou-fun``) is an explicit step, as in the PettingZoo environment
+(``tamalou.ai.turns``): a move is stamped ``seconds_per_move`` after the clock; on its turn a seat may answer
+``NOOP``, which lets its time run out (the clock plays for it); when nobody is to act, time passes to the next
+deadline as part of the move before (it is no one's choice, and not chance either).
+
 **Observations** come from the seat's view only: the observation tensor is
 ``tamalou.ai.observation(view, variant)`` and its string ``observation_string(view)``. The information
-state tensor is the same tensor (a view is the seat's memory: every card it has seen, where it is now);
-the information state string adds the moves of the round so far (ids, all public: a move names slots
-and seats, never a hidden card), so that it has perfect recall. While the cards are being dealt both
-are the empty table.
+state string adds the moves of the round so far (ids, all public: a move names slots and seats, never a
+hidden card), so that it has perfect recall. There is no information state tensor
+(``provides_information_state_tensor`` is false): the observation tensor is the seat's memory of the cards
+(every card it has seen, where it is now) but not of the moves, so different information states share it (in
+four-player French, 1,761 of 4,960 tensors of random games were shared), and a fixed-size tensor of every move
+of a round would be mostly padding. Algorithms that need perfect recall read the information state string.
+While the cards are being dealt the observations are the empty table.
 
 **Serialisation** goes through the round's snapshot: a state's Python attributes hold the round in an
 object that pickles as ``game.to_json()`` and is restored with ``tamalou.Round.from_json``; a clone
@@ -70,7 +78,7 @@ from ..variant import load_variant
 from ..views import Result
 from .encoding import ActionSpace
 from .observation import Observer, observation_string
-from .turns import next_turn, reactions_after
+from .turns import SECONDS_PER_MOVE, next_turn, play, reactions_after, wait
 
 __all__ = ["GAME_NAME", "SPIEL_REWARDS", "TamalouSpielGame", "TamalouSpielState", "load", "variant_of"]
 
@@ -91,7 +99,7 @@ def _win(result: Result, seat: int) -> float:
 #: The rewards a game may be loaded with (as the PettingZoo environment's of the same names).
 SPIEL_REWARDS: dict[str, RewardFn] = {"rank": _rank, "win": _win}
 
-_PARAMS: dict[str, Any] = {"variant": "french", "players": 2, "reward": "rank"}
+_PARAMS: dict[str, Any] = {"variant": "french", "players": 2, "reward": "rank", "seconds_per_move": SECONDS_PER_MOVE}
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -104,7 +112,7 @@ _GAME_TYPE = pyspiel.GameType(
     max_num_players=8,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=True,
+    provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification=_PARAMS,
@@ -145,8 +153,6 @@ class TamalouSpielGame(pyspiel.Game):  # type: ignore[misc]
         p = {**_PARAMS, **(params or {})}
         variant = variant_of(str(p["variant"]))
         r = variant.rules
-        if r.timing.turn_seconds > 0:
-            raise ValueError(f"{variant.name} is a timed ruleset: the OpenSpiel game plays untimed rulesets only")
         players = int(p["players"])
         if not r.players.min <= players <= r.players.max:
             raise ValueError(f"{variant.name} is played by {r.players.min} to {r.players.max} players, got {players}")
@@ -156,6 +162,9 @@ class TamalouSpielGame(pyspiel.Game):  # type: ignore[misc]
         self.variant = variant
         self.players = players
         self.reward: RewardFn = SPIEL_REWARDS[reward]
+        self.seconds_per_move = float(p["seconds_per_move"])
+        if not 0 < self.seconds_per_move < float("inf"):
+            raise ValueError(f"seconds_per_move is a positive number of seconds, got {p['seconds_per_move']!r}")
         self.space = ActionSpace.of(variant, players)
         self.observer = Observer.of(variant, players, max_slots=self.space.max_slots)
         self.noop = self.space.size
@@ -173,7 +182,8 @@ class TamalouSpielGame(pyspiel.Game):  # type: ignore[misc]
             # every move may be followed by a reaction turn of each seat
             max_game_length=step_bound(scratch) * (players + 1),
         )
-        super().__init__(_GAME_TYPE, info, {"variant": str(p["variant"]), "players": players, "reward": reward})
+        given = {"variant": str(p["variant"]), "players": players, "reward": reward}
+        super().__init__(_GAME_TYPE, info, given | {"seconds_per_move": self.seconds_per_move})
 
     def new_initial_state(self) -> TamalouSpielState:
         return TamalouSpielState(self)
@@ -203,6 +213,7 @@ class TamalouSpielState(pyspiel.State):  # type: ignore[misc]
         self._queue: list[int] = []
         self._seat = 0
         self._react = False
+        self._noop = False
         self._ids: list[int] = []
 
     # ----------------------------------------------------------------------------- reading
@@ -230,7 +241,7 @@ class TamalouSpielState(pyspiel.State):  # type: ignore[misc]
         if self._round is None or self._round.game.is_over or player != self._seat:
             return []
         ids = sorted(set(self._ids))
-        if self._react:
+        if self._noop:
             ids.append(self._spiel().noop)
         return ids
 
@@ -286,12 +297,16 @@ class TamalouSpielState(pyspiel.State):  # type: ignore[misc]
         g = self._round.game
         i, p = int(action), self._seat
         self._moves.append(f"{p}:{i}")
-        if self._react and i == spiel.noop:
-            self._select()
+        if self._noop and i == spiel.noop:
+            if self._react:
+                self._select()
+            else:
+                wait(g)  # the turn's time runs out: the clock plays for the seat
+                self._after(p)
             return
         if i not in self._ids:
             raise ValueError(f"action {i} is not legal for seat {p} now")
-        g.apply(spiel.space.action(i, p))
+        play(g, spiel.space.action(i, p), spiel.seconds_per_move)
         self._after(p)
 
     def _deal(self) -> None:
@@ -319,9 +334,9 @@ class TamalouSpielState(pyspiel.State):  # type: ignore[misc]
         assert self._round is not None
         turn, _ = next_turn(self._round.game, self._spiel().space, self._queue)
         if turn is None:
-            self._ids, self._react = [], False
+            self._ids, self._react, self._noop = [], False, False
         else:
-            self._seat, self._ids, self._react = turn
+            self._seat, self._ids, self._react, self._noop = turn.seat, turn.ids, turn.react, turn.noop
 
     # ----------------------------------------------------------------------------- observing
 
@@ -370,25 +385,38 @@ class TamalouSpielState(pyspiel.State):  # type: ignore[misc]
 
 
 class _SpielObserver:
-    """The ``make_py_observer`` object: ``tensor`` (the view's encoding; ``dict`` names its sections),
-    ``set_from(state, player)``, ``string_from(state, player)``."""
+    """The ``make_py_observer`` object: ``tensor`` (the view's encoding; ``dict`` names its sections; none for
+    the perfect-recall information state, see the module's text), ``set_from(state, player)``,
+    ``string_from(state, player)``."""
 
     def __init__(self, observer: Observer, perfect_recall: bool) -> None:
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(observer.size, dtype=np.float32)
-        self.dict = {name: self.tensor[offset : offset + size] for name, offset, size in observer.layout}
+        self.tensor: npt.NDArray[np.float32] | None = None
+        self.dict: dict[str, npt.NDArray[np.float32]] = {}
+        if not perfect_recall:
+            tensor = np.zeros(observer.size, dtype=np.float32)
+            self.tensor = tensor
+            self.dict = {name: tensor[offset : offset + size] for name, offset, size in observer.layout}
 
     def set_from(self, state: TamalouSpielState, player: int) -> None:
-        self.tensor[:] = state.observation_vector(player)
+        if self.tensor is not None:
+            self.tensor[:] = state.observation_vector(player)
 
     def string_from(self, state: TamalouSpielState, player: int) -> str:
         return state.information_text(player) if self.perfect_recall else state.observation_text(player)
 
 
-def load(variant: str | Sequence[str] = "french", players: int = 2, reward: str = "rank") -> Any:
+def load(
+    variant: str | Sequence[str] = "french",
+    players: int = 2,
+    reward: str = "rank",
+    *,
+    seconds_per_move: float = SECONDS_PER_MOVE,
+) -> Any:
     """``pyspiel.load_game("python_tamalou", ...)`` for ``variant`` (a name, or names to compose)."""
     spec = variant if isinstance(variant, str) else "+".join(variant)
-    return pyspiel.load_game(GAME_NAME, {"variant": spec, "players": players, "reward": reward})
+    params = {"variant": spec, "players": players, "reward": reward, "seconds_per_move": float(seconds_per_move)}
+    return pyspiel.load_game(GAME_NAME, params)
 
 
 pyspiel.register_game(_GAME_TYPE, TamalouSpielGame)

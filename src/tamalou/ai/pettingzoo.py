@@ -26,8 +26,21 @@ cards), the environment plays its first listed action for it and moves on; this 
 - or a function ``(result, seat) -> float``.
 
 Every agent is terminated when the round ends (the engine's own ``end.max_turns`` bounds a round;
-there is no truncation). Timed rulesets (``rules.timing.turn_seconds > 0``, e.g. ``tamalou-fun``) are
-out of scope: ``env`` raises ``ValueError`` for them.
+there is no truncation).
+
+**Illegal actions**: ``illegal="raise"`` (default) raises ``ValueError`` and changes nothing;
+``illegal="terminate"`` ends the episode instead, as PettingZoo's ``TerminateIllegalWrapper`` does: the agent
+that chose it gets ``illegal_reward`` (default -1), every other agent 0, every agent is terminated, and
+``infos[agent]["illegal_move"]`` is ``True``.
+
+**Time** (timed rulesets, ``rules.timing.turn_seconds > 0``, e.g. ``tamalou-fun``) is an explicit step
+(``tamalou.ai.turns``): each move is stamped ``seconds_per_move`` after the clock (default 1); on its turn an
+agent may also answer ``NOOP``, which lets its time run out (the clock plays for it, and a seat that lets
+``absent_turns_to_leave`` turns run out leaves the round); when nobody is to act (the opening's seconds, the
+final countdown) the environment lets time pass itself.
+
+``state()`` is the table as the referee sees it (``state_space``): every card, encoded as seat 0's observation
+would be if seat 0 knew them all (``tamalou.ai.observation.table_view``); the order of the stock is left out.
 
 ``reset(seed=s)`` deals a round seeded from ``s`` (the same ``s`` and the same actions: the same round);
 ``env.unwrapped.game`` is the ``tamalou.Game``, ``env.unwrapped.space`` its ``ActionSpace``.
@@ -53,8 +66,8 @@ from ..schema import Variant
 from ..variant import load_variant
 from ..views import Result
 from .encoding import ActionEncodingError, ActionSpace
-from .observation import Observer
-from .turns import next_turn, reactions_after
+from .observation import Observer, table_view
+from .turns import SECONDS_PER_MOVE, next_turn, play, reactions_after, wait
 
 __all__ = ["REWARDS", "TamalouEnv", "env", "raw_env"]
 
@@ -95,15 +108,20 @@ class TamalouEnv(AECEnv):  # type: ignore[misc]
         *,
         max_slots: int | None = None,
         render_mode: str | None = None,
+        illegal: str = "raise",
+        illegal_reward: float = -1.0,
+        seconds_per_move: float = SECONDS_PER_MOVE,
     ) -> None:
         super().__init__()
         v = variant if isinstance(variant, Variant) else load_variant(variant)
         r = v.rules
-        if r.timing.turn_seconds > 0:
-            raise ValueError(
-                f"{v.name} is a timed ruleset (rules.timing.turn_seconds = {r.timing.turn_seconds:g}): the "
-                "PettingZoo environment plays untimed rulesets only"
-            )
+        if illegal not in ("raise", "terminate"):
+            raise ValueError(f"illegal is 'raise' or 'terminate', got {illegal!r}")
+        if not 0 < seconds_per_move < float("inf"):
+            raise ValueError(f"seconds_per_move is a positive number of seconds, got {seconds_per_move!r}")
+        self.illegal = illegal
+        self.illegal_reward = float(illegal_reward)
+        self.seconds_per_move = float(seconds_per_move)
         n = max(r.players.min, min(2, r.players.max)) if players is None else players
         if type(n) is not int or not r.players.min <= n <= r.players.max:
             raise ValueError(f"{v.name} is played by {r.players.min} to {r.players.max} players, got {players!r}")
@@ -122,7 +140,7 @@ class TamalouEnv(AECEnv):  # type: ignore[misc]
         self.players = n
         self.space = ActionSpace.of(v, n, max_slots=max_slots)
         self.observer = Observer.of(v, n, max_slots=self.space.max_slots)
-        #: The id that lets an out-of-turn match go (legal only in a react turn).
+        #: The id that lets an out-of-turn match go (in a react turn), or a turn's time run out (timed rulesets).
         self.noop = self.space.size
         self.possible_agents = [f"player_{p}" for p in range(n)]
         self.agents = list(self.possible_agents)
@@ -134,6 +152,8 @@ class TamalouEnv(AECEnv):  # type: ignore[misc]
         )
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = {a: spaces.Discrete(self.space.size + 1) for a in self.possible_agents}
+        #: The space of ``state()``: the observation of a seat that would know every card.
+        self.state_space = spaces.Box(-1.0, 1.0, (self.observer.size,), np.float32)
         self._seeds = random.Random()
         self.game: Game | None = None
         #: How many times the environment played a seat's first listed action (see the module's text).
@@ -141,6 +161,7 @@ class TamalouEnv(AECEnv):  # type: ignore[misc]
         self._queue: list[int] = []
         self._seat = 0
         self._react = False
+        self._noop = False
         self._ids: list[int] = []
 
     # ----------------------------------------------------------------------------- spaces
@@ -173,9 +194,14 @@ class TamalouEnv(AECEnv):  # type: ignore[misc]
         mask = np.zeros(self.space.size + 1, dtype=np.int8)
         if not g.is_over and p == self._seat:
             mask[self._ids] = 1
-            if self._react:
+            if self._noop:
                 mask[self.noop] = 1
         return {"observation": self.observer.encode(g.seat_view(p)), "action_mask": mask}
+
+    def state(self) -> npt.NDArray[np.float32]:
+        """The table as the referee sees it: every card, encoded as seat 0's observation would be if it knew
+        them all (see the module's text)."""
+        return self.observer.encode(table_view(round_of(self._game()), 0))
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -186,16 +212,24 @@ class TamalouEnv(AECEnv):  # type: ignore[misc]
         if action is None or not isinstance(action, int | np.integer):
             raise ValueError(f"an action is an integer id, got {action!r}")
         i, p = int(action), self._seat
-        noop = self._react and i == self.noop
+        noop = self._noop and i == self.noop
         if not noop and i not in self._ids:
-            what = "NOOP (only in a react turn)" if i == self.noop else self._describe(i, p)
-            raise ValueError(f"action {i} ({what}) is not legal for {agent} now")
+            what = (
+                "NOOP (only in a react turn, or a turn of a timed ruleset)" if i == self.noop else self._describe(i, p)
+            )
+            if self.illegal == "raise":
+                raise ValueError(f"action {i} ({what}) is not legal for {agent} now")
+            self._end_illegal(agent, f"action {i} ({what}) is not legal for {agent} now")
+            return
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        if noop:
+        if noop and self._react:
             self._select()
+        elif noop:
+            wait(round_of(g))  # the turn's time runs out: the clock plays for the seat
+            self._after(p)
         else:
-            g.apply(self.space.action(i, p))
+            play(round_of(g), self.space.action(i, p), self.seconds_per_move)
             self._after(p)
         self._accumulate_rewards()
         if self.render_mode == "human":
@@ -237,11 +271,23 @@ class TamalouEnv(AECEnv):  # type: ignore[misc]
         if turn is None:
             self._finish()
         else:
-            self._choose(turn.seat, turn.ids, react=turn.react)
+            self._choose(turn.seat, turn.ids, react=turn.react, noop=turn.noop)
 
-    def _choose(self, seat: int, ids: list[int], *, react: bool) -> None:
-        self._seat, self._ids, self._react = seat, ids, react
+    def _choose(self, seat: int, ids: list[int], *, react: bool, noop: bool) -> None:
+        self._seat, self._ids, self._react, self._noop = seat, ids, react, noop
         self.agent_selection = self.possible_agents[seat]
+
+    def _end_illegal(self, agent: str, why: str) -> None:
+        """``illegal="terminate"``: the episode ends, ``agent`` penalised (see the module's text)."""
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        for other in self.agents:
+            self.rewards[other] = self.illegal_reward if other == agent else 0.0
+            self.terminations[other] = True
+            self.infos[other] = {**self.infos.get(other, {}), "illegal_move": other == agent}
+        self.infos[agent]["illegal_reason"] = why
+        self._ids, self._react, self._noop = [], False, False
+        self._accumulate_rewards()
 
     def _finish(self) -> None:
         result = round_of(self._game()).final_result()
@@ -249,7 +295,7 @@ class TamalouEnv(AECEnv):  # type: ignore[misc]
             if agent in self.rewards:
                 self.rewards[agent] = float(self._reward(result, p))
                 self.terminations[agent] = True
-        self._ids, self._react = [], False
+        self._ids, self._react, self._noop = [], False, False
         self.agent_selection = self.possible_agents[self._seat]
 
 
@@ -260,9 +306,21 @@ def raw_env(
     *,
     max_slots: int | None = None,
     render_mode: str | None = None,
+    illegal: str = "raise",
+    illegal_reward: float = -1.0,
+    seconds_per_move: float = SECONDS_PER_MOVE,
 ) -> TamalouEnv:
     """The environment without PettingZoo's wrappers."""
-    return TamalouEnv(variant, players, reward, max_slots=max_slots, render_mode=render_mode)
+    return TamalouEnv(
+        variant,
+        players,
+        reward,
+        max_slots=max_slots,
+        render_mode=render_mode,
+        illegal=illegal,
+        illegal_reward=illegal_reward,
+        seconds_per_move=seconds_per_move,
+    )
 
 
 def env(
@@ -272,10 +330,22 @@ def env(
     *,
     max_slots: int | None = None,
     render_mode: str | None = None,
+    illegal: str = "raise",
+    illegal_reward: float = -1.0,
+    seconds_per_move: float = SECONDS_PER_MOVE,
 ) -> Any:
     """The environment of one round of ``variant`` for ``players`` players (default: 2, or the fewest the
     ruleset allows), rewarded by ``reward`` (``"rank"``, ``"win"``, ``"score"`` or a function), wrapped in
-    PettingZoo's ``OrderEnforcingWrapper``. Raises ``ValueError`` for a timed ruleset."""
+    PettingZoo's ``OrderEnforcingWrapper``; ``illegal`` and ``seconds_per_move``: see the module's text."""
     return wrappers.OrderEnforcingWrapper(
-        raw_env(variant, players, reward, max_slots=max_slots, render_mode=render_mode)
+        raw_env(
+            variant,
+            players,
+            reward,
+            max_slots=max_slots,
+            render_mode=render_mode,
+            illegal=illegal,
+            illegal_reward=illegal_reward,
+            seconds_per_move=seconds_per_move,
+        )
     )

@@ -1,0 +1,126 @@
+"""``tamalou.ai.gym``: the single-agent Gymnasium environment passes Gymnasium's ``check_env`` on every built-in
+ruleset (timed ones included), its masks are the seat's legal ids, the other seats are played by their bots
+(named or given, each seeing only its own view), an episode is the round its seed deals, and illegal ids end the
+episode or raise, as asked."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from optional import require
+
+np = require("ai", "numpy")
+gymnasium = require("ai", "gymnasium")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+import tamalou  # noqa: E402
+from tamalou.ai.gym import ENV_ID, TamalouGymEnv  # noqa: E402
+from tamalou.engine.game import round_of  # noqa: E402
+from train_a_bot_page import run_sections  # noqa: E402
+
+RULESETS = tamalou.variant_names()
+
+
+def run(env: TamalouGymEnv, seed: int, pick: Any) -> tuple[list[int], float, Any]:
+    """An episode: ``pick(mask) -> id`` chooses; the ids chosen, the last reward and the result."""
+    obs, info = env.reset(seed=seed)
+    chosen: list[int] = []
+    reward, done = 0.0, False
+    while not done:
+        mask = env.action_masks()
+        assert np.array_equal(mask, info["action_mask"].astype(bool)) and mask.any()
+        i = int(pick(mask))
+        chosen.append(i)
+        obs, reward, done, truncated, info = env.step(i)
+        assert not truncated and env.observation_space.contains(obs)
+        if not done:
+            assert reward == 0.0
+    return chosen, reward, env.game.result()
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_check_env_and_random_episodes(name: str) -> None:
+    players = min(4, tamalou.load_variant(name).rules.players.max)
+    env = TamalouGymEnv(name, players=players, opponents="random")
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*alternative render modes.*")
+        check_env(env)
+    rng = np.random.default_rng(0)
+    _, reward, result = run(env, 1, lambda mask: rng.choice(np.flatnonzero(mask)))
+    place = next(i for i, tied in enumerate(result.ranking) if 0 in tied)
+    assert reward == -place  # the default reward: minus the seat's place
+
+
+def test_the_mask_is_the_seats_legal_ids_and_the_bots_see_only_their_views() -> None:
+    seen: list[tuple[int, Any]] = []
+
+    class Watcher:
+        """A given bot: records what it is shown, plays the first listed action, lets matches go."""
+
+        def setup(self, variant: tamalou.Variant, player: int) -> None:
+            self.player = player
+
+        def act(self, view: Any, legal: list[tamalou.Action]) -> tamalou.Action | None:
+            seen.append((self.player, view))
+            assert all(a.player == self.player for a in legal)
+            if self.player not in view.to_act:
+                return None
+            return legal[0]
+
+    env = TamalouGymEnv("french", players=3, seat=1, opponents=[Watcher(), Watcher()])
+    env.reset(seed=5)
+    for _ in range(12):
+        g = round_of(env.game)
+        if g.is_over:
+            break
+        ids = set(np.flatnonzero(env.action_masks()[:-1]).tolist())
+        assert ids == set(env.space.legal_ids(g, 1))
+        env.step(min(ids) if ids else env.noop)
+    assert {p for p, _ in seen} == {0, 2}
+    for p, view in seen:
+        assert view.player == p  # each bot got its own seat's view, never the game
+
+
+def test_an_episode_is_its_seed() -> None:
+    env = gymnasium.make(ENV_ID, variant="cabo", players=4, opponents=["greedy", "cautious", "random"])
+    first = run(env.unwrapped, 9, lambda mask: np.flatnonzero(mask)[0])
+    again = run(env.unwrapped, 9, lambda mask: np.flatnonzero(mask)[0])
+    assert first[0] == again[0] and first[2] == again[2]
+    other = run(env.unwrapped, 10, lambda mask: np.flatnonzero(mask)[0])
+    assert other[2] != first[2] or other[0] != first[0]
+
+
+def test_illegal_ids() -> None:
+    env = TamalouGymEnv("french", players=2, opponents="random")
+    env.reset(seed=3)
+    before = list(env.game.actions)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    _, reward, done, _, info = env.step(illegal)
+    assert done and reward == -1.0 and info["illegal_move"] and env.game.actions == before
+    strict = TamalouGymEnv("french", players=2, opponents="random", illegal="raise")
+    strict.reset(seed=3)
+    with pytest.raises(ValueError, match="not legal"):
+        strict.step(illegal)
+    assert strict.game.actions == before
+
+
+def test_refusals() -> None:
+    with pytest.raises(ValueError, match="one opponent for each of the 2 other seats"):
+        TamalouGymEnv("french", players=3, opponents=["greedy"])
+    with pytest.raises(ValueError, match="seat is a seat"):
+        TamalouGymEnv("french", players=3, seat=3)
+    with pytest.raises(ValueError, match="unknown bot"):
+        TamalouGymEnv("french", players=3, opponents="grredy")
+    env = TamalouGymEnv("french", players=2)
+    with pytest.raises(tamalou.GameStateError, match="reset"):
+        env.step(0)
+
+
+def test_the_page_section_runs(tmp_path: Path) -> None:
+    # docs/train-a-bot.md's Gymnasium section prints what it shows.
+    run_sections(("A Gymnasium environment",), tmp_path)
