@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[list[str], str]] = {
     "play": (["-p", "2", "--seed", "3", "-b", "random", "--json"], '"variant": "french+gabo"'),
     "simulate": (["-n", "4", "-p", "2", "-s", "3", "-b", "random", "--backend", "inline"], "4 games of french+gabo"),
     "verify": (["--games", "2", "-p", "2", "-s", "3", "--workers", "1"], "french+gabo: 2 games"),
+    "tournament": (["-n", "2", "-p", "2", "-b", "random", "-w", "1"], "french+gabo random"),
     "show": ([], "threshold"),
     "validate": ([], "ok"),
 }
@@ -78,7 +79,9 @@ def test_play_still_reads_its_older_variant_option_but_does_not_show_it() -> Non
     assert "--variant" not in run("play", "--help").output
 
 
-@pytest.mark.parametrize("command", ["variants", "show", "new", "validate", "play", "simulate", "verify"])
+@pytest.mark.parametrize(
+    "command", ["variants", "show", "new", "validate", "play", "simulate", "tournament", "verify"]
+)
 def test_every_command_s_help_shows_examples(command: str) -> None:
     result = run(command, "--help")
     assert result.exit_code == 0
@@ -142,6 +145,7 @@ def _cells(line: str) -> list[str]:
         ["simulate", "french", "-n", "20", "-b", "greedy,random", "--backend", "inline"],
         ["simulate", "french", "--compare", "cabo", "-n", "20", "--backend", "inline"],
         ["verify", "french", "--games", "2", "--workers", "1"],
+        ["tournament", "french", "-c", "cambia-circuit", "-b", "cautious,random", "-n", "4", "-w", "1"],
     ],
     ids=lambda args: " ".join(args[:3]),
 )

@@ -10,6 +10,7 @@ them from here:
 - ``tamalou.cli.ruleset_commands``: ``variants``, ``show``, ``schema``, ``new``, ``validate``;
 - ``tamalou.cli.play_command``: ``play``, its log and tables, the bots of each seat (``_bots``, ``_round_bots``);
 - ``tamalou.cli.simulate_command``: ``simulate`` and its report and balance tables;
+- ``tamalou.cli.tournament_command``: ``tournament``, how strong bots are;
 - ``tamalou.cli.verify_commands``: ``verify`` and ``replay``.
 
 A name replaced for a test (``monkeypatch.setattr``) must be replaced where the command looks it up: in the
@@ -73,6 +74,7 @@ from .simulate_command import _simulate_progress as _simulate_progress
 from .simulate_command import _table as _table
 from .simulate_command import _writable as _writable
 from .simulate_command import simulate
+from .tournament_command import tournament
 from .verify_commands import _foreign as _foreign
 from .verify_commands import _foreign_plugins as _foreign_plugins
 from .verify_commands import _invariants_table as _invariants_table
@@ -90,6 +92,7 @@ _command(new)
 _command(validate)
 _command(play)
 _command(simulate)
+_command(tournament)
 _command(verify)
 _command(replay)
 

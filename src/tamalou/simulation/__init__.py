@@ -33,7 +33,8 @@ places and cumulative totals).
 ``bot_seed``) and each game played and counted; ``backends`` the inline, process and Ray backends
 (``BACKENDS``); ``tally`` the counters of a run and the report made from them;
 ``report`` the report's models (``SimulationReport``, ``Distribution``, ``Estimate``...); ``balance``
-``compare``; ``plots`` ``plot``. ``SimulationError`` is ``tamalou.errors``'s.
+``compare``; ``plots`` ``plot``; ``strength`` ``tournament``, how strong a bot is against a field of
+another. ``SimulationError`` is ``tamalou.errors``'s.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ from .report import (
 )
 from .run import ProgressCallback as ProgressCallback
 from .run import simulate
+from .strength import TournamentLine, TournamentReport, tournament
 
 __all__ = [
     "BalanceLine",
@@ -72,9 +74,12 @@ __all__ = [
     "Side",
     "SimulationError",
     "SimulationReport",
+    "TournamentLine",
+    "TournamentReport",
     "bot_seed",
     "compare",
     "game_seed",
     "plot",
     "simulate",
+    "tournament",
 ]

@@ -98,12 +98,7 @@ class ISMCTSBot:
             sure = self.fallback.act(view, matches)
             if sure is not None or not mine:
                 return sure
-        if (
-            len(mine) > 1
-            and view.phase in SEARCHED
-            and view.current_player == view.player
-            and self.variant.rules.timing.turn_seconds == 0
-        ):
+        if len(mine) > 1 and view.phase in SEARCHED and view.current_player == view.player:
             try:
                 det = Determinizer(view, legal_actions, self.variant, self.rng)
             except Unbuildable:

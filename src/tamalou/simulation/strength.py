@@ -1,0 +1,246 @@
+"""How strong a bot is: ``tournament(variant, bots, against="greedy", games=400, players=4)`` seats each bot of
+``bots`` alone against a field of ``against`` bots and reports its score with a 95 % interval.
+
+**The games.** For a bot, game ``i`` is dealt with ``game_seed(seed, i)`` (``tamalou.simulation``'s seeds, so
+``tamalou play RULESET --seed G`` plays it again); the bot sits at seat ``i % players`` (each seat as often, so
+the first player's advantage cancels out) and every other seat is an ``against`` bot; the bot of seat ``p`` is
+seeded ``bot_seed(G, p)``. Every bot of ``bots`` plays the same deals. In a timed ruleset each move is stamped
+one second after the one before (``play_game``'s ``seconds_per_action``).
+
+**The score** is the bot's share of the wins: 1 for a round it wins alone, ``1/k`` for one it shares with
+``k - 1`` others, 0 otherwise, averaged over the games. A bot as strong as its field scores ``1/players``
+(``even``); ``score.low > even`` says it is stronger (the 95 % Wilson interval of the score lies above), and
+``score.high < even`` weaker. ``seconds_per_move`` is the mean time the bot took to decide (its ``act`` calls
+when it had a move of its own to choose: its turns, not the matches it was offered out of turn), and
+``slowest_move`` the longest.
+
+A ruleset of several rounds is scored round by round (its first round): a tournament measures play, not the
+match's arithmetic.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..actions import MatchAction
+from ..engine.round import new_round
+from ..errors import SimulationError
+from ..play import BotLike, as_bot, play_game
+from ..rulesets import load_variant
+from ..schema import Variant
+from ..verify.interruptions import quiet_worker, signals_held, stop_workers, unguarded_note
+from .backends import VariantRef, _bot_names, _chunks, _factory, _variant_of, _variant_ref
+from .games import bot_seed, game_seed
+from .report import Z95, Estimate
+from .run import _players
+
+__all__ = ["TournamentLine", "TournamentReport", "tournament"]
+
+
+class TournamentLine(BaseModel):
+    """One bot against its field in one ruleset."""
+
+    model_config = ConfigDict(frozen=True)
+
+    ruleset: str
+    bot: str
+    against: str
+    players: int
+    games: int
+    score: Estimate = Field(description="The bot's share of the wins, with its 95 % Wilson interval.")
+    even: float = Field(description="The score of a bot as strong as its field: 1 / players.")
+    verdict: str = Field(description="'stronger', 'weaker' or 'even': where the interval lies against `even`.")
+    wins: float = Field(description="The sum of the bot's shares of the wins.")
+    moves: int = Field(description="The moves the bot chose on its turns.")
+    seconds_per_move: float | None
+    slowest_move: float | None
+
+
+class TournamentReport(BaseModel):
+    """Every line of a tournament, and how it was run."""
+
+    model_config = ConfigDict(frozen=True)
+
+    lines: list[TournamentLine]
+    seed: int
+    workers: int
+    seconds: float
+    notes: list[str] = Field(default_factory=list)
+
+
+class _Timed:
+    """A bot whose decisions on its own moves are timed."""
+
+    def __init__(self, bot: BotLike) -> None:
+        self.bot = bot
+        self._act = as_bot(bot)
+        self.moves = 0
+        self.seconds = 0.0
+        self.slowest = 0.0
+        self.needs_view = getattr(bot, "needs_view", True)
+        may_match = getattr(bot, "may_match", None)
+        if callable(may_match):
+            self.may_match = may_match
+
+    def setup(self, variant: Variant, player: int) -> None:
+        setup = getattr(self.bot, "setup", None)
+        if callable(setup):
+            setup(variant, player)
+
+    def act(self, view: Any, legal: list[Any]) -> Any:
+        if all(isinstance(a, MatchAction) for a in legal):  # offered out of its turn: not timed
+            return self._act(view, legal)
+        start = time.perf_counter()
+        choice = self._act(view, legal)
+        took = time.perf_counter() - start
+        self.moves += 1
+        self.seconds += took
+        self.slowest = max(self.slowest, took)
+        return choice
+
+
+#: One game's outcome: the bot's share of the wins, its moves, their seconds, the slowest.
+_Outcome = tuple[float, int, float, float]
+
+
+def _game(
+    v: Variant, bot: Callable[[int], BotLike], field: Callable[[int], BotLike], n: int, seed: int, i: int
+) -> _Outcome:
+    g = game_seed(seed, i)
+    me = i % n
+    timed = _Timed(bot(bot_seed(g, me)))
+    seats: list[BotLike] = [timed if p == me else field(bot_seed(g, p)) for p in range(n)]
+    game = new_round(v, n, seed=g)
+    try:
+        result = play_game(game, seats)
+    except Exception as exc:  # a plugin's hook or a bot failed: say which game
+        raise SimulationError(f"game {i} (seed {g}, the bot at seat {me}) failed: {type(exc).__name__}: {exc}") from exc
+    share = 1.0 / len(result.winners) if me in result.winners else 0.0
+    return share, timed.moves, timed.seconds, timed.slowest
+
+
+def _chunk(ref: VariantRef, bot: str, field: str, n: int, seed: int, start: int, stop: int) -> list[_Outcome]:
+    v = _variant_of(ref)
+    make, other = _factory(bot), _factory(field)
+    return [_game(v, make, other, n, seed, i) for i in range(start, stop)]
+
+
+def _worker_start() -> None:
+    quiet_worker()
+
+
+def _wilson(wins: float, games: int) -> Estimate:
+    """The score ``wins / games`` with its 95 % Wilson interval (a shared win counts as its share)."""
+    p = wins / games
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * games)) / (1 + z2 / games)
+    half = Z95 / (1 + z2 / games) * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games))
+    return Estimate(value=p, low=max(0.0, centre - half), high=min(1.0, centre + half), n=games)
+
+
+def _line(v: Variant, bot: str, field: str, n: int, outcomes: list[_Outcome]) -> TournamentLine:
+    games = len(outcomes)
+    wins = sum(o[0] for o in outcomes)
+    moves = sum(o[1] for o in outcomes)
+    seconds = sum(o[2] for o in outcomes)
+    even = 1.0 / n
+    score = _wilson(wins, games)
+    verdict = "stronger" if (score.low or 0) > even else "weaker" if (score.high or 1) < even else "even"
+    return TournamentLine(
+        ruleset=v.name,
+        bot=bot,
+        against=field,
+        players=n,
+        games=games,
+        score=score,
+        even=even,
+        verdict=verdict,
+        wins=wins,
+        moves=moves,
+        seconds_per_move=seconds / moves if moves else None,
+        slowest_move=max((o[3] for o in outcomes), default=None) if moves else None,
+    )
+
+
+def tournament(
+    variant: Variant | str | Sequence[str] | Sequence[Variant | str | Sequence[str]],
+    bots: str | Sequence[str],
+    against: str = "greedy",
+    games: int = 400,
+    players: int | None = None,
+    seed: int = 0,
+    workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> TournamentReport:
+    """Each bot of ``bots`` alone against ``against`` bots, ``games`` games each, in ``variant`` (see the
+    module's text). ``variant`` is a ruleset, or a list of rulesets for a line per ruleset and bot (a list of
+    names is several rulesets here: compose one with ``load_variant([...])`` first). ``players``: default 4
+    (or the nearest count the ruleset allows). ``workers``: processes (default one per core; one plays here).
+    ``progress(done, total)`` is called as games finish."""
+    if type(games) is not int or games < 1:
+        raise ValueError(f"games must be at least 1, got {games!r}")
+    specs = list(variant) if isinstance(variant, list | tuple) else [variant]
+    variants = [s if isinstance(s, Variant) else load_variant(s) for s in specs]  # type: ignore[arg-type]
+    names = _bot_names(bots)
+    field = _bot_names(against)
+    if len(field) != 1:
+        raise ValueError(f"the field is one bot, got {', '.join(field)}")
+    jobs = [(v, _players(v, players), name) for v in variants for name in names]
+    total = len(jobs) * games
+    from ..verification import default_workers
+
+    used = min(total, workers if workers is not None else default_workers(total))
+    notes: list[str] = []
+    unguarded = unguarded_note("tournament") if used > 1 else None
+    if unguarded is not None:
+        notes.append(unguarded)
+        used = 1
+    finished = 0
+    found: dict[tuple[int, int], list[_Outcome]] = {}
+    tasks = [(k, a, b) for k in range(len(jobs)) for a, b in _chunks(games, used, most=25)]
+    start = time.perf_counter()
+
+    def record(k: int, a: int, outcomes: list[_Outcome]) -> None:
+        nonlocal finished
+        found[k, a] = outcomes
+        finished += len(outcomes)
+        if progress is not None:
+            progress(finished, total)
+
+    if used == 1:
+        for k, a, b in tasks:
+            v, n, name = jobs[k]
+            record(k, a, _chunk(_variant_ref(v), name, field[0], n, seed, a, b))
+    else:
+        context = multiprocessing.get_context("spawn")
+        pool = ProcessPoolExecutor(used, mp_context=context, initializer=_worker_start)
+        queue = list(reversed(tasks))
+        running: dict[Future[list[_Outcome]], tuple[int, int]] = {}
+        try:
+            while queue or running:
+                while queue and len(running) < 2 * used:
+                    k, a, b = queue.pop()
+                    v, n, name = jobs[k]
+                    with signals_held():
+                        future = pool.submit(_chunk, _variant_ref(v), name, field[0], n, seed, a, b)
+                    running[future] = (k, a)
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    k, a = running.pop(future)
+                    record(k, a, future.result())
+        except BaseException:
+            stop_workers(pool)
+            raise
+        pool.shutdown(wait=True)
+    lines = []
+    for k, (v, n, name) in enumerate(jobs):
+        outcomes = [o for (j, a), chunk in sorted(found.items()) if j == k for o in chunk]
+        lines.append(_line(v, name, field[0], n, outcomes))
+    return TournamentReport(lines=lines, seed=seed, workers=used, seconds=time.perf_counter() - start, notes=notes)
