@@ -5,6 +5,9 @@ episode or raise, as asked."""
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 from typing import Any
@@ -21,7 +24,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 import tamalou  # noqa: E402
 from tamalou.ai.gym import ENV_ID, TamalouGymEnv  # noqa: E402
 from tamalou.engine.game import round_of  # noqa: E402
-from train_a_bot_page import run_sections  # noqa: E402
+from train_a_bot_page import run_sections, section_scripts  # noqa: E402
 
 RULESETS = tamalou.variant_names()
 
@@ -124,3 +127,34 @@ def test_refusals() -> None:
 def test_the_page_section_runs(tmp_path: Path) -> None:
     # docs/train-a-bot.md's Gymnasium section prints what it shows.
     run_sections(("A Gymnasium environment",), tmp_path)
+
+
+TRAINING = "Train an agent"
+#: The training of the page as written, and at the size the fast tier runs it.
+SMALL = (
+    (
+        "ITERATIONS, POPULATION, ELITE, EPISODES = 15, 60, 10, 50",
+        "ITERATIONS, POPULATION, ELITE, EPISODES = 2, 6, 2, 3",
+    ),
+    ("GAMES = 1000", "GAMES = 20"),
+)
+
+
+def test_the_training_runs_at_a_small_size(tmp_path: Path) -> None:
+    # The page's training, shrunk: it trains, saves the agent, measures it; the file is a bot by its name.
+    (_, train, _), (_, load, shown) = section_scripts((TRAINING,))
+    for written, small in SMALL:
+        assert written in train, f"docs/train-a-bot.md no longer holds {written!r}"
+        train = train.replace(written, small)
+    done = subprocess.run([sys.executable, "-I", "-c", train], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"^trained in \d+ CPU-seconds$", done.stdout, re.M), done.stdout
+    assert re.search(r"^against 3 cautious bots: [01]\.\d{3} \[[01]\.\d{3}, [01]\.\d{3}\]$", done.stdout, re.M)
+    assert (tmp_path / "agent.npz").is_file()
+    loaded = subprocess.run([sys.executable, "-I", "-c", load], capture_output=True, text=True, cwd=tmp_path)
+    assert loaded.returncode == 0 and loaded.stdout.splitlines() == shown, loaded.stdout + loaded.stderr
+
+
+@pytest.mark.deep  # the page's training as written: about four CPU-minutes
+def test_the_trained_agent_beats_the_cautious_bots_as_the_page_says(tmp_path: Path) -> None:
+    run_sections((TRAINING,), tmp_path)

@@ -79,9 +79,7 @@ def test_play_still_reads_its_older_variant_option_but_does_not_show_it() -> Non
     assert "--variant" not in run("play", "--help").output
 
 
-@pytest.mark.parametrize(
-    "command", ["variants", "show", "new", "validate", "play", "simulate", "tournament", "verify"]
-)
+@pytest.mark.parametrize("command", ["variants", "show", "new", "validate", "play", "simulate", "tournament", "verify"])
 def test_every_command_s_help_shows_examples(command: str) -> None:
     result = run(command, "--help")
     assert result.exit_code == 0

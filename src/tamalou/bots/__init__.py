@@ -11,13 +11,15 @@ A bot may also define ``setup(variant, player)``, ``needs_view = False`` and ``m
 ``tamalou.play``, where ``Bot`` and ``play_game`` live (they are re-exported here).
 
 The built-in bots, by name (``make_bot(name, seed)``): ``random`` (``RandomBot``), ``cautious``
-(``CautiousBot``) and ``greedy`` (``GreedyBot``). An installed package adds bots through the entry-point
-group ``tamalou.bots`` (``BOT_ENTRY_POINT_GROUP``).
+(``CautiousBot``), ``greedy`` (``GreedyBot``) and ``ismcts`` (``ISMCTSBot``). An installed package adds bots
+through the entry-point group ``tamalou.bots`` (``BOT_ENTRY_POINT_GROUP``); a trained ``LinearBot`` is named by
+its file: ``make_bot("file:agent.npz")``.
 
 The package, by subject: ``random_bot`` (``RandomBot``), ``facts`` (what the ruleset tells a bot),
 ``view_reader`` (what a view tells of the cards, shared by the cautious and the greedy bot), ``cautious``
 (``CautiousBot``), ``greedy`` (``GreedyBot``), ``ismcts`` (``ISMCTSBot``, its determinizations, rollouts and
-search tree) and ``registry`` (bots by name: ``make_bot``, ``bot_names``, ``bot_factory``).
+search tree), ``linear`` (``LinearBot``, a bot of learned weights, saved to a file) and ``registry`` (bots by
+name: ``make_bot``, ``bot_names``, ``bot_factory``).
 
 ```python
 import tamalou
@@ -35,17 +37,20 @@ from ..play import Bot, BotLike, as_bot, play_game
 from .cautious import CautiousBot
 from .greedy import GreedyBot
 from .ismcts import ISMCTSBot
+from .linear import LinearBot
 from .random_bot import RandomBot
-from .registry import BOT_ENTRY_POINT_GROUP, BUILTIN_BOTS, bot_factory, bot_names, make_bot
+from .registry import BOT_ENTRY_POINT_GROUP, BUILTIN_BOTS, FILE_PREFIX, bot_factory, bot_names, make_bot
 
 __all__ = [
     "BOT_ENTRY_POINT_GROUP",
     "BUILTIN_BOTS",
+    "FILE_PREFIX",
     "Bot",
     "BotLike",
     "CautiousBot",
     "GreedyBot",
     "ISMCTSBot",
+    "LinearBot",
     "RandomBot",
     "as_bot",
     "bot_factory",

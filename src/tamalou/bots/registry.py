@@ -1,5 +1,6 @@
 """Bots by name: the built-in bots (``BUILTIN_BOTS``), those installed packages add through the entry-point
-group ``tamalou.bots`` (``BOT_ENTRY_POINT_GROUP``), ``bot_names``, ``bot_factory`` and ``make_bot``."""
+group ``tamalou.bots`` (``BOT_ENTRY_POINT_GROUP``), a trained bot's file (``file:PATH``: ``FILE_PREFIX``),
+``bot_names``, ``bot_factory`` and ``make_bot``."""
 
 from __future__ import annotations
 
@@ -20,6 +21,9 @@ if TYPE_CHECKING:
 #: The entry-point group through which an installed package adds bots: each entry point is named after
 #: its bot and loads a factory ``(seed: int) -> Bot`` (a bot class whose first argument is the seed will do).
 BOT_ENTRY_POINT_GROUP = "tamalou.bots"
+
+#: How a bot is named by its file: ``file:agent.npz`` is the ``LinearBot`` that ``LinearBot.save`` wrote there.
+FILE_PREFIX = "file:"
 
 #: The built-in bots: a name -> a factory ``(seed) -> Bot``.
 BUILTIN_BOTS: dict[str, Callable[[int], BotLike]] = {
@@ -60,10 +64,25 @@ def bot_names() -> list[str]:
     return [*BUILTIN_BOTS, *sorted(_entry_points())]
 
 
+def is_bot_file(name: str) -> bool:
+    """Whether ``name`` names a bot by its file (``file:PATH``)."""
+    return name.strip().lower().startswith(FILE_PREFIX)
+
+
 def bot_factory(name: str) -> Callable[[int], BotLike]:
     """What makes the bot called ``name`` (case-insensitive; see ``bot_names``): a factory ``(seed) -> bot``.
     A built-in bot's class, or what the entry point of that name (group ``tamalou.bots``) of an installed
-    package loads: only that entry point is loaded. Find it once to make many bots (a simulation)."""
+    package loads: only that entry point is loaded; or, for ``file:PATH``, the trained ``LinearBot`` of that
+    file (read once). Find it once to make many bots (a simulation)."""
+    if is_bot_file(name):
+        from .linear import LinearBot
+
+        path = name.strip()[len(FILE_PREFIX) :]
+        try:
+            weights = LinearBot.load(path).weights
+        except (OSError, ValueError, KeyError) as exc:
+            raise ValueError(f"bot {name.strip()!r}: {path!r} is not a trained bot's file: {exc}") from exc
+        return lambda seed: LinearBot(weights, seed)
     key = name.strip().lower()
     factory = BUILTIN_BOTS.get(key)
     if factory is not None:
@@ -99,7 +118,7 @@ def bot_factory(name: str) -> Callable[[int], BotLike]:
 
 
 def make_bot(name: str, seed: int = 0) -> BotLike:
-    """A new bot called ``name`` (case-insensitive; see ``bot_names``), seeded with ``seed``:
+    """A new bot called ``name`` (case-insensitive; see ``bot_names``; or ``file:PATH``), seeded with ``seed``:
     ``bot_factory(name)(seed)``.
 
     Simulations send bots to worker processes by name and seed, so a bot must be rebuilt the same from

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Literal
 
+from ..bots.registry import is_bot_file
 from ..errors import SimulationError
 from ..play import BotLike
 from ..rulesets import is_registered, load_variant
@@ -43,7 +44,7 @@ def _bot_names(bots: str | Sequence[str]) -> list[str]:
         if not isinstance(name, str):
             raise TypeError(f"a bot is given by its name (tamalou.bots.bot_names()), got {name!r}")
         _factory(name)  # an unknown name: the error lists the bots
-    return [name.strip().lower() for name in names]
+    return [name.strip() if is_bot_file(name) else name.strip().lower() for name in names]
 
 
 VariantRef = str | list[str] | dict[str, Any]

@@ -1,0 +1,181 @@
+"""``LinearBot``: a bot whose turn decisions are a learned linear score of a few features of each move (the bot
+that ``docs/train-a-bot.md`` trains), saved to and loaded from a file: ``make_bot("file:agent.npz")`` or
+``tamalou play --bots file:agent.npz``.
+
+**What it decides.** On its turn, in the phases ``draw``, ``hold``, ``power`` and ``call``, each listed move gets
+the features below (``features(view, action)``: what a seat's view says of that move, counted as the greedy bot
+counts cards: a card it has not seen at the mean of the cards it has not seen) and the bot plays the move of the
+highest score ``weights · features`` (the first of the best). The other decisions (an opening peek, out-of-turn
+matches, a power's second step, a card owed to an opponent, the moves of other phases) it leaves to a
+``GreedyBot``, as the ISMCTS bot does.
+
+**The features** (``FEATURES``, all in points / 10 or 0/1): drawing from the stock, and what the stock's mean
+card would gain on the worst own card; drawing the discard's top, and what it would gain; keeping the held card
+in a slot (what it gains there, and whether that slot's card is unknown); throwing the held card (and what it
+would have gained on the worst own card); using a power (its hint: ``CardPower.hint``, the bots contract);
+a move a mechanic hints at (``Mechanic.hint``); passing; calling (with the own expected total against the call
+threshold and against the lowest opponent's expected total).
+
+**The file**: ``LinearBot(weights).save(path)`` writes a NumPy ``.npz`` (the weights and the features' names;
+``numpy`` is needed to save and load, not to play) or, for any other suffix, JSON; ``LinearBot.load(path)``
+reads either and checks that the features are the ones this version computes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..actions import Action, Call, Discard, Draw, Pass, Power, Replace
+from ..schema import Variant
+from ..views import SeatView
+from .greedy import GreedyBot
+from .view_reader import _card_at
+
+if TYPE_CHECKING:
+    from typing import Self
+
+__all__ = ["FEATURES", "LinearBot"]
+
+#: The features of a move, in order (see the module's text).
+FEATURES: tuple[str, ...] = (
+    "draw_stock",
+    "draw_stock_gain",
+    "draw_discard",
+    "draw_discard_gain",
+    "keep",
+    "keep_gain",
+    "keep_unknown",
+    "throw",
+    "throw_forgone",
+    "power",
+    "power_hint",
+    "hinted_move",
+    "move_hint",
+    "pass",
+    "call",
+    "call_over_threshold",
+    "call_over_opponents",
+)
+_AT = {name: i for i, name in enumerate(FEATURES)}
+#: The phases where it decides by its weights.
+DECIDED = frozenset(("draw", "hold", "power", "call"))
+
+
+class LinearBot(GreedyBot):
+    """Plays its turns by ``weights · features(view, move)`` (see the module's text); ``weights`` has one number
+    per name of ``FEATURES``."""
+
+    def __init__(self, weights: Sequence[float], seed: int = 0, variant: Variant | str | None = None) -> None:
+        if len(weights) != len(FEATURES):
+            raise ValueError(f"a LinearBot has {len(FEATURES)} weights ({', '.join(FEATURES)}), got {len(weights)}")
+        self.weights = [float(w) for w in weights]
+        super().__init__(seed, variant)
+
+    # -- deciding ---------------------------------------------------------------------------------
+
+    def decides(self, view: SeatView, legal_actions: list[Action]) -> bool:
+        """Whether this decision is the weights' (else the greedy bot's)."""
+        return (
+            view.phase in DECIDED and view.player in view.to_act and any(a.player == view.player for a in legal_actions)
+        )
+
+    def features(self, view: SeatView, action: Action) -> list[float]:
+        """The features of ``action`` (one of the seat's listed moves) in ``view``, in the order of ``FEATURES``."""
+        return self.features_of(view, [action])[0]
+
+    def features_of(self, view: SeatView, actions: Sequence[Action]) -> list[list[float]]:
+        """``features(view, a)`` for each of ``actions``, what the view says of the cards worked out once."""
+        est = self.estimate(view)
+        values = self.facts.values
+        me = view.player
+        own = [est if s.card is None else float(values[s.card]) for s in view.hands[me]]
+        worst = max(own, default=0.0)
+        worth = self.card_worth(view)
+        power = self.facts.rb.powers.get(view.power or "")
+        out = []
+        for action in actions:
+            f = [0.0] * len(FEATURES)
+            if isinstance(action, Draw):
+                if action.source == "discard" and view.discard_top is not None:
+                    f[_AT["draw_discard"]] = 1.0
+                    f[_AT["draw_discard_gain"]] = (worst - values[view.discard_top]) / 10
+                else:
+                    f[_AT["draw_stock"]] = 1.0
+                    f[_AT["draw_stock_gain"]] = (worst - est) / 10
+            elif isinstance(action, Replace) and view.held is not None:
+                card = _card_at(view, me, action.slot)
+                there = est if card is None else float(values[card])
+                f[_AT["keep"]] = 1.0
+                f[_AT["keep_gain"]] = (there - values[view.held]) / 10
+                f[_AT["keep_unknown"]] = 1.0 if card is None else 0.0
+            elif isinstance(action, Discard) and view.held is not None:
+                f[_AT["throw"]] = 1.0
+                f[_AT["throw_forgone"]] = (worst - values[view.held]) / 10
+            elif isinstance(action, Power):
+                f[_AT["power"]] = 1.0
+                hint = power.hint(view, action, worth) if power is not None else None
+                f[_AT["power_hint"]] = (hint or 0.0) / 10
+            elif isinstance(action, Pass):
+                f[_AT["pass"]] = 1.0
+            elif isinstance(action, Call):
+                total = sum(own)
+                others = [
+                    self.expected_total(view, p, est) for p in range(view.players) if p != me and p not in view.left
+                ]
+                f[_AT["call"]] = 1.0
+                f[_AT["call_over_threshold"]] = (total - self.facts.threshold) / 10
+                f[_AT["call_over_opponents"]] = (total - min(others, default=total)) / 10
+            else:  # a mechanic's move (a plugin's, or a built-in one such as Cabo's exchange of equal cards)
+                f[_AT["hinted_move"]] = 1.0
+                hint = next((h for m in self.facts.hinting if (h := m.hint(view, action, worth)) is not None), None)
+                f[_AT["move_hint"]] = (hint or 0.0) / 10
+            out.append(f)
+        return out
+
+    def act(self, view: SeatView, legal_actions: list[Action]) -> Action | None:
+        if not legal_actions or not self.decides(view, legal_actions):
+            return super().act(view, legal_actions)
+        mine = [a for a in legal_actions if a.player == view.player and a.type != "match"]
+        if not mine:
+            return super().act(view, legal_actions)
+        scores = [sum(w * x for w, x in zip(self.weights, f, strict=True)) for f in self.features_of(view, mine)]
+        choice = mine[scores.index(max(scores))]  # the first of the best
+        if isinstance(choice, Power):
+            self.used(view.power, choice)  # its second step is the greedy bot's, told what was chosen
+        return choice
+
+    # -- the file ---------------------------------------------------------------------------------
+
+    def save(self, path: str | Path) -> Path:
+        """Write the weights to ``path``: NumPy's ``.npz`` (needs numpy) or, for another suffix, JSON."""
+        target = Path(path)
+        if target.suffix == ".npz":
+            import numpy as np
+
+            np.savez(target, weights=np.asarray(self.weights, dtype=np.float64), features=np.asarray(FEATURES))
+        else:
+            target.write_text(json.dumps({"features": list(FEATURES), "weights": self.weights}) + "\n", "utf-8")
+        return target
+
+    @classmethod
+    def load(cls, path: str | Path, seed: int = 0) -> Self:
+        """A bot with the weights of ``path`` (written by ``save``)."""
+        source = Path(path)
+        if source.suffix == ".npz":
+            import numpy as np
+
+            with np.load(source, allow_pickle=False) as data:
+                names = [str(n) for n in data["features"]]
+                weights = [float(w) for w in data["weights"]]
+        else:
+            data = json.loads(source.read_text("utf-8"))
+            names, weights = list(data["features"]), [float(w) for w in data["weights"]]
+        if tuple(names) != FEATURES:
+            raise ValueError(f"{source}: its features are not this version's ({', '.join(FEATURES)})")
+        return cls(weights, seed)
+
+    def __repr__(self) -> str:
+        return f"LinearBot({', '.join(f'{n}={w:.2f}' for n, w in zip(FEATURES, self.weights, strict=True))})"
