@@ -3,6 +3,11 @@ turn, on the games of ``simulate``'s seeds; its score is its share of the wins, 
 
 from __future__ import annotations
 
+import re
+import shlex
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 import tamalou
@@ -54,3 +59,48 @@ def test_refusals() -> None:
         tournament("french", "random", against=["greedy", "random"], games=2)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unknown bot"):
         tournament("french", "randomm", games=2)
+
+
+# ----------------------------------------------------------------------------------- the documentation
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+_ROW = re.compile(r"^\| (\S+) \| (\S+) \| ([\d.]+%) \[([\d.]+%), ([\d.]+%)\] \| (\w+) \|", re.M)
+
+
+def _the_page() -> tuple[dict[str, Any], dict[tuple[str, str], tuple[str, ...]]]:
+    """docs/bots.md's tournament: its command's options, and its table's rows by (ruleset, bot)."""
+    text = (DOCS / "bots.md").read_text(encoding="utf-8")
+    found = re.search(r"^\$ tamalou tournament (.*)$", text, re.M)
+    assert found, "docs/bots.md shows no tamalou tournament command"
+    args = shlex.split(found.group(1))
+    options: dict[str, Any] = {"rulesets": [args[0]], "bots": "", "against": "greedy", "games": 400}
+    for flag, value in zip(args[1::2], args[2::2], strict=True):
+        if flag in ("-c", "--compare"):
+            options["rulesets"].append(value)
+        else:
+            options[{"-b": "bots", "--bots": "bots", "--against": "against", "-n": "games"}[flag]] = value
+    rows = {(m[0], m[1]): tuple(m[2:]) for m in _ROW.findall(text)}
+    return options, rows
+
+
+def _pct(x: float | None) -> str:
+    assert x is not None
+    return f"{x:.1%}"
+
+
+@pytest.mark.deep  # 4,800 games of the cheap bots, 40 of the search bot: a few minutes
+def test_the_table_of_docs_bots_md_is_what_its_command_prints() -> None:
+    options, rows = _the_page()
+    bots = options["bots"].split(",")
+    assert {(r, b) for r in options["rulesets"] for b in bots} == set(rows), "a line of the command is not shown"
+    cheap = [b for b in bots if b != "ismcts"]
+    report = tournament(options["rulesets"], cheap, against=options["against"], games=int(options["games"]))
+    for line in report.lines:  # the same games: the same figures, to the digit
+        shown = rows[line.ruleset, line.bot]
+        assert shown == (_pct(line.score.value), _pct(line.score.low), _pct(line.score.high), line.verdict), line
+    # The search bot: its first 40 games in Cabo (the same deals and seats as the table's first 40) score within
+    # the interval shown, or at least their own interval meets it.
+    small = tournament("cabo", "ismcts", against=options["against"], games=40).lines[0]
+    _, low, high, _ = rows["cabo", "ismcts"]
+    assert small.score.low is not None and small.score.high is not None
+    assert small.score.low <= float(high.rstrip("%")) / 100 and float(low.rstrip("%")) / 100 <= small.score.high

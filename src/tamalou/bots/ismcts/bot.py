@@ -30,8 +30,9 @@ SEARCHED = frozenset((DRAW, HOLD, POWER, CALL))
 class ISMCTSBot:
     """Information-set MCTS from the seat's view (see ``tamalou.bots.ismcts`` for the method).
 
-    ``iterations``: samples per searched decision (the budget; the time grows linearly with it: about
-    0.15 s a decision at two-player French with the default 400). ``exploration``: UCB1's constant
+    ``iterations``: samples per searched decision (the budget; the time grows linearly with it: with the
+    default 400, 0.13 to 0.35 s a decision on average at four players, by the ruleset, on a shared two-core
+    machine: ``tamalou tournament``, ``docs/bots.md``). ``exploration``: UCB1's constant
     (rewards are in [0, 1]). ``expand_after``: how often an information set below the root is reached
     playing the policy's move before its moves are searched too. ``margin``: the part of the reward that
     is the seat's lead in points rather than the win (see ``RolloutPolicy.rewards``). ``rollout_limit``:
