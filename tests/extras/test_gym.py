@@ -133,7 +133,7 @@ TRAINING = "Train an agent"
 #: The training of the page as written, and at the size the fast tier runs it.
 SMALL = (
     (
-        "ITERATIONS, POPULATION, ELITE, EPISODES = 15, 60, 10, 50",
+        "ITERATIONS, POPULATION, ELITE, EPISODES = 12, 40, 8, 40",
         "ITERATIONS, POPULATION, ELITE, EPISODES = 2, 6, 2, 3",
     ),
     ("GAMES = 1000", "GAMES = 20"),
@@ -155,6 +155,6 @@ def test_the_training_runs_at_a_small_size(tmp_path: Path) -> None:
     assert loaded.returncode == 0 and loaded.stdout.splitlines() == shown, loaded.stdout + loaded.stderr
 
 
-@pytest.mark.deep  # the page's training as written: about four CPU-minutes
+@pytest.mark.deep  # the page's training as written: about three CPU-minutes
 def test_the_trained_agent_beats_the_cautious_bots_as_the_page_says(tmp_path: Path) -> None:
     run_sections((TRAINING,), tmp_path)
