@@ -121,14 +121,13 @@ class TamalouGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal ids now, as a bool array of ``action_space.n`` (all false once the round is over)."""
-        return self.table.observe(self.agent)["action_mask"].astype(np.bool_)
+        return self.table.action_mask(self.agent).astype(np.bool_)
 
     def _observation(self) -> npt.NDArray[np.float32]:
-        obs: npt.NDArray[np.float32] = self.table.observe(self.agent)["observation"]
-        return obs
+        return self.table.observer.encode(self.game.seat_view(self.seat))
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.table.observe(self.agent)["action_mask"], **self.table.infos.get(self.agent, {})}
+        return {"action_mask": self.table.action_mask(self.agent), **self.table.infos.get(self.agent, {})}
 
     # ----------------------------------------------------------------------------- the Gymnasium protocol
 
@@ -185,7 +184,7 @@ class TamalouGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         """Seat ``p``'s bot's move, as an id."""
         bot = self._bots[p]
         g = round_of(self.game)
-        mask = self.table.observe(self.table.possible_agents[p])["action_mask"]
+        mask = self.table.action_mask(self.table.possible_agents[p])
         react = p not in g.to_act
         if react:
             may_match = getattr(bot, "may_match", None)

@@ -189,14 +189,18 @@ class TamalouEnv(AECEnv):  # type: ignore[misc]
         self._select()
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
-        g = self._game()
         p = self.possible_agents.index(agent)
+        return {"observation": self.observer.encode(self._game().seat_view(p)), "action_mask": self.action_mask(agent)}
+
+    def action_mask(self, agent: str) -> npt.NDArray[np.int8]:
+        """``observe(agent)["action_mask"]`` alone (no observation encoded): 1 at each id ``agent`` may send now."""
+        g = self._game()
         mask = np.zeros(self.space.size + 1, dtype=np.int8)
-        if not g.is_over and p == self._seat:
+        if not g.is_over and self.possible_agents.index(agent) == self._seat:
             mask[self._ids] = 1
             if self._noop:
                 mask[self.noop] = 1
-        return {"observation": self.observer.encode(g.seat_view(p)), "action_mask": mask}
+        return mask
 
     def state(self) -> npt.NDArray[np.float32]:
         """The table as the referee sees it: every card, encoded as seat 0's observation would be if it knew

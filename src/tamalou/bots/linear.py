@@ -88,12 +88,12 @@ class LinearBot(GreedyBot):
 
     def features_of(self, view: SeatView, actions: Sequence[Action]) -> list[list[float]]:
         """``features(view, a)`` for each of ``actions``, what the view says of the cards worked out once."""
-        est = self.estimate(view)
+        worth = self.card_worth(view)
+        est = worth.unseen()  # the mean of the unseen cards, worked out once
         values = self.facts.values
         me = view.player
         own = [est if s.card is None else float(values[s.card]) for s in view.hands[me]]
         worst = max(own, default=0.0)
-        worth = self.card_worth(view)
         power = self.facts.rb.powers.get(view.power or "")
         out = []
         for action in actions:

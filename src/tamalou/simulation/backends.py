@@ -8,9 +8,9 @@ import json
 import math
 import multiprocessing
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from ..bots.registry import is_bot_file
 from ..errors import SimulationError
@@ -20,6 +20,8 @@ from ..schema import Variant
 from ..verify.interruptions import quiet_worker, signals_held, stop_workers
 from .games import _run_chunk
 from .tally import _Tally
+
+R = TypeVar("R")
 
 #: The places a run can be played: here, in worker processes, or as Ray tasks.
 BACKENDS = ("inline", "process", "ray")
@@ -124,6 +126,37 @@ def _run_inline(
     return out
 
 
+def _pooled(
+    calls: Sequence[tuple[Callable[..., R], tuple[Any, ...]]],
+    workers: int,
+    initializer: Callable[..., None] = quiet_worker,
+    initargs: tuple[Any, ...] = (),
+) -> Iterator[tuple[int, R]]:
+    """Each ``(function, args)`` of ``calls`` on a pool of ``workers`` processes (``spawn``), a few ahead of the
+    results: ``(index, result)`` as each finishes. Interrupted (Ctrl-C, or ``SIGTERM`` made a ``KeyboardInterrupt``
+    by the command line), failing, or closed by its caller before the end, it stops every worker at once before it
+    raises: none outlives the run (``tamalou.verify.interruptions``, as ``verify`` does). ``initializer`` starts each
+    worker (it calls ``quiet_worker`` first)."""
+    context = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=initializer, initargs=initargs)
+    queue = list(reversed(range(len(calls))))
+    running: dict[Future[R], int] = {}
+    try:
+        while queue or running:
+            while queue and len(running) < 2 * workers:
+                i = queue.pop()
+                function, args = calls[i]
+                with signals_held():  # a worker started now inherits the blocked signals (quiet_worker)
+                    running[pool.submit(function, *args)] = i
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                yield running.pop(future), future.result()
+    except BaseException:
+        stop_workers(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
 def _run_process(
     v: Variant,
     names: list[str],
@@ -133,30 +166,12 @@ def _run_process(
     workers: int,
     done: Callable[[int], None],
 ) -> list[_Tally]:
-    """The chunks on a pool of ``workers`` processes, a few ahead of the results; in chunk order. Interrupted
-    (Ctrl-C, or ``SIGTERM`` made a ``KeyboardInterrupt`` by the command line) or failing, it stops every worker
-    at once before it raises: none outlives the run (``tamalou.verify.interruptions``, as ``verify`` does)."""
-    context = multiprocessing.get_context("spawn")
+    """The chunks on a pool of ``workers`` processes (``_pooled``), in chunk order."""
     found: dict[int, _Tally] = {}
-    queue = list(reversed(chunks))
-    initargs = (_variant_ref(v), names)
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_pool, initargs=initargs)
-    running: set[Future[tuple[int, _Tally]]] = set()
-    try:
-        while queue or running:
-            while queue and len(running) < 2 * workers:
-                a, b = queue.pop()
-                with signals_held():  # a worker started now inherits the blocked signals (quiet_worker)
-                    running.add(pool.submit(_pool_chunk, players, seed, a, b))
-            finished, running = wait(running, return_when=FIRST_COMPLETED)
-            for future in finished:
-                start, tally = future.result()
-                found[start] = tally
-                done(tally.games)
-    except BaseException:
-        stop_workers(pool)
-        raise
-    pool.shutdown(wait=True)
+    calls = [(_pool_chunk, (players, seed, a, b)) for a, b in chunks]
+    for _, (start, tally) in _pooled(calls, workers, _init_pool, (_variant_ref(v), names)):
+        found[start] = tally
+        done(tally.games)
     return [found[a] for a, _ in chunks]
 
 

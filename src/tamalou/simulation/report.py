@@ -87,8 +87,9 @@ class Estimate(_Model):
     n: int
 
     @classmethod
-    def wilson(cls, k: int, n: int, shift: float = 0.0) -> Estimate:
-        """The proportion ``k / n`` with its Wilson score interval (``shift`` subtracted from all three)."""
+    def wilson(cls, k: float, n: int, shift: float = 0.0) -> Estimate:
+        """The proportion ``k / n`` with its Wilson score interval (``shift`` subtracted from all three). ``k`` may
+        be fractional (a tournament's shared wins count as their shares)."""
         if n == 0:
             return cls(value=None, low=None, high=None, n=0)
         p = k / n

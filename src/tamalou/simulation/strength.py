@@ -20,11 +20,8 @@ match's arithmetic.
 
 from __future__ import annotations
 
-import math
-import multiprocessing
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -35,10 +32,10 @@ from ..errors import SimulationError
 from ..play import BotLike, as_bot, play_game
 from ..rulesets import load_variant
 from ..schema import Variant
-from ..verify.interruptions import quiet_worker, signals_held, stop_workers, unguarded_note
-from .backends import VariantRef, _bot_names, _chunks, _factory, _variant_of, _variant_ref
+from ..verify.interruptions import unguarded_note
+from .backends import VariantRef, _bot_names, _chunks, _factory, _pooled, _variant_of, _variant_ref
 from .games import bot_seed, game_seed
-from .report import Z95, Estimate
+from .report import Estimate
 from .run import _players
 
 __all__ = ["TournamentLine", "TournamentReport", "tournament"]
@@ -132,26 +129,13 @@ def _chunk(ref: VariantRef, bot: str, field: str, n: int, seed: int, start: int,
     return [_game(v, make, other, n, seed, i) for i in range(start, stop)]
 
 
-def _worker_start() -> None:
-    quiet_worker()
-
-
-def _wilson(wins: float, games: int) -> Estimate:
-    """The score ``wins / games`` with its 95 % Wilson interval (a shared win counts as its share)."""
-    p = wins / games
-    z2 = Z95 * Z95
-    centre = (p + z2 / (2 * games)) / (1 + z2 / games)
-    half = Z95 / (1 + z2 / games) * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games))
-    return Estimate(value=p, low=max(0.0, centre - half), high=min(1.0, centre + half), n=games)
-
-
 def _line(v: Variant, bot: str, field: str, n: int, outcomes: list[_Outcome]) -> TournamentLine:
     games = len(outcomes)
     wins = sum(o[0] for o in outcomes)
     moves = sum(o[1] for o in outcomes)
     seconds = sum(o[2] for o in outcomes)
     even = 1.0 / n
-    score = _wilson(wins, games)
+    score = Estimate.wilson(wins, games)
     verdict = "stronger" if (score.low or 0) > even else "weaker" if (score.high or 1) < even else "even"
     return TournamentLine(
         ruleset=v.name,
@@ -202,43 +186,19 @@ def tournament(
     if unguarded is not None:
         notes.append(unguarded)
         used = 1
-    finished = 0
     found: dict[tuple[int, int], list[_Outcome]] = {}
     tasks = [(k, a, b) for k in range(len(jobs)) for a, b in _chunks(games, used, most=25)]
+    refs = [_variant_ref(v) for v, _, _ in jobs]
+    calls = [(_chunk, (refs[k], jobs[k][2], field[0], jobs[k][1], seed, a, b)) for k, a, b in tasks]
     start = time.perf_counter()
-
-    def record(k: int, a: int, outcomes: list[_Outcome]) -> None:
-        nonlocal finished
+    played = _pooled(calls, used) if used > 1 else ((i, call(*args)) for i, (call, args) in enumerate(calls))
+    finished = 0
+    for i, outcomes in played:
+        k, a, _ = tasks[i]
         found[k, a] = outcomes
         finished += len(outcomes)
         if progress is not None:
             progress(finished, total)
-
-    if used == 1:
-        for k, a, b in tasks:
-            v, n, name = jobs[k]
-            record(k, a, _chunk(_variant_ref(v), name, field[0], n, seed, a, b))
-    else:
-        context = multiprocessing.get_context("spawn")
-        pool = ProcessPoolExecutor(used, mp_context=context, initializer=_worker_start)
-        queue = list(reversed(tasks))
-        running: dict[Future[list[_Outcome]], tuple[int, int]] = {}
-        try:
-            while queue or running:
-                while queue and len(running) < 2 * used:
-                    k, a, b = queue.pop()
-                    v, n, name = jobs[k]
-                    with signals_held():
-                        future = pool.submit(_chunk, _variant_ref(v), name, field[0], n, seed, a, b)
-                    running[future] = (k, a)
-                done, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    k, a = running.pop(future)
-                    record(k, a, future.result())
-        except BaseException:
-            stop_workers(pool)
-            raise
-        pool.shutdown(wait=True)
     lines = []
     for k, (v, n, name) in enumerate(jobs):
         outcomes = [o for (j, a), chunk in sorted(found.items()) if j == k for o in chunk]
