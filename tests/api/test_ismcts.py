@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 import tamalou
 from tamalou import Action, Draw, Replace, Round
 from tamalou.bots import BUILTIN_BOTS, GreedyBot, RandomBot, make_bot, play_game
+from tamalou.bots.ismcts import BUDGET
 from tamalou.engine import new_round
 from tamalou.invariants import exchange_faces
 from tamalou.ismcts import SEARCHED, Determinizer, ISMCTSBot
@@ -130,17 +132,48 @@ def test_decisions_do_not_depend_on_hidden_cards() -> None:
 def test_search_statistics_and_budget() -> None:
     game = tamalou.new_game("french", players=2, seed=5)
     p = game.current_player
-    bot = ISMCTSBot(seed=1, iterations=120)
+    bot = ISMCTSBot(seed=1, iterations=120, budget=None)
     bot.setup(game.variant, p)
     action = bot.act(game.seat_view(p), game.legal_actions(p))
     stats = bot.last_search
-    assert action in stats and sum(n for n, _ in stats.values()) == 120
+    assert action in stats and sum(n for n, _ in stats.values()) == 120 == bot.last_iterations
     assert stats[action][0] == max(n for n, _ in stats.values())
-    again = ISMCTSBot(seed=1, iterations=120)
+    again = ISMCTSBot(seed=1, iterations=120, budget=None)
     again.setup(game.variant, p)
     assert again.act(game.seat_view(p), game.legal_actions(p)) == action and again.last_search == stats
     with pytest.raises(ValueError):
         ISMCTSBot(iterations=0)
+
+
+def test_a_budget_of_moves_or_seconds_ends_a_search() -> None:
+    """The budget counts the moves the samples play: the search starts no iteration once it is spent (the
+    last one passes it by at most a rollout), the same on any machine; ``seconds`` ends it by the clock. Four
+    players at a round's start: an iteration plays the round out, dozens of moves."""
+    game = tamalou.new_game("french", players=4, seed=5)
+    p = game.current_player
+    view, legal = game.seat_view(p), game.legal_actions(p)
+
+    def search(iterations: int = 200, **kw: Any) -> ISMCTSBot:
+        bot = ISMCTSBot(seed=1, iterations=iterations, **kw)
+        bot.setup(game.variant, p)
+        bot.act(view, legal)
+        return bot
+
+    free = search(budget=None)
+    assert free.last_iterations == 200 and free.last_moves > 4000  # what 200 iterations cost here
+    assert ISMCTSBot().budget == BUDGET == 8000 and ISMCTSBot().seconds is None
+    bounded = search(budget=2000)
+    assert 2000 <= bounded.last_moves < 2000 + bounded.rollout_limit
+    assert 0 < bounded.last_iterations < 200
+    assert sum(n for n, _ in bounded.last_search.values()) == bounded.last_iterations
+    again = search(budget=2000)
+    assert again.last_search == bounded.last_search  # a count, not a clock: the same search
+    start = time.perf_counter()
+    timed = search(iterations=10**6, budget=None, seconds=0.05)  # a million iterations would take minutes
+    assert time.perf_counter() - start < 1.0 and 0 < timed.last_iterations < 10**6
+    for bad in ({"budget": 0}, {"seconds": 0.0}, {"seconds": -1.0}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            ISMCTSBot(**bad)
 
 
 def test_a_rollout_cut_short_is_judged_by_the_ruleset_s_own_scoring() -> None:

@@ -31,10 +31,14 @@ starts by rebuilding a full game the view is consistent with — a **determiniza
    matches are not tree moves: a player matches when they know a card of their own of the top's kind,
    as the built-in bots do.
 
-The move played is the root's most visited action. Decisions the template cannot stand for — a phase
-where the turn's hidden progress is not in the view (a power's second step, a card owed to an opponent,
-a window after a power), a timed ruleset, or a view whose cards do not fit the deck — and out-of-turn
-matches are left to a ``GreedyBot``, as is every decision with a single action. Everything the bot
+The search runs ``iterations`` samples, or fewer when their moves reach the ``budget`` (a count of moves,
+so that the time a decision takes is bounded however long the round still is, and the choice stays
+reproducible), or when the optional ``seconds`` have passed. The move played is the root's most visited
+action. Decisions the template cannot stand for — a phase where the turn's hidden progress is not in the
+view (a power's second step, a card owed to an opponent, a window after a power), or a view whose cards do
+not fit the deck — and out-of-turn matches are left to a ``GreedyBot``, as is every decision with a single
+action. In a timed ruleset the samples play their moves at the clock's time (a search takes no time at the
+table). Everything the bot
 decides is a function of its view, its legal actions and its seeded generator: exchanging two cards it
 does not know changes nothing.
 
@@ -51,6 +55,7 @@ print(result.winners, result.totals)
 
 from __future__ import annotations
 
+from .bot import BUDGET as BUDGET
 from .bot import SEARCHED as SEARCHED
 from .bot import ISMCTSBot
 from .determinizer import Determinizer

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import math
 import random
+import time
 from typing import TYPE_CHECKING
 
 from ...actions import Action, MatchAction, Tick
@@ -26,22 +27,38 @@ if TYPE_CHECKING:
 #: The phases where the bot searches: the turn's whole state is in the view there.
 SEARCHED = frozenset((DRAW, HOLD, POWER, CALL))
 
+#: The moves a decision's samples may play in all, by default (``ISMCTSBot(budget=...)``).
+#: ``benchmarks/ismcts_time.py`` measured a move (a sample's, a rollout's) at 10 to 17 microseconds by the
+#: ruleset, on the shared two-core machine of ``docs/bots.md``: 8,000 keep the longest decision near 0.15 s
+#: there alone, and under 0.25 s in a tournament on both cores, in every built-in ruleset, however long the
+#: round still is.
+BUDGET = 8_000
+
 
 class ISMCTSBot:
     """Information-set MCTS from the seat's view (see ``tamalou.bots.ismcts`` for the method).
 
-    ``iterations``: samples per searched decision (the budget; the time grows linearly with it: with the
-    default 400, 0.13 to 0.35 s a decision on average at four players, by the ruleset, on a shared two-core
-    machine: ``tamalou tournament``, ``docs/bots.md``). ``exploration``: UCB1's constant
-    (rewards are in [0, 1]). ``expand_after``: how often an information set below the root is reached
-    playing the policy's move before its moves are searched too. ``margin``: the part of the reward that
-    is the seat's lead in points rather than the win (see ``RolloutPolicy.rewards``). ``rollout_limit``:
-    moves a rollout plays at most before the round is judged as the table then lies, by the ruleset's own
-    ranking and scoring (``Round.standing``). ``seed`` drives every
-    random choice (samples, rollouts, ties): a game between seeded bots is reproducible. After each decision,
-    ``last_search`` holds the root's statistics (action -> (visits, mean reward)) when it searched, and
-    the counters ``searched``, ``fallbacks`` and ``failures`` (samples whose play raised: a template
-    the rules did not accept) say how the decisions went.
+    What a searched decision may spend: ``iterations`` samples at most (default 400), and ``budget`` moves
+    at most in all its samples (the seat's own, the other players', the rollouts', matches included;
+    default ``BUDGET``, 8,000; ``None``: no budget): no iteration starts once the budget is spent (the
+    last one may pass it by a round's length). Early in a round a rollout plays a hundred moves and the budget decides;
+    near its end the iterations do. Both are counts: the choice stays a function of the view and the
+    seed, on any machine. ``seconds`` (default ``None``) adds a limit in wall-clock time, for a server
+    that must answer in time: no iteration starts after it, so the choice
+    then depends on the machine's speed too. On the project's shared two-core machine the defaults take
+    0.03 to 0.11 s a move on average at four players, by the ruleset, 0.25 s at most
+    (``tamalou tournament``, ``docs/bots.md``).
+
+    ``exploration``: UCB1's constant (rewards are in [0, 1]). ``expand_after``: how often an information
+    set below the root is reached playing the policy's move before its moves are searched too.
+    ``margin``: the part of the reward that is the seat's lead in points rather than the win (see
+    ``RolloutPolicy.rewards``). ``rollout_limit``: moves a rollout plays at most before the round is
+    judged as the table then lies, by the ruleset's own ranking and scoring (``Round.standing``).
+    ``seed`` drives every random choice (samples, rollouts, ties): a game between seeded bots is
+    reproducible (without ``seconds``). After each decision, ``last_search`` holds the root's statistics
+    (action -> (visits, mean reward)) when it searched, ``last_iterations`` and ``last_moves`` what the
+    search spent, and the counters ``searched``, ``fallbacks`` and ``failures`` (samples whose play
+    raised: a template the rules did not accept) say how the decisions went.
     """
 
     def __init__(
@@ -50,6 +67,8 @@ class ISMCTSBot:
         variant: Variant | str | None = None,
         *,
         iterations: int = 400,
+        budget: int | None = BUDGET,
+        seconds: float | None = None,
         exploration: float = 0.7,
         expand_after: int = 30,
         margin: float = 0.3,
@@ -57,8 +76,14 @@ class ISMCTSBot:
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {iterations}")
+        if budget is not None and budget < 1:
+            raise ValueError(f"budget must be at least 1 move (or None: no budget), got {budget}")
+        if seconds is not None and not seconds > 0:
+            raise ValueError(f"seconds must be more than 0 (or None: no time limit), got {seconds}")
         self.seed = seed
         self.iterations = iterations
+        self.budget = budget
+        self.seconds = seconds
         self.exploration = exploration
         self.rollout_limit = rollout_limit
         self.expand_after = expand_after
@@ -69,6 +94,8 @@ class ISMCTSBot:
         self.variant: Variant | None = None
         self._rb: Rulebook | None = None
         self.last_search: dict[Action, tuple[int, float]] = {}
+        self.last_iterations = 0
+        self.last_moves = 0
         self.searched = 0
         self.fallbacks = 0
         self.failures = 0
@@ -123,8 +150,8 @@ class ISMCTSBot:
     # -- the search ---------------------------------------------------------------------------------
 
     def search(self, det: Determinizer, candidates: list[Action]) -> Action | None:
-        """The most visited of ``candidates`` after ``iterations`` samples of ``det`` (``None`` if no
-        sample could be played).
+        """The most visited of ``candidates`` after ``iterations`` samples of ``det``, or fewer if the
+        ``budget`` of moves or the ``seconds`` ran out first (``None`` if no sample could be played).
 
         Each iteration: a sample; from the root, the seat's own decisions are chosen in the tree (UCB1 with
         availability counts among the actions legal in the sample; below the root, the policy's move until
@@ -140,7 +167,15 @@ class ISMCTSBot:
         c = self.exploration
         rng = self.rng
         played = 0
-        for _ in range(self.iterations):
+        budget = self.budget
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        ran = 0
+        while ran < self.iterations:
+            if budget is not None and policy.moves >= budget:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            ran += 1
             g = det.sample(rng)
             path: list[_Edge] = []
             node = root
@@ -182,6 +217,7 @@ class ISMCTSBot:
                         edge = edges[action]
                         expanded = False
                     g.apply(action)
+                    policy.moves += 1
                     path.append(edge)
                     if expanded or not self._until_mine(g, me, policy):
                         break
@@ -203,6 +239,7 @@ class ISMCTSBot:
             for e in path:
                 e.visits += 1
                 e.total += r
+        self.last_iterations, self.last_moves = ran, policy.moves
         if not played or not root.edges:
             return None
         self.last_search = {a: (e.visits, e.mean()) for a, e in root.edges.items()}
@@ -219,6 +256,7 @@ class ISMCTSBot:
             if p == me:
                 return True
             g.apply(policy.choose(g, p, g.legal_actions(p)))
+            policy.moves += 1
             if g.phase == OVER:
                 return False
         return False

@@ -30,6 +30,8 @@ class RolloutPolicy:
     def __init__(self, rb: Rulebook, rng: random.Random) -> None:
         self.rb = rb
         self.rng = rng
+        #: The moves this policy has played (its rollouts, matches included).
+        self.moves = 0
         #: The powers that give hints (``CardPower.hint``), by name.
         self.hinted = {name: power for name, power in rb.powers.items() if power.hints}
         #: The mechanics that give hints for their moves (``Mechanic.hint``), in their order (the ruleset's facts).
@@ -90,9 +92,16 @@ class RolloutPolicy:
         top = g.discard[-1]
         value, knowers = g.value, g.knowers
         slot, best = -1, -1
-        for s, c in enumerate(g.hands[p]):
-            if c != NO_CARD and knowers[c] >> p & 1 and value[c] > best and self.same(g, c, top):
-                slot, best = s, value[c]
+        if self.kind:  # the kind is a number of the card's: compared here, not through same() (a third faster)
+            kinds = g.rank if self.kind == "rank" else value
+            k = kinds[top]
+            for s, c in enumerate(g.hands[p]):
+                if c != NO_CARD and kinds[c] == k and knowers[c] >> p & 1 and value[c] > best:
+                    slot, best = s, value[c]
+        else:
+            for s, c in enumerate(g.hands[p]):
+                if c != NO_CARD and knowers[c] >> p & 1 and value[c] > best and self.same(g, c, top):
+                    slot, best = s, value[c]
         if slot < 0:
             return None
         for a in g.legal_actions(p):
@@ -111,6 +120,7 @@ class RolloutPolicy:
             a = self.match(g, q)
             if a is not None:
                 g.apply(a)
+                self.moves += 1
 
     # -- a player's own move ------------------------------------------------------------------------
 
@@ -277,6 +287,7 @@ class RolloutPolicy:
                 return
             p = self.actor(g)
             g.apply(self.choose(g, p, g.legal_actions(p)))
+            self.moves += 1
             if g.phase == OVER:
                 return
 
