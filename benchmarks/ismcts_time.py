@@ -9,9 +9,9 @@ included); the moves its samples played are its ``last_moves``. Timed rulesets a
 
 Prints, per ruleset: the searched decisions, their mean, 90th percentile and slowest time in milliseconds,
 the mean moves and iterations a decision played, and the microseconds a move cost (all the decisions' time
-over all their moves). ``tamalou.bots.ismcts.BUDGET`` is chosen from the last column: the slowest ruleset's
-cost of a move times the budget stays under 0.2 s. The games are the same from run to run; the times are
-the machine's.
+over all their moves). ``tamalou.bots.ismcts.BUDGET`` is chosen from the last column: the dearest ruleset's
+cost of a move times the budget keeps a decision near 0.15 s alone on the machine. The games are the same
+from run to run; the times are the machine's.
 """
 
 from __future__ import annotations

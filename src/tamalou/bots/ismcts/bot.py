@@ -41,13 +41,12 @@ class ISMCTSBot:
     What a searched decision may spend: ``iterations`` samples at most (default 400), and ``budget`` moves
     at most in all its samples (the seat's own, the other players', the rollouts', matches included;
     default ``BUDGET``, 8,000; ``None``: no budget): no iteration starts once the budget is spent (the
-    last one may pass it by a round's length). Early in a round a rollout plays a hundred moves and the budget decides;
-    near its end the iterations do. Both are counts: the choice stays a function of the view and the
-    seed, on any machine. ``seconds`` (default ``None``) adds a limit in wall-clock time, for a server
-    that must answer in time: no iteration starts after it, so the choice
-    then depends on the machine's speed too. On the project's shared two-core machine the defaults take
-    0.03 to 0.11 s a move on average at four players, by the ruleset, 0.25 s at most
-    (``tamalou tournament``, ``docs/bots.md``).
+    last one may pass it by a round's length). Early in a round a rollout plays a hundred moves and the
+    budget decides; near its end the iterations do. Both are counts: the choice stays a function of the
+    view and the seed, on any machine. ``seconds`` (default ``None``) adds a limit in wall-clock time, for
+    a server that must answer in time: no iteration starts after it, so the choice then depends on the
+    machine's speed too. On the project's shared two-core machine the defaults take 0.03 to 0.11 s a move
+    on average at four players, by the ruleset, 0.25 s at most (``tamalou tournament``, ``docs/bots.md``).
 
     ``exploration``: UCB1's constant (rewards are in [0, 1]). ``expand_after``: how often an information
     set below the root is reached playing the policy's move before its moves are searched too.
@@ -216,8 +215,7 @@ class ISMCTSBot:
                         action = best[1]
                         edge = edges[action]
                         expanded = False
-                    g.apply(action)
-                    policy.moves += 1
+                    policy.play(g, action)
                     path.append(edge)
                     if expanded or not self._until_mine(g, me, policy):
                         break
@@ -255,8 +253,7 @@ class ISMCTSBot:
             p = policy.actor(g)
             if p == me:
                 return True
-            g.apply(policy.choose(g, p, g.legal_actions(p)))
-            policy.moves += 1
+            policy.play(g, policy.choose(g, p, g.legal_actions(p)))
             if g.phase == OVER:
                 return False
         return False
