@@ -14,7 +14,7 @@ import pytest
 import tamalou
 from tamalou import Action, Draw, Replace, Round
 from tamalou.bots import BUILTIN_BOTS, GreedyBot, RandomBot, make_bot, play_game
-from tamalou.bots.ismcts import BUDGET
+from tamalou.bots.ismcts import ANCHOR, BUDGET
 from tamalou.engine import new_round
 from tamalou.invariants import exchange_faces
 from tamalou.ismcts import SEARCHED, Determinizer, ISMCTSBot
@@ -132,17 +132,65 @@ def test_decisions_do_not_depend_on_hidden_cards() -> None:
 def test_search_statistics_and_budget() -> None:
     game = tamalou.new_game("french", players=2, seed=5)
     p = game.current_player
-    bot = ISMCTSBot(seed=1, iterations=120, budget=None)
+    bot = ISMCTSBot(seed=1, iterations=120, budget=None, anchor=0)  # no anchor: the most visited move
     bot.setup(game.variant, p)
     action = bot.act(game.seat_view(p), game.legal_actions(p))
     stats = bot.last_search
     assert action in stats and sum(n for n, _ in stats.values()) == 120 == bot.last_iterations
-    assert stats[action][0] == max(n for n, _ in stats.values())
-    again = ISMCTSBot(seed=1, iterations=120, budget=None)
+    assert stats[action][0] == max(n for n, _ in stats.values()) and bot.last_prior is None
+    again = ISMCTSBot(seed=1, iterations=120, budget=None, anchor=0)
     again.setup(game.variant, p)
     assert again.act(game.seat_view(p), game.legal_actions(p)) == action and again.last_search == stats
     with pytest.raises(ValueError):
         ISMCTSBot(iterations=0)
+
+
+class _Anchored(ISMCTSBot):
+    """An ``ISMCTSBot`` that records, at each searched decision, its statistics, the greedy move and its move."""
+
+    def __init__(self, seed: int, **kw: Any) -> None:
+        super().__init__(seed, **kw)
+        self.decisions: list[tuple[dict[Action, tuple[int, float]], Action | None, Action]] = []
+
+    def act(self, view: SeatView, legal_actions: list[Action]) -> Action | None:
+        action = super().act(view, legal_actions)
+        if self.last_search and action is not None:
+            self.decisions.append((dict(self.last_search), self.last_prior, action))
+        return action
+
+
+def test_the_greedy_move_stands_unless_the_search_finds_a_clear_lead() -> None:
+    """The search's choice (its most visited move) is played only when its mean reward beats the greedy
+    move's by ``anchor`` or more; else the greedy move is. Kaboo at four players, where the search alone ranks
+    close moves by noise: both outcomes happen within a few games. At two players, no anchor by default."""
+    assert ISMCTSBot().anchor is None and ANCHOR == 0.05  # the default: 0.05 at three players or more, 0 at two
+    kept = overridden = 0
+    for seed in range(4):
+        game = tamalou.new_game("kaboo", players=4, seed=seed)
+        bot = _Anchored(seed, iterations=60)
+        play_game(game, [bot] + [GreedyBot(seed * 10 + p) for p in range(1, 4)])
+        for stats, prior, action in bot.decisions:
+            best = max(stats, key=lambda a: stats[a])  # most visited, then the higher mean
+            assert prior is not None  # the greedy move, asked at every searched decision
+            if prior == best or prior not in stats or stats[prior][0] == 0:
+                assert action == best
+            elif stats[best][1] - stats[prior][1] >= ANCHOR:
+                assert action == best
+                overridden += 1
+            else:
+                assert action == prior
+                kept += 1
+    assert kept > 0 and overridden > 0
+    # At two players the default is no anchor: the most visited move, and no greedy move asked.
+    game = tamalou.new_game("kaboo", players=2, seed=1)
+    two = _Anchored(1, iterations=60)
+    play_game(game, [two, GreedyBot(2)])
+    assert two.decisions and all(
+        prior is None and action == max(stats, key=lambda a: stats[a]) for stats, prior, action in two.decisions
+    )
+    for bad in (-0.1, 1.5):
+        with pytest.raises(ValueError, match="anchor"):
+            ISMCTSBot(anchor=bad)
 
 
 def test_a_budget_of_moves_or_seconds_ends_a_search() -> None:

@@ -33,14 +33,17 @@ starts by rebuilding a full game the view is consistent with — a **determiniza
 
 The search runs ``iterations`` samples, or fewer when their moves reach the ``budget`` (a count of moves,
 so that the time a decision takes is bounded however long the round still is, and the choice stays
-reproducible), or when the optional ``seconds`` have passed. The move played is the root's most visited
-action. Decisions the template cannot stand for — a phase where the turn's hidden progress is not in the
-view (a power's second step, a card owed to an opponent, a window after a power), or a view whose cards do
-not fit the deck — and out-of-turn matches are left to a ``GreedyBot``, as is every decision with a single
-action. In a timed ruleset the samples play their moves at the clock's time (a search takes no time at the
-table). Everything the bot
-decides is a function of its view, its legal actions and its seeded generator: exchanging two cards it
-does not know changes nothing.
+reproducible), or when the optional ``seconds`` have passed. The search's choice is the root's most visited action;
+the move played is that choice if its mean reward beats the one of the move a ``GreedyBot`` would play by ``anchor``
+(0.05) or more, else the greedy move: a few hundred samples rank moves a few points apart by noise and by the
+rollouts' biases, so the greedy move stands unless the search's evidence is clear (measured: in Kaboo the search
+alone scored 0.30 against three greedy bots, anchored 0.38). That is the default at three players or more; at two
+players, where the search alone measured the stronger, the move played is the most visited one. Decisions the
+template cannot stand for — a phase where the turn's hidden progress is not in the view (a power's second step, a
+card owed to an opponent, a window after a power), or a view whose cards do not fit the deck — and out-of-turn
+matches are left to a ``GreedyBot``, as is every decision with a single action. In a timed ruleset the samples play
+their moves at the clock's time (a search takes no time at the table). Everything the bot decides is a function of
+its view, its legal actions and its seeded generator: exchanging two cards it does not know changes nothing.
 
 ```python
 import tamalou
@@ -55,6 +58,7 @@ print(result.winners, result.totals)
 
 from __future__ import annotations
 
+from .bot import ANCHOR as ANCHOR
 from .bot import BUDGET as BUDGET
 from .bot import SEARCHED as SEARCHED
 from .bot import ISMCTSBot
