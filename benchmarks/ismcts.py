@@ -20,20 +20,9 @@ and the time per game. The games are the same from run to run.
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
-
-
-def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (``successes`` may count ties as halves)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def ismcts_vs_greedy(i: int, iterations: int) -> tuple[float, float]:
@@ -101,7 +90,11 @@ def run(name: str, work: Any, games: int, budget: int, workers: int) -> None:
     ties = sum(1 for s in scores if 0.0 < s < 1.0)
     losses = games - wins - ties
     score = sum(scores)
-    low, high = wilson(score, games)
+    from tamalou.simulation import Estimate
+
+    interval = Estimate.wilson(score, games)  # a tie counts one half
+    low, high = interval.low, interval.high
+    assert low is not None and high is not None
     per_game = sum(t for _, t in results) / games
     print(
         f"{name}: {games} games, {wins} wins, {ties} ties, {losses} losses: score {score / games:.3f} "
