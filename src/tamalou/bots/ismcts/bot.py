@@ -55,7 +55,7 @@ class ISMCTSBot:
     budget decides; near its end the iterations do. Both are counts: the choice stays a function of the
     view and the seed, on any machine. ``seconds`` (default ``None``) adds a limit in wall-clock time, for
     a server that must answer in time: no iteration starts after it, so the choice then depends on the
-    machine's speed too. On the project's shared two-core machine the defaults take 0.03 to 0.11 s a move
+    machine's speed too. On the project's shared two-core machine the defaults take 0.03 to 0.10 s a move
     on average at four players, by the ruleset, 0.25 s at most (``tamalou tournament``, ``docs/bots.md``).
 
     ``exploration``: UCB1's constant (rewards are in [0, 1]). ``expand_after``: how often an information
@@ -167,7 +167,6 @@ class ISMCTSBot:
         """The searched ``chosen``, or the fallback's own move among ``mine`` when the search found ``chosen``
         better by less than ``anchor`` in mean reward (the fallback is asked on a copy: its own state, for a
         power's second step and the matches it skips, stays the one the move played leaves it)."""
-        self.last_prior = None
         anchor = self.anchor if self.anchor is not None else ANCHOR if view.players > 2 else 0.0
         if anchor <= 0:
             return chosen
