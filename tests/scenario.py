@@ -242,3 +242,52 @@ def load_script(path: Path) -> ModuleType:
     sys.modules[spec.name] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
     return module
+
+
+# --------------------------------------------------------------------------------- no penalty card left
+
+
+def no_penalty_card_left(variant: VariantLike, hands: Sequence[Sequence[str]], top: str, last: str) -> Round:
+    """Decided: "No penalty card left: matching is closed". Two seats; the stock holds one card (``last``), the
+    discard ``top``. Seat 0 takes ``top`` and puts it in slot 0 (its slot 0 card is thrown: the discard holds only
+    it), declining what follows; seat 1 draws ``last``, the stock's last card. No penalty card could now be
+    given: the stock is empty and the discard holds only its top. Opening peeks and timed openings are passed
+    through first; a timed ruleset acts at the end of its opening."""
+    g = deal(hands, [last], [top], variant=variant)
+    if g.phase == "peek":
+        peek_all(g)
+    at = None
+    if g.phase == "opening":
+        at = g.deadline
+        g.apply(tamalou.Tick(at=at))
+    g.apply(Draw(0, "discard", at=at))
+    g.apply(tamalou.Replace(0, 0, at=at))
+    while g.current_player == 0 and Pass(0) in g.legal_actions(0):  # a power, a second draw, the call...
+        g.apply(Pass(0, at=at))
+    g.apply(Draw(1, "stock", at=at))
+    assert g.view(0).stock_size == 0 and len(g.view(0).discard) == 1
+    return g
+
+
+def assert_matching_closed(g: Round, reason: str = "no penalty card") -> None:
+    """No match is listed for any seat, and a match (right or wrong) is refused with the game unchanged, with the
+    same reason whatever the card (the refusal reveals nothing), a reason that says ``reason``."""
+    at = g.now if g.variant.rules.timing.turn_seconds else None
+    for p in range(g.players):
+        assert not matches_listed(g, p)
+    reasons = set()
+    for slot in range(len(g.view(0).hands[0])):
+        before = g.to_json()
+        with pytest.raises(IllegalAction) as refused:
+            g.apply({"type": "match", "player": 0, "slots": [slot], **({"at": at} if at is not None else {})})
+        assert g.to_json() == before
+        reasons.add(str(refused.value))
+    assert len(reasons) == 1 and reason in reasons.pop()
+
+
+def assert_matching_reopens(g: Round) -> None:
+    """Seat 1 throws the card it drew: the discard holds two cards (a penalty card exists again, once shuffled),
+    and seat 0 may match again."""
+    at = g.now if g.variant.rules.timing.turn_seconds else None
+    g.apply(Discard(1, at=at))
+    assert matches_listed(g, 0)

@@ -24,6 +24,12 @@ Every action may carry ``at`` (seconds), used by timed rulesets. A plugin adds a
 subclassing ``Action`` the same way (a frozen slotted dataclass with a ``type`` class variable) and
 naming it in its mechanic's ``actions`` (see ``tamalou.mechanics``): it is then parsed, validated and
 described in the JSON Schema like the built-in ones.
+
+Every action says itself in words, in the events' vocabulary, addressed to the player who takes it:
+``Draw(0).describe()`` is "draw from the stock"; given the seat's view, ``describe(view)`` names the cards the
+seat sees ("match the 7H with your slot 3 (7C)"). A plugin's action class gives its words as ``text``, a
+``str.format`` template over its fields (and the phrases below); a card power gives the words of its uses as
+``CardPower.use_text``.
 """
 
 from __future__ import annotations
@@ -33,11 +39,18 @@ import typing
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from types import MemberDescriptorType
-from typing import Any, ClassVar, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias, TypeVar
 
 from pydantic import ConfigDict, TypeAdapter, ValidationError
 
+from .action_words import PASS_WORDS, POWER_USE_TEXTS, Words
 from .errors import IllegalAction
+
+if TYPE_CHECKING:
+    from .views import PlayerView, SeatView
+
+    #: A seat's view, of either kind (``Game.view``, ``Game.seat_view``), or none.
+    SomeView: TypeAlias = PlayerView | SeatView | None
 
 _FORBID = ConfigDict(extra="forbid", strict=False)
 
@@ -54,11 +67,41 @@ class Action:
     #: (for a class ``Reveal`` declaring ``unordered = ("slots",)``: ``Reveal(0, (4, 1)) == Reveal(0, (1, 4))``).
     #: Checked when the class is registered.
     unordered: ClassVar[tuple[str, ...]] = ()
+    #: The action in words, for a plugin's action class: a ``str.format`` template over its fields and the phrases
+    #: of ``Action.describe`` (``{mine}``: "your slot 2", ``{top}``: the card on the discard...). Empty: the type
+    #: and the fields, in words ("sum match: slots 0, 3").
+    text: ClassVar[str] = ""
     player: int
     at: float | None
 
     def __post_init__(self) -> None:
         _check(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Action:
+        """An action from its JSON form (as ``parse_action``); on a subclass, one of that type only
+        (``Draw.from_dict({"type": "call", ...})`` raises ``IllegalAction``)."""
+        action = parse_action(data)
+        if cls is not Action and not isinstance(action, cls):
+            raise IllegalAction(f"expected a {cls.type!r} action, got {short(data.get('type'))}")
+        return action
+
+    def describe(self, view: SomeView = None, seat: Callable[[int], str] = "player {}".format) -> str:
+        """The action in words, addressed to the player who takes it ("draw from the stock", "swap your slot 2
+        with player 1's slot 1", "match the 7H with your slot 3"). With the seat's ``view``, the cards it sees are
+        named (the discard's top, the card held, its own known cards, the power on offer); ``seat`` names a
+        player, as in ``Event.describe``. Never a class name: a plugin's action without ``text`` is its type and
+        fields in words."""
+        words = Words(self, view, seat)
+        if self.text:
+            return words.format(self.text)
+        facts = [
+            f"{name.replace('_', ' ')} {words.listed(getattr(self, name))}"
+            for name in field_names(type(self))
+            if name not in ("player", "at") and getattr(self, name) is not None
+        ]
+        kind = self.type.replace("_", " ")
+        return f"{kind}: {', '.join(facts)}" if facts else kind
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: ``type`` first, then the fields that are set."""
@@ -79,6 +122,7 @@ class PeekAction(Action):
     slots: tuple[int, ...]
     at: float | None = None
     type: ClassVar[str] = "peek"
+    text: ClassVar[str] = "look at {my_slots}"
     __pydantic_config__: ClassVar[ConfigDict] = _FORBID
 
 
@@ -90,6 +134,14 @@ class Draw(Action):
     source: Literal["stock", "discard"] = "stock"
     at: float | None = None
     type: ClassVar[str] = "draw"
+    text: ClassVar[str] = "draw from the stock"
+
+    def describe(self, view: SomeView = None, seat: Callable[[int], str] = "player {}".format) -> str:
+        if self.source == "stock":
+            return self.text
+        top = view.discard_top if view is not None else None
+        return f"take the {top} from the discard" if top else "take the discard's top card"
+
     __pydantic_config__: ClassVar[ConfigDict] = _FORBID
 
 
@@ -101,6 +153,14 @@ class Replace(Action):
     slot: int
     at: float | None = None
     type: ClassVar[str] = "replace"
+    text: ClassVar[str] = "put {held} in {mine}"
+
+    def describe(self, view: SomeView = None, seat: Callable[[int], str] = "player {}".format) -> str:
+        words = Words(self, view, seat)
+        there = words.card(self.player, self.slot)
+        thrown = f"the {there}" if there else "the card there"
+        return f"put {words.held} in your slot {self.slot} and throw {thrown}"
+
     __pydantic_config__: ClassVar[ConfigDict] = _FORBID
 
 
@@ -111,6 +171,7 @@ class Discard(Action):
     player: int
     at: float | None = None
     type: ClassVar[str] = "discard"
+    text: ClassVar[str] = "throw {held}"
     __pydantic_config__: ClassVar[ConfigDict] = _FORBID
 
 
@@ -132,6 +193,22 @@ class Power(Action):
     at: float | None = None
     owner: int | None = None
     type: ClassVar[str] = "power"
+
+    def describe(self, view: SomeView = None, seat: Callable[[int], str] = "player {}".format) -> str:
+        words = Words(self, view, seat)
+        if view is not None and view.phase == "swap":  # the second step of a look-at-two power: the swap itself
+            return words.format("swap {picked} with {theirs}")
+        template = POWER_USE_TEXTS.get(view.power or "") if view is not None else None
+        if template:
+            return words.format(template)
+        parts = []
+        if self.slot is not None:
+            parts.append(words.format("{picked}"))
+        if self.target is not None:
+            parts.append(words.format("{theirs}" if self.target_slot is not None else "{target}"))
+        power = f"the power ({view.power.replace('_', ' ')})" if view is not None and view.power else "the power"
+        return f"use {power} on {' and '.join(parts)}" if parts else f"use {power}"
+
     __pydantic_config__: ClassVar[ConfigDict] = _FORBID
 
 
@@ -143,6 +220,7 @@ class Swap(Action):
     slot: int
     at: float | None = None
     type: ClassVar[str] = "swap"
+    text: ClassVar[str] = "swap the card you looked at with {mine}"
     __pydantic_config__: ClassVar[ConfigDict] = _FORBID
 
 
@@ -153,6 +231,15 @@ class Pass(Action):
     player: int
     at: float | None = None
     type: ClassVar[str] = "pass"
+    text: ClassVar[str] = "pass"
+
+    def describe(self, view: SomeView = None, seat: Callable[[int], str] = "player {}".format) -> str:
+        if view is None:
+            return self.text
+        if view.phase == "power" and view.power:
+            return f"pass: do not use the power ({view.power.replace('_', ' ')})"
+        return PASS_WORDS.get(view.phase, self.text)
+
     __pydantic_config__: ClassVar[ConfigDict] = _FORBID
 
 
@@ -163,6 +250,7 @@ class Call(Action):
     player: int
     at: float | None = None
     type: ClassVar[str] = "call"
+    text: ClassVar[str] = "call Tamalou"
     __pydantic_config__: ClassVar[ConfigDict] = _FORBID
 
 
@@ -175,6 +263,7 @@ class MatchAction(Action):
     owner: int | None = None
     at: float | None = None
     type: ClassVar[str] = "match"
+    text: ClassVar[str] = "match {top} with {owner_slots}"
     __pydantic_config__: ClassVar[ConfigDict] = _FORBID
 
 
@@ -186,6 +275,7 @@ class Give(Action):
     slot: int
     at: float | None = None
     type: ClassVar[str] = "give"
+    text: ClassVar[str] = "give {mine}, unseen, to fill the slot you emptied"
     __pydantic_config__: ClassVar[ConfigDict] = _FORBID
 
 
@@ -198,6 +288,7 @@ class Flip(Action):
     slot: int
     at: float | None = None
     type: ClassVar[str] = "flip"
+    text: ClassVar[str] = "turn up {mine}"
     __pydantic_config__: ClassVar[ConfigDict] = _FORBID
 
 
@@ -207,6 +298,7 @@ class Tick(Action):
 
     at: float
     type: ClassVar[str] = "tick"
+    text: ClassVar[str] = "wait until {at} s"
     __pydantic_config__: ClassVar[ConfigDict] = _FORBID
 
 

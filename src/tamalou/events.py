@@ -60,6 +60,19 @@ class Event:
             out.update(self.secret)
         return out
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], secret: tuple[str, ...] = (), seen_by: int = 0) -> Event:
+        """An event from its JSON form (``to_dict``, as a seat receives it): ``Event.from_dict(e.to_dict()) == e``,
+        and it describes itself as ``e`` does. The JSON form does not say which facts were secret: they are
+        public facts here, but those named in ``secret``, seen by the seats of the bitmask ``seen_by`` (a client
+        that reads back an event it received needs neither: the facts it was not shown are already ``null``).
+        Raises ``ValueError`` for a form without a ``type``."""
+        if not isinstance(data, Mapping) or not isinstance(data.get("type"), str) or not data["type"]:
+            raise ValueError(f"an event's JSON form is an object with a non-empty 'type', got {data!r:.100}")
+        facts = {k: v for k, v in data.items() if k != "type"}
+        hidden = {k: facts.pop(k) for k in secret if k in facts}
+        return cls(data["type"], facts, hidden or None, seen_by)
+
     def describe(self, seat: Callable[[int], str] = "player {}".format) -> str:
         """One line of English for a log (hidden fields read as "a card"); ``seat`` names a player. A plugin's
         event is worded by its plugin (``EVENT_TEXTS``), else listed as its facts."""

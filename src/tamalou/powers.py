@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from .action_words import POWER_USE_TEXTS
 from .actions import Action, Pass, Power, untimed
 from .events import POWER_TITLES, power_title
 
@@ -114,6 +115,11 @@ class CardPower:
     #: What the power does, in words for a player (``Event.describe``, logs, ``tamalou show``: the vocabulary of
     #: ``tamalou.events.POWER_TITLES``). Default: the name in words (``"peek any"``).
     title: ClassVar[str] = ""
+    #: The words of one of its uses, addressed to the player (``Power.describe`` with the seat's view, menus): a
+    #: ``str.format`` template over the phrases of ``tamalou.actions.Words`` (``{mine}``: "your slot 2 (7H)",
+    #: ``{theirs}``: "player 1's slot 0", ``{picked}``, ``{target}``...), e.g. "look at {theirs}". Default: "use the
+    #: power (its name) on" the cards the use names.
+    use_text: ClassVar[str] = ""
     exchanges: ClassVar[bool] = False
     passable: ClassVar[bool] = True
     #: Words for the events it emits besides tamalou's (``Event.describe``): event type -> a ``str.format``
@@ -126,6 +132,8 @@ class CardPower:
             cls.title = cls.name.replace("_", " ")
         if cls.name:
             POWER_TITLES[cls.name] = cls.title
+            if cls.use_text:
+                POWER_USE_TEXTS[cls.name] = cls.use_text
 
     @staticmethod
     def action(

@@ -757,3 +757,16 @@ def test_key_powers_replaced_on_french() -> None:
     assert_illegal(g, Pass(0))
     (looked,) = g.apply(Power(0, slot=0))
     assert looked.for_player(0)["card"] == "5C" and g.phase == "call"
+
+
+def test_decided_no_penalty_card_left_no_window_opens() -> None:
+    """Decided: "No penalty card left: matching is closed" — p0 draws the stock's last card and throws it: the
+    discard holds only it and the stock is empty, so a miss could not be given its penalty cards. No window opens
+    (whatever the card: p1 holds a 5 here) and no snap is listed or accepted. With one more card in the stock,
+    the same throw opens the window to everyone."""
+    g = three_seats(stock=["5D"], discard=())
+    events = throw_and_open(g)
+    assert "window" not in kinds(events) and g.phase == "draw" and g.current_player == 1
+    scenario.assert_matching_closed(g, reason="there is no thrown card to match on")
+    g = three_seats(stock=["5D", "6C"], discard=())
+    assert kinds(throw_and_open(g))[-1] == "window"

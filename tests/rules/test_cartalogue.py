@@ -441,3 +441,12 @@ def test_random_games_end_without_error_and_keep_every_card() -> None:
         assert sorted(p for place in result.ranking for p in place) == list(range(players))
         assert all(result.totals[p] <= 5 for p in result.winners)
         assert result.totals == [g.total(p) for p in range(players)]
+
+
+def test_decided_no_penalty_card_left_matching_is_closed() -> None:
+    """Decided: "No penalty card left: matching is closed" — the stock empty and the discard holding only its top,
+    no match is listed nor accepted (a wrong one would only show the card: a free look), with the same refusal
+    whatever the card; once the discard holds a second card, matching opens again."""
+    g = scenario.no_penalty_card_left(CARTALOGUE, [["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], "9S", "5H")
+    scenario.assert_matching_closed(g)
+    scenario.assert_matching_reopens(g)

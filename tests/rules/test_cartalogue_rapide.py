@@ -255,3 +255,12 @@ def test_declining_the_second_draw_is_a_pass_in_the_draw_phase() -> None:
     events = g.apply(Pass(0))
     assert [e.to_dict() for e in events] == [{"type": "passed", "player": 0, "phase": "draw"}]
     assert g.phase == "call" and g.current_player == 0
+
+
+def test_decided_no_penalty_card_left_matching_is_closed() -> None:
+    """Decided: "No penalty card left: matching is closed" — the stock empty and the discard holding only its top,
+    no match is listed nor accepted (a wrong one would only show the card: a free look), with the same refusal
+    whatever the card; once the discard holds a second card, matching opens again."""
+    g = scenario.no_penalty_card_left(RAPIDE, [["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], "9S", "5H")
+    scenario.assert_matching_closed(g)
+    scenario.assert_matching_reopens(g)

@@ -384,3 +384,12 @@ def test_a_match_ends_when_a_cumulative_score_passes_100() -> None:
         assert max(cumulative) > 100 and r.totals == cumulative and len(r.rounds) == rounds > 1
         assert r.winners == [p for p in range(3) if cumulative[p] == min(cumulative)]
         assert r.form == "points"
+
+
+def test_decided_no_penalty_card_left_matching_is_closed() -> None:
+    """Decided: "No penalty card left: matching is closed" — the stock empty and the discard holding only its top,
+    no match is listed nor accepted (a wrong one would only show the card: a free look), with the same refusal
+    whatever the card; once the discard holds a second card, matching opens again."""
+    g = scenario.no_penalty_card_left(DUTCH, [["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], "9S", "5H")
+    scenario.assert_matching_closed(g)
+    scenario.assert_matching_reopens(g)

@@ -1220,3 +1220,12 @@ def test_decided_wrong_card_on_a_won_window_is_a_miss() -> None:
     assert g.layout(3) == ["5H", "2C", "3C", "4C"]
     assert g.card_count(3) == 4 and g.view(0).stock_size == 1  # no penalty
     assert g.view(0).discard_top == "5S"
+
+
+def test_decided_no_penalty_card_left_matching_is_closed() -> None:
+    """Decided: "No penalty card left: matching is closed" — the stock empty and the discard holding only its top,
+    no match is listed nor accepted (a wrong one would only show the card: a free look), with the same refusal
+    whatever the card; once the discard holds a second card, matching opens again."""
+    g = scenario.no_penalty_card_left(FRENCH, [["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], "9S", "5H")
+    scenario.assert_matching_closed(g)
+    scenario.assert_matching_reopens(g)

@@ -651,3 +651,12 @@ def test_sealed_is_saved_and_restored_and_an_older_snapshot_restores_unsealed() 
         Game.from_json(json.dumps(data))
     fresh = new_round(KABOO, players=2, seed=4)
     assert fresh.sealed == 0 and tamalou.round_of(Game.from_json(fresh.to_json())).sealed == 0
+
+
+def test_decided_no_penalty_card_left_matching_is_closed() -> None:
+    """Decided: "No penalty card left: matching is closed" — the stock empty and the discard holding only its top,
+    no match is listed nor accepted (a wrong one would only show the card: a free look), with the same refusal
+    whatever the card; once the discard holds a second card, matching opens again."""
+    g = scenario.no_penalty_card_left(KABOO, [["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], "9S", "5H")
+    scenario.assert_matching_closed(g)
+    scenario.assert_matching_reopens(g)

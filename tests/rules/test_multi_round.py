@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 
+import scenario
 import tamalou
 from scenario import deal
 from tamalou import (
@@ -448,3 +449,12 @@ def test_replay_match_gives_the_same_json(tmp_path: Path) -> None:
         saved = Match.from_json(snapshot)
         again = tamalou.replay_match(v, 3, seed=saved.seed, actions=saved.actions)
         assert again.to_json() == snapshot
+
+
+def test_decided_no_penalty_card_left_matching_is_closed() -> None:
+    """Decided: "No penalty card left: matching is closed" — the stock empty and the discard holding only its top,
+    no match is listed nor accepted (a wrong one would only show the card: a free look), with the same refusal
+    whatever the card; once the discard holds a second card, matching opens again."""
+    g = scenario.no_penalty_card_left("multi-round", [["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], "9S", "5H")
+    scenario.assert_matching_closed(g)
+    scenario.assert_matching_reopens(g)

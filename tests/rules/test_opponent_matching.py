@@ -530,3 +530,13 @@ def test_in_tamalou_fun_a_layout_emptied_by_an_opponents_match_waits_for_the_car
     assert g.phase == "give" and not g.is_over
     g.apply(Give(0, 3, at=8))
     assert g.layout(1) == ["4S"] and g.phase == "draw" and not g.is_over
+
+
+def test_decided_no_penalty_card_left_matching_is_closed() -> None:
+    """Decided: "No penalty card left: matching is closed" — the stock empty and the discard holding only its top,
+    no match is listed nor accepted (a wrong one would only show the card: a free look), with the same refusal
+    whatever the card; once the discard holds a second card, matching opens again."""
+    hands = [["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]]
+    g = scenario.no_penalty_card_left(OPPONENT_MATCHING, hands, "9S", "5H")
+    scenario.assert_matching_closed(g)
+    scenario.assert_matching_reopens(g)

@@ -50,6 +50,9 @@ if TYPE_CHECKING:
 #: The phase of a window that opens after the card's power (``window = "after_power"``): a mechanic's
 #: phase, named by its string.
 WINDOW = "window"
+#: Why nobody may match while no penalty card could be given (RULES: "no penalty card left: matching is closed"):
+#: the same words whatever the card thrown, so the refusal reveals nothing.
+NO_PENALTY_CARD = "no penalty card is left (the stock is empty and the discard holds only its top): matching is closed"
 #: The phases where matches come in although they are not open to out-of-turn actions: each waits for
 #: the players who may still match or pass.
 _WINDOWS = frozenset((CLOSING, WINDOW))
@@ -180,6 +183,8 @@ class Matching(Mechanic):
         """Why ``p`` may not match now (besides the window itself), or ``None``."""
         if g.left >> p & 1:
             return "you have left the round"
+        if self.penalty and not g.can_draw_stock():
+            return NO_PENALTY_CARD
         if self._plain:
             return None
         if not self.while_playing and p == g.current_player and g.phase in (HOLD, POWER, SWAP):
@@ -201,7 +206,7 @@ class Matching(Mechanic):
         ):
             return
         if self._plain:
-            if g.left >> p & 1:
+            if g.left >> p & 1 or (self.penalty and not g.can_draw_stock()):
                 return
         elif self.blocked(g, p) is not None:
             return
@@ -266,7 +271,7 @@ class Matching(Mechanic):
         if st.tried[p] + n > self.max_cards:
             left = self.max_cards - st.tried[p]
             raise IllegalAction(f"you may throw {left} more card(s) on this one ({self.max_cards} at most)", a)
-        why = ("you have left the round" if g.left >> p & 1 else None) if self._plain else self.blocked(g, p)
+        why = self.blocked(g, p)
         if why is not None:
             raise IllegalAction(why, a)
         if phase in _WINDOWS and not st.waiting >> p & 1:
@@ -548,9 +553,7 @@ class Matching(Mechanic):
         waiting = st.waiting
         for q in range(g.players):  # a layout emptied, a player blocked or out of tries meanwhile
             if waiting >> q & 1 and (
-                st.tried[q] >= self.max_cards
-                or (g.empty(q) and not self.bare)
-                or (not self._plain and self.blocked(g, q) is not None)
+                st.tried[q] >= self.max_cards or (g.empty(q) and not self.bare) or self.blocked(g, q) is not None
             ):
                 waiting &= ~(1 << q)
         st.waiting = waiting

@@ -61,6 +61,7 @@ class ExchangeEqual(Action):
     slots: tuple[int, ...]
     at: float | None = None
     type: ClassVar[str] = "exchange_equal"
+    text: ClassVar[str] = "keep {held} for {my_slots}, claiming they are equal"
     __pydantic_config__: ClassVar[ConfigDict] = ConfigDict(extra="forbid", strict=False)
 
 

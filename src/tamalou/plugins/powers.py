@@ -139,6 +139,7 @@ class PeekOwn(CardPower):
     """Look at one of your own cards."""
 
     name = "peek_own"
+    use_text = "look at {mine}"
     title = "Look at one of your own cards"
 
     def uses(self, g: Round, p: int) -> list[Action]:
@@ -165,6 +166,7 @@ class PeekOpponent(CardPower):
     """Look at one card of an opponent."""
 
     name = "peek_opponent"
+    use_text = "look at {theirs}"
     title = "Look at one card of an opponent"
 
     def uses(self, g: Round, p: int) -> list[Action]:
@@ -192,6 +194,7 @@ class BlindSwap(CardPower):
     """Swap one of your cards with one of an opponent's, nobody looking."""
 
     name = "blind_swap"
+    use_text = "swap {mine} with {theirs}, nobody looking"
     title = "Swap one of your cards with one of an opponent's, nobody looking"
     exchanges = True
 
@@ -220,6 +223,7 @@ class LookAndSwap(PeekOpponent):
     """Look at one card of an opponent, then swap it with one of yours, or not."""
 
     name = "look_and_swap"
+    use_text = "look at {theirs}, then swap it with one of yours or not"
     title = "Look at one card of an opponent, then swap it with one of yours, or not"
     exchanges = True
 
@@ -280,6 +284,7 @@ class PlayAgain(CardPower):
     """Play again: draw once more, from the stock (tamalou.fun: "Jack: play again")."""
 
     name = "play_again"
+    use_text = "play again"
     title = "Play again: draw once more, from the stock"
     passable = False
 
@@ -307,6 +312,7 @@ class SwapThenLook(BlindSwap):
     Everyone sees the swap; the card received is shown to you alone."""
 
     name = "swap_then_look"
+    use_text = "swap {mine} with {theirs}, then look at the card you receive"
     title = "Swap one of your cards with another player's card, then look at the card you received"
 
     def resolve(self, g: Round, a: Power, events: list[Event]) -> Any:
@@ -323,6 +329,7 @@ class LookBothAndSwap(BlindSwap):
     Second step: ``swap`` with the slot you looked at, or ``pass``."""
 
     name = "look_both_and_swap"
+    use_text = "look at {mine} and {theirs}, then swap them or not"
     title = "Look at one of your cards and one of an opponent's, then swap those two, or not"
 
     def resolve(self, g: Round, a: Power, events: list[Event]) -> Any:
@@ -374,6 +381,7 @@ class SwapAnyBlind(CardPower):
     looking (kaboo and dutch J). Everyone sees which two places were swapped."""
 
     name = "swap_any_blind"
+    use_text = "swap {picked} with {theirs}, nobody looking"
     title = "Swap any two cards on the table, of two different layouts (yours included or not), nobody looking"
     exchanges = True
 
@@ -421,6 +429,7 @@ class LookAnyTwoAndSwap(SwapAnyBlind):
     them), or ``pass``."""
 
     name = "look_any_two_and_swap"
+    use_text = "look at {picked} and {theirs}, then swap them or not"
     title = "Pick any two cards on the table, of two different layouts, look at both, then swap them, or not"
 
     def resolve(self, g: Round, a: Power, events: list[Event]) -> Any:
@@ -471,6 +480,7 @@ class GiveStockCard(CardPower):
     the receiver, ``slot``, ``by``); nobody sees the card. A locked or sealed layout gets nothing."""
 
     name = "give_stock_card"
+    use_text = "give {target} the stock's top card, unseen"
     title = (
         "Give the stock's top card, face down and seen by nobody, to another player: it joins their layout in a new "
         "slot"
