@@ -30,7 +30,8 @@ What it plays, step for step as the engine lists and applies it:
   one match per occupied slot listed, in every phase of their turn: a card of the same rank goes to the
   discard (the first right match wins the window: nobody else may match on it any more); a wrong card
   goes back, face up, and costs a penalty card drawn face down from the stock into a new place of the
-  layout (none when no card is left). Three cards at most per player on one thrown card.
+  layout. Three cards at most per player on one thrown card. No match is listed while no penalty card could
+  be given (the stock empty, the discard holding only its top).
 - The call: once the drawn card is resolved, if nobody has called yet, the player may call or ``pass``,
   whatever their total; a player whose cards are all gone must call instead of drawing. After a call,
   each other player plays once more (a player with no card left is skipped). Then the closing window:
@@ -201,7 +202,12 @@ class Round:
             out = [PASS]
         else:
             return []
-        if self.win >= 0 and self.tried[p] < MAX_TRIES and (self.win_by < 0 or self.win_by == p):
+        if (
+            self.win >= 0
+            and self.tried[p] < MAX_TRIES
+            and (self.win_by < 0 or self.win_by == p)
+            and (self.stock or len(self.discard) > 1)
+        ):
             out += MATCHES[: len(hand)]
         return out
 
@@ -393,7 +399,7 @@ class Round:
     def round_ending(self) -> None:
         """The turn came back to the caller: the closing window, if anybody may match."""
         waiting = 0
-        if self.win >= 0:
+        if self.win >= 0 and (self.stock or len(self.discard) > 1):
             for q in range(PLAYERS):
                 if self.tried[q] < MAX_TRIES and self.win_by in (-1, q) and self.hands[q]:
                     waiting |= 1 << q
@@ -415,6 +421,8 @@ class Round:
         waiting = self.waiting
         if self.win_by >= 0:  # matched: nobody else may match it any more
             waiting &= 1 << self.win_by
+        if not self.stock and len(self.discard) < 2:  # no penalty card left: nobody may match
+            waiting = 0
         for q in range(PLAYERS):
             if waiting >> q & 1 and (self.tried[q] >= MAX_TRIES or not self.hands[q]):
                 waiting &= ~(1 << q)

@@ -106,6 +106,51 @@ class GreedyBot(_ViewReader):
             action = self.hinted(view, mine) or self.rng.choice(mine)
         return action
 
+    def explain(self, view: SeatView, legal_actions: list[Action]) -> tuple[Action | None, str]:
+        """Its move (``act``) and why, in words for the seat whose ``view`` this is (``tamalou play``'s ``?``): the
+        points it counts, read from the view alone (a card the seat has not seen is worth the mean of those it
+        has not seen)."""
+        action = self.act(view, legal_actions)
+        est = self.estimate(view)
+        values = self.facts.values
+        own = {s.slot: s.card for s in view.hands[view.player]}
+        unseen = f"about {est:.1f}, the mean of the cards you have not seen"
+        top, held = view.discard_top, view.held
+        if action is None:
+            return None, f"it matches only a card it knows is of the {top}'s kind, and you know none"
+        if isinstance(action, MatchAction):
+            owner = view.player if action.owner is None else action.owner
+            known = [s.card for s in view.hands[owner] if s.slot in action.slots and s.card is not None]
+            return action, f"you know it is the {' and the '.join(known)}, of the {top}'s kind: fewer points in play"
+        if isinstance(action, Draw):
+            worst = self._worst(view, est)
+            low = f"your worst card (about {worst[0]:.1f})" if worst is not None else "your worst card"
+            if action.source == "discard" and top is not None:
+                gain = f"the {top} ({values[top]} points) in place of {low} gains more"
+                return action, f"{gain} than a card of the stock (worth {unseen})"
+            return (
+                action,
+                f"a card of the stock (worth {unseen}) is expected to gain more than the {top} would in place of {low}",
+            )
+        if isinstance(action, Replace) and held is not None:
+            there = own.get(action.slot)
+            worth = f"the {there}, {values[there]} points" if there else f"a card you have not seen, {unseen}"
+            return action, f"the {held} ({values[held]} points) is lower than your slot {action.slot} ({worth})"
+        if isinstance(action, Discard) and held is not None:
+            return action, f"the {held} ({values[held]} points) is no lower than any card of yours it could replace"
+        total = self.expected_total(view, view.player, est)
+        threshold = self.facts.threshold
+        counted = f"your cards come to about {total:.1f} points (unseen ones at {est:.1f})"
+        if isinstance(action, Call):
+            return action, f"{counted}, at most the call threshold of {threshold}"
+        if isinstance(action, Pass) and view.phase == "call":
+            return action, f"{counted}, over the call threshold of {threshold}"
+        if isinstance(action, Power):
+            return action, "by the power's hints (what a use would show or gain), this use is worth the most"
+        if isinstance(action, Pass) and view.phase in ("power", "swap"):
+            return action, "by the power's hints, no use is worth more than passing"
+        return action, "by the hints of the ruleset's mechanics, or at random among the listed moves"
+
     def should_call(self, view: SeatView, est: float) -> bool:
         """Its known cards plus ``est`` for each unknown card come to at most the call threshold."""
         return self.expected_total(view, view.player, est) <= self.facts.threshold

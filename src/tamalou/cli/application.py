@@ -115,9 +115,10 @@ OlderVariantOption = Annotated[
 ]
 
 
-def _bot_list(spec: str) -> list[str]:
-    """The bot names of a ``--bots`` value (comma-separated, case-insensitive), each known; an empty name (a
-    comma too many) or an unknown one ends the command with a usage error."""
+def _bot_list(spec: str, people: bool = False) -> list[str]:
+    """The bot names of a ``--bots`` value (comma-separated, case-insensitive), each known (with ``people``,
+    ``human`` too: a person's seat, ``tamalou play``); an empty name (a comma too many) or an unknown one ends the
+    command with a usage error."""
     from ..bots import bot_names
     from ..bots.registry import bot_factory, is_bot_file
     from ..rulesets.problems import did_you_mean
@@ -127,13 +128,18 @@ def _bot_list(spec: str) -> list[str]:
     if not spec.strip() or any(not k for k in names):
         _fail(f"--bots {spec!r}: a bot name is empty (a comma too many?); bots: {', '.join(known)}")
     for k in names:
+        if k == "human":  # a person's seat: only ``play`` seats people
+            if not people:
+                _fail("--bots human: only tamalou play seats a person (tamalou play RULESET --bots human,greedy)")
+            continue
         if is_bot_file(k):
             try:
                 bot_factory(k)  # the file is read now: a wrong path is said before any game
             except ValueError as exc:
                 _fail(str(exc))
         elif k not in known:
-            _fail(f"unknown bot {k!r}{did_you_mean(k, known)} (bots: {', '.join(known)}, or file:PATH)")
+            people_too = ", human" if people else ""
+            _fail(f"unknown bot {k!r}{did_you_mean(k, known)} (bots: {', '.join(known)}{people_too}, or file:PATH)")
     return names
 
 

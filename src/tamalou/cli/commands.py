@@ -48,11 +48,9 @@ from .application import _version as _version
 from .play_command import _bot_kinds as _bot_kinds
 from .play_command import _bots as _bots
 from .play_command import _is_match as _is_match
-from .play_command import _match_table as _match_table
 from .play_command import _new_game as _new_game
 from .play_command import _new_match as _new_match
 from .play_command import _play_json as _play_json
-from .play_command import _result_table as _result_table
 from .play_command import _Round as _Round
 from .play_command import _round_bots as _round_bots
 from .play_command import play

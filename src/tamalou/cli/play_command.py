@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
 from ..bots import BotLike, make_bot, play_game
-from ..display import EMPTY
 from ..effective import match_words
 from ..engine.game import round_of
 from ..engine.round import Round, new_round
@@ -28,7 +27,6 @@ from .application import (
     RULE_FAILURE,
     BotsOption,
     OlderVariantOption,
-    PlayersOption,
     RulesetsArgument,
     _bot_list,
     _check_players,
@@ -38,11 +36,13 @@ from .application import (
     _out,
     _rulesets,
 )
+from .human_seat import HUMAN
 from .log import Narrator, cards, seat
+from .result_tables import match_table, result_table
 
 
-def _bot_kinds(spec: str, players: int) -> list[str]:
-    kinds = _bot_list(spec)
+def _bot_kinds(spec: str, players: int, people: bool = False) -> list[str]:
+    kinds = _bot_list(spec, people)
     if len(kinds) == 1:
         kinds *= players
     if len(kinds) != players:
@@ -79,64 +79,6 @@ def _is_match(v: Variant) -> bool:
 
 
 # ----------------------------------------------------------------------------- play
-
-
-def _result_table(result: Result, game: Round, names: list[str], title: str = "Result") -> Table:
-    place = {p: i + 1 for i, group in enumerate(result.ranking) for p in group}
-    table = Table(title=f"{title} ({result.reason})")
-    table.add_column("seat", no_wrap=True)
-    table.add_column("bot")
-    table.add_column("cards")
-    table.add_column("total", justify="right")
-    table.add_column("score", justify="right")
-    table.add_column("place", justify="right")
-    table.add_column("", no_wrap=True)
-    empty = False
-    for p in range(game.players):
-        marks = []
-        if p in result.winners:
-            marks.append("winner")
-        if p == result.caller:
-            marks.append("caller")
-        shown = cards(game.layout(p), game.variant.rules.deal.grid)
-        empty = empty or EMPTY in shown.split()
-        table.add_row(
-            seat(p),
-            names[p],
-            shown,
-            str(result.totals[p]),
-            str(result.scores[p]) if p < len(result.scores) else "",
-            str(place.get(p, "")),
-            ", ".join(marks),
-        )
-    if empty:
-        table.caption = f"{EMPTY} an empty slot (its card matched away)"
-    return table
-
-
-def _match_table(result: MatchResult, names: list[str]) -> Table:
-    """The match, a row per round and a column per seat (so it reads at 80 columns for up to 6 seats); a round
-    whose place bonus changed a seat's total shows it after the score: ``3 -5``."""
-    place = {p: i + 1 for i, group in enumerate(result.ranking) for p in group}
-    table = Table(title=f"Match ({result.form}, {len(result.rounds)} rounds)")
-    table.add_column("round", no_wrap=True)
-    for p, name in enumerate(names):
-        table.add_column(f"{seat(p)}\n{name}", justify="right", no_wrap=True)
-    bonus = False
-    for r, scores in enumerate(result.rounds):
-        row = [f"r{r + 1}"]
-        for p in range(len(names)):
-            extra = result.adjustments[r][p] if r < len(result.adjustments) else 0
-            bonus = bonus or bool(extra)
-            row.append(f"{scores[p]} {extra:+d}" if extra else str(scores[p]))
-        table.add_row(*row)
-    table.add_section()
-    table.add_row("total", *[str(result.totals[p]) for p in range(len(names))])
-    table.add_row("place", *[str(place.get(p, "")) for p in range(len(names))])
-    table.add_row("", *["winner" if p in result.winners else "" for p in range(len(names))])
-    if bonus:
-        table.caption = "3 -5: the round's score, then what its place added to the total (a bonus: below 0)"
-    return table
 
 
 class _Round:
@@ -214,10 +156,34 @@ def _play_json(v: Variant, players: int, seed: int, kinds: list[str]) -> dict[st
 def play(
     rulesets: RulesetsArgument = None,
     variant: OlderVariantOption = None,
-    players: PlayersOption = 4,
+    players: Annotated[
+        int | None,
+        typer.Option(
+            "--players",
+            "-p",
+            metavar="N",
+            help="Number of players (default: one a bot when --bots names several, else 4).",
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", metavar="N", help="Seed of the deal and of the bots.")] = 0,
     bots: BotsOption = "cautious",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the results.")] = False,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            "--resume",
+            metavar="FILE",
+            help="Play on from the snapshot a person wrote by leaving with q (its rulesets, seats and seed).",
+        ),
+    ] = None,
+    save: Annotated[
+        Path | None,
+        typer.Option(
+            "--save",
+            metavar="FILE",
+            help="Where q writes the snapshot (default: tamalou-play-RULESET-SEED.json here, or the --resume file).",
+        ),
+    ] = None,
     as_json: Annotated[
         bool,
         typer.Option(
@@ -228,19 +194,44 @@ def play(
         ),
     ] = False,
 ) -> None:
-    """Play a seeded game between bots, printing the referee's log (every card shown).
+    """Play a seeded game between bots, printing the referee's log (every card shown); or take a seat yourself.
 
     A ruleset of several rounds (rules.rounds) is played as a whole match, round by round. The log counts
     turns from 1. Without a ruleset: french.
+
+    A seat named human is played by a person at the terminal: their view of the table and a numbered menu of
+    their moves in words (several people: hot-seat, a screen hides the table between them). ? shows what the
+    greedy bot would do and why; q leaves, writing a snapshot that --resume plays on from. Choices may come from
+    a pipe, one a line.
 
     $ tamalou play french --players 3 --seed 7 --bots random
     $ tamalou play french gabo -p 2 -b greedy,cautious
     $ tamalou play tamalou-fun+jokers --quiet
     $ tamalou play our-table.toml --json > game.json
+    $ tamalou play french --bots human,greedy,cautious
+    $ tamalou play --resume tamalou-play-french-0.json
     """
-    v = _load(_rulesets(rulesets, variant))
+    if resume is not None:
+        if as_json:
+            _fail("--json plays bots only: a game with people cannot be printed as one document")
+        from .human_play import resume_with_people
+
+        resume_with_people(resume, save)
+        return
+    named = _rulesets(rulesets, variant)
+    v = _load(named)
+    if players is None:
+        listed = len(bots.split(","))
+        players = listed if listed > 1 else 4
     _check_players(v, players)
-    kinds = _bot_kinds(bots, players)
+    kinds = _bot_kinds(bots, players, people=True)
+    if HUMAN in kinds:
+        if as_json:
+            _fail("--json plays bots only: a game with people cannot be printed as one document")
+        from .human_play import play_with_people
+
+        play_with_people(v, named, players, seed, kinds, save)
+        return
     if as_json:
         _echo_document(json.dumps(_play_json(v, players, seed, kinds), indent=1, ensure_ascii=False))
         return
@@ -257,7 +248,7 @@ def play(
             say(f"{title}: {players} players, seed {seed}, bots {', '.join(kinds)}")
         rnd = _Round(game, kinds, log)
         result = rnd.play(_bots(kinds, seed))
-        out.print(_result_table(result, game, kinds))
+        out.print(result_table(result, game, kinds))
         winners = ", ".join(seat(p) for p in result.winners) or "nobody"
         caller = seat(result.caller) if result.caller is not None else "nobody"
         say(f"winners: {winners}; caller: {caller}; turns: {rnd.turns}; actions: {len(game.actions)}")
@@ -270,13 +261,13 @@ def play(
         rnd = _Round(game, kinds, log)
         result = rnd.play(_round_bots(kinds, seed, r))
         if not quiet:
-            out.print(_result_table(result, game, kinds, title=f"Round {r + 1}"))
+            out.print(result_table(result, game, kinds, title=f"Round {r + 1}"))
         m.next_round()
         totals = m.totals()
         scored = ", ".join(f"{seat(p)} {result.scores[p]}" for p in range(players))
         so_far = ", ".join(f"{seat(p)} {totals[p]}" for p in range(players))
         say(f"round {r + 1} ({result.reason}, {rnd.turns} turns): scores {scored}; totals {so_far}")
     match = m.result()
-    out.print(_match_table(match, kinds))
+    out.print(match_table(match, kinds))
     winners = ", ".join(seat(p) for p in match.winners) or "nobody"
     say(f"match winners: {winners}; rounds: {len(match.rounds)}")
