@@ -5,6 +5,7 @@ wherever bots are named: ``make_bot``, ``simulate``, ``tournament`` and the comm
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -87,3 +88,19 @@ def test_the_command_line_seats_a_file(tmp_path: Path) -> None:
     assert done.exit_code == 0, done.output
     wrong = runner.invoke(app, ["play", "french", "--bots", f"file:{tmp_path / 'nope.npz'}"])
     assert wrong.exit_code != 0 and "not a trained bot's file" in wrong.output
+
+
+def test_a_npz_file_without_numpy_says_which_extra_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without numpy (the ai extra), seating a ``.npz`` bot says so in one line, naming the extra; a JSON file
+    needs nothing."""
+    path = tmp_path / "agent.npz"
+    path.write_bytes(b"PK")  # (what is in it is never read: numpy is needed first)
+    monkeypatch.setitem(sys.modules, "numpy", None)  # an import of numpy now fails, as where it is not installed
+    done = CliRunner().invoke(app, ["play", "french", "--bots", f"file:{path}"])
+    assert done.exit_code == 2
+    assert " ".join(done.output.split()) == (  # (one line, wrapped at the terminal's width)
+        f"error: bot 'file:{path}': a .npz bot file needs numpy (the ai extra): pip install 'tamalou[ai]', or save "
+        "the bot as .json"
+    )
+    json_bot = LinearBot(KEEPER).save(tmp_path / "agent.json")
+    assert make_bot(f"file:{json_bot}") is not None

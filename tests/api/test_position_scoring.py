@@ -57,9 +57,10 @@ def test_a_column_of_one_rank_counts_0() -> None:
 def test_an_emptied_slot_keeps_its_place() -> None:
     """Seat 1 matches its 8C (slot 1) on the 8D seat 0 throws: slot 1 is emptied, ``None`` in its layout. Its cards
     stay where they lie: 6C and 5H in the first column, the 6H alone in the second, so nothing counts 0 (6 + 5 + 6
-    = 17). (Read without the emptied slot, 6C 5H 6H would put the two 6s in a column.)"""
+    = 17). (Read without the emptied slot, 6C 5H 6H would put the two 6s in a column.) The stock keeps a 5C: a
+    penalty card could be given, so matching is open."""
     hands = [["AS", "2S", "3S", "4S"], ["6C", "8C", "5H", "6H"]]
-    g = tamalou.new_game(COLUMNS, 2, seed=1, deal={"hands": hands, "stock": ["8D"]}, first_player=0)
+    g = tamalou.new_game(COLUMNS, 2, seed=1, deal={"hands": hands, "stock": ["8D", "5C"]}, first_player=0)
     g.apply(Draw(0, "stock"))
     g.apply(Discard(0))
     g.apply(MatchAction(1, (1,)))

@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+import optional
+
 from tamalou.cli import app
 
 runner = CliRunner()
@@ -112,7 +114,7 @@ def test_an_empty_bot_name_is_refused(bots: str) -> None:
 
 
 def test_a_plot_file_that_is_no_image_is_refused_before_the_games(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
+    optional.require("plot", "matplotlib")  # (skipped, saying why, without the plot extra; a failure in CI)
     result = run("simulate", "-n", "100000", "--plot", str(tmp_path / "out.xyz"))
     assert result.exit_code == 2
     assert "an image file is one of" in " ".join(result.output.split()) and ".png" in result.output

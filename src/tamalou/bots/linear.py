@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, Call, Discard, Draw, Pass, Power, Replace
 from ..schema import Variant
@@ -153,7 +153,7 @@ class LinearBot(GreedyBot):
         """Write the weights to ``path``: NumPy's ``.npz`` (needs numpy) or, for another suffix, JSON."""
         target = Path(path)
         if target.suffix == ".npz":
-            import numpy as np
+            np = _numpy()
 
             np.savez(target, weights=np.asarray(self.weights, dtype=np.float64), features=np.asarray(FEATURES))
         else:
@@ -164,8 +164,10 @@ class LinearBot(GreedyBot):
     def load(cls, path: str | Path, seed: int = 0) -> Self:
         """A bot with the weights of ``path`` (written by ``save``)."""
         source = Path(path)
+        if not source.is_file():
+            raise ValueError(f"{source}: no such file")
         if source.suffix == ".npz":
-            import numpy as np
+            np = _numpy()
 
             with np.load(source, allow_pickle=False) as data:
                 names = [str(n) for n in data["features"]]
@@ -179,3 +181,15 @@ class LinearBot(GreedyBot):
 
     def __repr__(self) -> str:
         return f"LinearBot({', '.join(f'{n}={w:.2f}' for n, w in zip(FEATURES, self.weights, strict=True))})"
+
+
+def _numpy() -> Any:
+    """NumPy, for ``.npz`` files; without it, an ``ImportError`` that says which extra brings it."""
+    try:
+        import numpy
+    except ImportError:
+        raise ImportError(
+            "a .npz bot file needs numpy (the ai extra): pip install 'tamalou[ai]', or save the bot as .json",
+            name="numpy",
+        ) from None
+    return numpy

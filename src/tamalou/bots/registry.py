@@ -80,6 +80,8 @@ def bot_factory(name: str) -> Callable[[int], BotLike]:
         path = name.strip()[len(FILE_PREFIX) :]
         try:
             weights = LinearBot.load(path).weights
+        except ImportError as exc:  # (an extra missing: said as it is)
+            raise ValueError(f"bot {name.strip()!r}: {exc}") from exc
         except (OSError, ValueError, KeyError) as exc:
             raise ValueError(f"bot {name.strip()!r}: {path!r} is not a trained bot's file: {exc}") from exc
         return lambda seed: LinearBot(weights, seed)

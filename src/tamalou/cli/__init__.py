@@ -35,6 +35,18 @@ __all__ = ["main"]
 #: What ``tamalou`` says, exiting with status 2, when typer or rich is not installed.
 MISSING_EXTRA = "the tamalou command needs the cli extra: pip install 'tamalou[cli]'"
 _EXTRA_MODULES = ("typer", "rich", "click")
+#: The extra that brings each package a command may need beyond the cli extra.
+EXTRA_OF = {
+    "numpy": "ai",
+    "pettingzoo": "ai",
+    "gymnasium": "ai",
+    "pyspiel": "ai",
+    "open_spiel": "ai",
+    "ray": "ray",
+    "matplotlib": "plot",
+    "hypothesis": "testing",
+    "mkdocs": "docs",
+}
 
 
 def _missing_extra(exc: ImportError) -> bool:
@@ -51,7 +63,17 @@ def main() -> None:
             raise
         sys.stderr.write(f"{MISSING_EXTRA}\n")
         raise SystemExit(2) from None
-    app()
+    try:
+        app()
+    except ImportError as exc:  # a command that needs an extra not installed: one line, no traceback
+        package = (exc.name or "").split(".")[0]
+        extra = EXTRA_OF.get(package)
+        if extra is None:
+            raise
+        sys.stderr.write(
+            f"error: this needs the {extra} extra ({package} is not installed): pip install 'tamalou[{extra}]'\n"
+        )
+        raise SystemExit(2) from None
 
 
 def __getattr__(name: str) -> Any:
