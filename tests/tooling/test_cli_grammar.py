@@ -12,7 +12,6 @@ import pytest
 from typer.testing import CliRunner
 
 import optional
-
 from tamalou.cli import app
 
 runner = CliRunner()

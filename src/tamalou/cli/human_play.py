@@ -15,7 +15,7 @@ from ..match import Match, new_match
 from ..schema import Variant
 from ..simulation import bot_seed
 from .application import RULE_FAILURE, _fail, _load, _out
-from .human_seat import HUMAN, HumanTable, Keyboard, Leave, read_snapshot, write_snapshot
+from .human_seat import HUMAN, HumanTable, Keyboard, read_snapshot, write_snapshot
 from .log import seat
 from .result_tables import match_table, result_table
 
@@ -87,13 +87,13 @@ def _play_round(game: Round, named: Sequence[str], seed: int, kinds: list[str], 
     table = _table(kinds)
     try:
         result = table.play(game, _seats(kinds, seed, None))
-    except Leave:
+    except TamalouError as exc:  # a plugin's hook failed during the game
+        _fail(str(exc), RULE_FAILURE)
+    if result is None:  # the person left
         path = save or _default_save(named, seed)
         write_snapshot(path, named, kinds, seed, {"game": game.to_json()})
         _left(path)
         return
-    except TamalouError as exc:  # a plugin's hook failed during the game
-        _fail(str(exc), RULE_FAILURE)
     out.print(result_table(result, game, kinds))
     winners = ", ".join(seat(p) for p in result.winners) or "nobody"
     out.print(f"winners: {winners}; turns: {game.turn}; actions: {len(game.actions)}")
@@ -109,15 +109,15 @@ def _play_match(match: Match, named: Sequence[str], seed: int, kinds: list[str],
         if not game.is_over:
             out.print(f"== round {r + 1}: {seat(game.first_player)} plays first")
             try:
-                table.play(game, _seats(kinds, seed, r))
-            except Leave:
+                played = table.play(game, _seats(kinds, seed, r))
+            except TamalouError as exc:
+                _fail(str(exc), RULE_FAILURE)
+            if played is None:  # the person left
                 path = save or _default_save(named, seed)
                 write_snapshot(path, named, kinds, seed, {"match": match.to_json()})
                 _left(path)
                 return
-            except TamalouError as exc:
-                _fail(str(exc), RULE_FAILURE)
-            out.print(result_table(game.result(), game, kinds, title=f"Round {r + 1}"))
+            out.print(result_table(played, game, kinds, title=f"Round {r + 1}"))
         match.next_round()
     result = match.result()
     out.print(match_table(result, kinds))

@@ -97,8 +97,8 @@ class Keyboard:
             return False
 
 
-class Leave(Exception):
-    """The person pressed ``q`` (or the input ended): the table stops and writes its snapshot."""
+class _Leave(Exception):
+    """The person pressed ``q`` (or the input ended): ``HumanTable.play`` stops and returns ``None``."""
 
 
 def explain(view: Any, legal: list[Action], variant: Any) -> str:
@@ -180,7 +180,7 @@ class HumanTable:
         try:
             answer = self.keyboard.read(timeout)
         except EOFError:
-            raise Leave from None
+            raise _Leave from None
         if answer is not None and not self.keyboard.echoes:  # a pipe's choice, shown as if typed
             self.say(f"  > {answer}")
         return answer
@@ -211,7 +211,7 @@ class HumanTable:
             if answer == "" and window:
                 return None
             if answer.lower() == "q":
-                raise Leave
+                raise _Leave
             if answer == "?":
                 self.say("  " + explain(g.seat_view(p), legal, g.variant))
                 continue
@@ -241,7 +241,7 @@ class HumanTable:
                 if answer == "":
                     return None
                 if answer is not None and answer.lower() == "q":
-                    raise Leave
+                    raise _Leave
                 if answer is not None and answer.isdigit() and 1 <= int(answer) <= len(options):
                     chosen = options[int(answer) - 1][0]
                     left = [a for a in left if _field(a, name, p) == chosen]
@@ -251,8 +251,15 @@ class HumanTable:
 
     # ------------------------------------------------------------------ playing
 
-    def play(self, g: Round, bots: Sequence[BotLike | None]) -> Result:
-        """Play ``g`` to its end (``Leave`` if a person leaves). ``bots[p]`` is ``None`` at a person's seat."""
+    def play(self, g: Round, bots: Sequence[BotLike | None]) -> Result | None:
+        """Play ``g`` to its end and return its result; ``None`` if a person left (``q``, or the end of the
+        input: the round stays as it is, to be saved). ``bots[p]`` is ``None`` at a person's seat."""
+        try:
+            return self._play(g, bots)
+        except _Leave:
+            return None
+
+    def _play(self, g: Round, bots: Sequence[BotLike | None]) -> Result:
         n = g.players
         acts = [None if b is None else as_bot(b) for b in bots]
         for p, b in enumerate(bots):

@@ -16,6 +16,8 @@ standard input, and writes what it played on its standard output.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import hashlib
 import json
 import os
@@ -26,7 +28,7 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -138,6 +140,25 @@ def _hash_seeds(count: int, salt: int) -> list[str]:
     return seeds
 
 
+#: The environment variable that tells a fresh process its parent's pid: it stops when its parent is gone.
+_PARENT = "TAMALOU_DETERMINISM_PARENT"
+
+
+def _die_with_parent() -> None:
+    """In a fresh process: be stopped when the process that started it ends (Linux: ``PR_SET_PDEATHSIG``), and stop
+    now if it already has; elsewhere the closed standard input ends it (its next read meets the end)."""
+    parent = os.environ.get(_PARENT)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if parent is not None and str(os.getppid()) != parent:  # the parent ended before the line above
+        os._exit(1)
+
+
 class FreshProcess:
     """Work done by ``python -m tamalou.verify.determinism`` under its own ``PYTHONHASHSEED``: started at once
     (``start``), it runs beside whatever this process does, and writes each game's trace as soon as it is played;
@@ -146,7 +167,7 @@ class FreshProcess:
 
     def __init__(self, work: dict[str, Any], hash_seed: str) -> None:
         self.hash_seed = hash_seed
-        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, _PARENT: str(os.getpid())}
         command = [sys.executable, "-m", "tamalou.verify.determinism"]
         # A file, not a pipe: a plugin that prints much cannot block the process; it lives as long as the process.
         self.errors = tempfile.TemporaryFile()  # noqa: SIM115
@@ -205,6 +226,109 @@ class FreshProcess:
         self.process.wait()
         if self.process.stdout is not None:
             self.process.stdout.close()
+
+
+class PoolProcess:
+    """A fresh process that plays one work after another (``check_determinism``'s pool): started once, under its
+    own ``PYTHONHASHSEED``, reused by every check of this process, stopped at its exit (``stop_pool``) and never
+    outliving it (``_die_with_parent``)."""
+
+    def __init__(self, hash_seed: str) -> None:
+        self.hash_seed = hash_seed
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, _PARENT: str(os.getpid())}
+        self.errors = tempfile.TemporaryFile()  # noqa: SIM115
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tamalou.verify.determinism"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.errors,
+            env=env,
+        )
+        self.send_raw(pickle.dumps(list(sys.path)))
+
+    def send_raw(self, payload: bytes) -> None:
+        stdin = self.process.stdin
+        assert stdin is not None
+        try:
+            stdin.write(payload)
+            stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):  # it ended: ``receive`` says why
+            pass
+
+    def send(self, work: dict[str, Any]) -> None:
+        """Start ``work`` (the process reads it whole before it plays: nothing can block both sides)."""
+        self.send_raw(pickle.dumps({**work, "path": list(sys.path), "more": True}))
+
+    def receive(self, count: int, timeout: float = TIMEOUT) -> list[Trace]:
+        """The ``count`` traces of the work sent; ``RuntimeError`` if the process failed or took too long (it is
+        then stopped, and the pool starts another next time)."""
+        late: list[bool] = []
+
+        def too_long() -> None:
+            late.append(True)
+            self.stop()
+
+        watchdog = threading.Timer(timeout, too_long)
+        watchdog.start()
+        traces: list[Trace] = []
+        try:
+            out = self.process.stdout
+            assert out is not None
+            while len(traces) < count:
+                try:
+                    traces.append(pickle.load(out))
+                except (EOFError, pickle.UnpicklingError, ValueError, OSError):
+                    break
+        finally:
+            watchdog.cancel()
+        if len(traces) < count:
+            self.stop()
+            self.errors.seek(0)
+            lines = self.errors.read().decode(errors="replace").strip().splitlines()
+            why = f"no answer within {timeout:g} s" if late else lines[-1] if lines else "it ended early"
+            raise RuntimeError(f"the fresh process playing the game again failed: {why}")
+        return traces
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def stop(self) -> None:
+        if self.process.stdin is not None and not self.process.stdin.closed:
+            with contextlib.suppress(OSError):
+                self.process.stdin.close()
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+
+
+#: ``check_determinism``'s processes, by hash seed (started on first use, ``PROCESSES`` at most).
+_POOL: dict[str, PoolProcess] = {}
+_POOL_LOCK = threading.Lock()
+
+
+def _pool(count: int) -> list[PoolProcess]:
+    """``count`` processes of the pool (its hash seeds fixed: the same answer whatever this process's own), started
+    where missing or ended."""
+    if not _POOL:
+        atexit.register(stop_pool)
+    chosen = []
+    for hash_seed in _hash_seeds(count, 0):
+        process = _POOL.get(hash_seed)
+        if process is None or not process.alive:
+            process = _POOL[hash_seed] = PoolProcess(hash_seed)
+        chosen.append(process)
+    return chosen
+
+
+def stop_pool() -> None:
+    """Stop ``check_determinism``'s processes (done at exit; they never outlive this process anyway)."""
+    with _POOL_LOCK:
+        for process in _POOL.values():
+            process.stop()
+        _POOL.clear()
 
 
 def _first_difference(here: Trace, there: Trace) -> str | None:
@@ -320,7 +444,8 @@ def check_determinism(game: Game | Round, *, processes: int = PROCESSES) -> None
     """``determinism`` on one game: its actions applied again in ``processes`` fresh processes, each under
     another ``PYTHONHASHSEED`` (drawn from the game's seed), give the same events, final state and result as
     each other and as here; else ``InvariantViolation`` naming the two processes and the first difference.
-    Costs a fresh process each (about a second, side by side).
+    The processes are a pool, started on the first check and reused by every later one (a check then costs the
+    replays alone); they stop when this process ends.
 
     >>> from tamalou.verify import random_playout
     >>> check_determinism(random_playout("french", players=2, seed=1), processes=1)
@@ -332,14 +457,13 @@ def check_determinism(game: Game | Round, *, processes: int = PROCESSES) -> None
         "variant": rd.variant,
         "replay": [(rd.players, rd.seed, [action_to_dict(a) for a in rd.actions], rd.deal_spec, first)],
     }
-    started = [FreshProcess(work, hash_seed) for hash_seed in _hash_seeds(processes, rd.seed)]
-    try:
-        played = [(fresh.hash_seed, fresh.traces()[0]) for fresh in started]
-    finally:
+    with _POOL_LOCK:
+        started = _pool(processes)
         for fresh in started:
-            fresh.stop()
-    # The fresh processes with each other first (their hash seeds are fixed by the game's seed: the same answer
-    # whatever this process's own), then with this process.
+            fresh.send(work)
+        played = [(fresh.hash_seed, fresh.receive(1)[0]) for fresh in started]
+    # The fresh processes with each other first (their hash seeds are fixed: the same answer whatever this
+    # process's own), then with this process.
     pairs = [(played[0], other) for other in played[1:]] + [(("this one's", mine), other) for other in played]
     for (one_seed, one), (other_seed, other) in pairs:
         differs = _first_difference(one, other)
@@ -355,19 +479,34 @@ def _main() -> None:
     """A fresh process's work: ``sys.path``, then ``{"variant": ..., "play": [(seed, players)...]}`` or
     ``{"variant": ..., "replay": [(players, seed, actions, deal, first_player)...]}``, pickled on standard
     input; the traces, pickled one by one as they are played, on standard output."""
+    _die_with_parent()
     stdin = sys.stdin.buffer
     sys.path[:] = pickle.load(stdin)
-    work = pickle.load(stdin)
+    out = sys.stdout.buffer
+    while True:  # one work, or (a pool's process) one after another until its standard input ends
+        try:
+            work = pickle.load(stdin)
+        except EOFError:
+            return
+        if "path" in work:
+            sys.path[:] = work["path"]
+        for trace in _traces(work):  # each trace as soon as it is played: the caller reads only as many as it needs
+            pickle.dump(trace, out)
+            out.flush()
+        if not work.get("more"):
+            return
+
+
+def _traces(work: dict[str, Any]) -> Iterator[Trace]:
+    """The traces of a work, played one by one."""
     v = work["variant"]
     if "play" in work:
         timeout = work.get("timeout")
         plays = [partial(_within, timeout, partial(play_trace, v, n, s)) for s, n in work["play"]]
     else:
         plays = [partial(replay_trace, v, n, s, actions, deal, first) for n, s, actions, deal, first in work["replay"]]
-    out = sys.stdout.buffer
-    for play in plays:  # each trace as soon as it is played: the caller reads only as many as it needs
-        pickle.dump(play(), out)
-        out.flush()
+    for play in plays:
+        yield play()
 
 
 if __name__ == "__main__":  # run as the module's own copy, so that what it pickles is the package's
