@@ -196,7 +196,8 @@ def test_the_greedy_move_stands_unless_the_search_finds_a_clear_lead() -> None:
 def test_a_budget_of_moves_or_seconds_ends_a_search() -> None:
     """The budget counts the moves the samples play: the search starts no iteration once it is spent (the
     last one passes it by at most a rollout), the same on any machine; ``seconds`` ends it by the clock. Four
-    players at a round's start: an iteration plays the round out, dozens of moves."""
+    players at a round's start: an iteration plays the round out, dozens of moves. (``seconds``: the timing test
+    below.)"""
     game = tamalou.new_game("french", players=4, seed=5)
     p = game.current_player
     view, legal = game.seat_view(p), game.legal_actions(p)
@@ -216,12 +217,22 @@ def test_a_budget_of_moves_or_seconds_ends_a_search() -> None:
     assert sum(n for n, _ in bounded.last_search.values()) == bounded.last_iterations
     again = search(budget=2000)
     assert again.last_search == bounded.last_search  # a count, not a clock: the same search
-    start = time.perf_counter()
-    timed = search(iterations=10**6, budget=None, seconds=0.05)  # a million iterations would take minutes
-    assert time.perf_counter() - start < 1.0 and 0 < timed.last_iterations < 10**6
     for bad in ({"budget": 0}, {"seconds": 0.0}, {"seconds": -1.0}):
         with pytest.raises(ValueError, match=next(iter(bad))):
             ISMCTSBot(**bad)
+
+
+@pytest.mark.timing
+def test_seconds_end_a_search_by_the_clock() -> None:
+    """``seconds`` ends a search by the clock: a million iterations would take minutes; 0.05 s ends it well within
+    a second (a generous bound: the verdict depends on the clock, so it runs alone, ``pytest --timing``)."""
+    game = tamalou.new_game("french", players=4, seed=5)
+    p = game.current_player
+    bot = ISMCTSBot(seed=1, iterations=10**6, budget=None, seconds=0.05)
+    bot.setup(game.variant, p)
+    start = time.perf_counter()
+    bot.act(game.seat_view(p), game.legal_actions(p))
+    assert time.perf_counter() - start < 1.0 and 0 < bot.last_iterations < 10**6
 
 
 def test_a_rollout_cut_short_is_judged_by_the_ruleset_s_own_scoring() -> None:

@@ -142,6 +142,7 @@ def test_a_script_without_the_main_guard_plays_in_one_process_and_says_so(tmp_pa
     assert run.stdout.splitlines() == ["simulate 2 []", "verify True []"]
 
 
+@pytest.mark.timing
 @pytest.mark.skipif(not hasattr(os, "killpg"), reason="process groups are POSIX")
 def test_killing_tamalou_simulate_stops_its_workers(tmp_path: Path) -> None:
     """``kill PID`` (SIGTERM) of ``tamalou simulate`` ends the command and every worker it started."""

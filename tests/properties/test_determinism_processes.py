@@ -9,6 +9,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from tamalou.verify import check_determinism, determinism, random_playout
 
 #: A process that starts the pool and a run's fresh processes, prints their pids, then waits to be killed.
@@ -45,6 +47,7 @@ def test_the_pool_is_started_once_and_reused() -> None:
     assert not any(alive(pid) for pid in first.values())
 
 
+@pytest.mark.timing
 def test_no_fresh_process_outlives_a_killed_parent() -> None:
     parent = subprocess.Popen([sys.executable, "-c", STARTER], stdout=subprocess.PIPE, text=True)
     assert parent.stdout is not None

@@ -190,6 +190,7 @@ def test_determinism_holds_on_a_built_in_ruleset() -> None:
     assert check_run_determinism(resolve("french"), [(seed, 2 + seed % 3) for seed in range(GAMES)]) is None
 
 
+@pytest.mark.timing
 def test_determinism_waits_only_for_the_games_it_compares() -> None:
     """The fresh processes play the run's games beside it; when no game of the run is left to compare (every one
     failed, or the run stopped early) the check returns at once and stops them, instead of waiting for games

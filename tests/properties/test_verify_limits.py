@@ -67,6 +67,7 @@ def _slow_calls_counted_from_this_test() -> None:
 # ----------------------------------------------------------------------------- --timeout
 
 
+@pytest.mark.timing
 @needs_alarm
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_game_that_never_ends_is_stopped_and_the_run_goes_on(workers: int) -> None:
@@ -90,6 +91,7 @@ def test_a_game_that_never_ends_is_stopped_and_the_run_goes_on(workers: int) -> 
     assert "while playing {" in message, message
 
 
+@pytest.mark.timing
 @needs_alarm
 def test_the_time_limit_names_the_plugin_s_code_even_untimed() -> None:
     """Without the hook budget (no timer), the stack still names the plugin's function where it was stuck."""
@@ -125,6 +127,7 @@ def test_the_limits_are_checked() -> None:
     assert run("verify", "french", "--hook-budget", "-5").exit_code == 2
 
 
+@pytest.mark.timing
 @needs_alarm
 def test_the_cli_reports_a_game_stopped_by_its_time_limit_and_writes_it_as_found(tmp_path: Path) -> None:
     out = tmp_path / "c.json"
@@ -155,6 +158,7 @@ def test_a_finished_failure_is_shrunk_rather_than_a_game_stopped_by_its_time_lim
 # ----------------------------------------------------------------------------- --hook-budget
 
 
+@pytest.mark.timing
 def test_a_slow_hook_is_named_with_its_plugin_and_its_slowest_time() -> None:
     report = verify(SLOW, games=1, players=2, seed=3, workers=1)
     assert report.ok  # slow is not failing
@@ -168,6 +172,7 @@ def test_a_slow_hook_is_named_with_its_plugin_and_its_slowest_time() -> None:
     assert not verify(SLOW, games=1, players=2, seed=3, workers=1, hook_budget=None).slow_hooks
 
 
+@pytest.mark.timing
 def test_the_cli_warns_of_a_slow_hook() -> None:
     result = run("verify", SLOW, "-n", "1", "-p", "2", "-s", "3", "-w", "1")
     assert result.exit_code == 0, result.output
@@ -195,6 +200,7 @@ def test_hooks_are_timed_only_for_plugins_of_the_ruleset_s_own_and_put_back() ->
 # ----------------------------------------------------------------------------- progress off a terminal
 
 
+@pytest.mark.timing
 def test_progress_lines_off_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TAMALOU_PROGRESS_SECONDS", "0.1")
     result = run("verify", SLOW, "-n", "2", "-p", "2", "-s", "3", "-w", "1")
@@ -214,6 +220,7 @@ def test_the_progress_interval_comes_from_the_environment(
 # ----------------------------------------------------------------------------- Ctrl-C and SIGTERM
 
 
+@pytest.mark.timing
 def test_an_interrupted_verify_raises_with_the_games_finished() -> None:
     """The library: a ``KeyboardInterrupt`` during the games is a ``VerifyInterrupted`` carrying the report."""
     seen: list[int] = []
@@ -267,6 +274,7 @@ def wait_for(condition: Callable[[], bool], seconds: float) -> bool:
     return condition()
 
 
+@pytest.mark.timing
 @needs_proc
 @pytest.mark.parametrize(
     ("ruleset", "send", "status", "name"),

@@ -14,6 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -249,8 +250,19 @@ FAST_SIZES: dict[str, list[tuple[str, str]]] = {
 }
 
 
+#: The tutorials whose transcripts depend on wall-clock time (a game stopped by its time limit, a hook slow enough
+#: to be named): run alone, in the timing tier (``pytest --timing``).
+TIMED_PAGES = {"verify.md"}
+
+
+def _tutorial(page: str) -> Any:
+    return pytest.param(page, marks=pytest.mark.timing) if page in TIMED_PAGES else page
+
+
 @pytest.mark.scaled
-@pytest.mark.parametrize("page", [p for p in TUTORIALS if p in FAST_SIZES] if tiers.DEEP else TUTORIALS)
+@pytest.mark.parametrize(
+    "page", [_tutorial(p) for p in TUTORIALS if p in FAST_SIZES] if tiers.DEEP else [_tutorial(p) for p in TUTORIALS]
+)
 def test_tutorial_runs(page: str, tmp_path: Path) -> None:
     counts = run_page(page, tmp_path, () if tiers.DEEP else FAST_SIZES.get(page, ()))
     assert counts["python"] + counts["command"] > 0, f"docs/{page}: nothing was run"

@@ -210,4 +210,3 @@ def test_only_play_seats_a_person() -> None:
     assert done.exit_code == 2 and "only tamalou play seats a person" in done.output
     done = runner.invoke(app, ["play", "french", "-b", "human,greedy", "--json"])
     assert done.exit_code == 2 and "--json plays bots only" in done.output
-

@@ -30,7 +30,10 @@ class FlipOnDiscard(Mechanic):
     name = "flip"
     order = 6  # before matching (10) and powers (20): the flip takes the turn after the throw
     actions = (Flip,)
-    title = "throwing away the card drawn from the stock turns one of one's face-down cards face up"
+    title = (
+        "throwing away the card drawn from the stock turns one of one's face-down cards face up, in place of the "
+        "card's power: a power card thrown away gives no power while the thrower has a face-down card"
+    )
 
     @classmethod
     def wanted(cls, variant: Variant) -> bool:

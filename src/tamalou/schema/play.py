@@ -37,7 +37,8 @@ class DrawRules(_Section):
     discard_turns_up: bool = Field(
         False,
         description="Whether throwing away the card drawn from the stock turns one of one's face-down cards face up "
-        "(the phase 'flip', action 'flip'; nothing to turn when every card is face up).",
+        "(the phase 'flip', action 'flip'; nothing to turn when every card is face up). The flip takes the place of "
+        "the thrown card's power: a power card thrown away gives no power while the thrower has a face-down card.",
     )
     placed: Literal["face_down", "face_up"] = Field(
         "face_down",
