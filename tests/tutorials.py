@@ -93,7 +93,13 @@ def run(args: list[str], cwd: Path, where: str, status: int = 0, *, both: bool =
     """``args``' standard output (with ``both``: its standard error after it), once it exited with ``status``;
     with ``interrupt``, it gets SIGINT :data:`INTERRUPT_AFTER` seconds after it started."""
     with subprocess.Popen(
-        args, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=clean_env()
+        args,
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=clean_env(),
     ) as process:
         try:
             if interrupt:

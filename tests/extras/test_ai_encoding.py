@@ -192,7 +192,7 @@ def test_the_documented_layout_of_the_french_space() -> None:
     uses = [Power(p, slot=1, target=(p + 1) % 3, target_slot=2) for p in range(3)]
     assert len({space.id(u) for u in uses}) == 1
     assert space.describe(space.id(uses[0])) == "power slot=1 target=+1 target_slot=2"
-    assert space.describe(space.id(uses[0]), player=2) == str(uses[2].to_dict())
+    assert space.describe(space.id(uses[0]), player=2) == f"{uses[2].describe()} {uses[2].to_dict()}"
     assert len(groups(16, 4)) == 1 + 16 + 16 * 15 + 560 + 1820
     assert space.size == 1 + 1 + 2 + len(groups(16, 4)) * 4 + 1 + 17 * 4 * 17 * 4 + 16 + 16
     assert "power" in space.summary() and repr(space) == "<ActionSpace french players=3 size=15209>"

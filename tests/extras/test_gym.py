@@ -158,3 +158,40 @@ def test_the_training_runs_at_a_small_size(tmp_path: Path) -> None:
 @pytest.mark.deep  # the page's training as written: about three CPU-minutes
 def test_the_trained_agent_beats_the_cautious_bots_as_the_page_says(tmp_path: Path) -> None:
     run_sections((TRAINING,), tmp_path)
+
+
+def test_gymnasium_make_finds_the_environment_in_a_fresh_interpreter() -> None:
+    """``gymnasium.make("tamalou/Tamalou-v0")`` with nothing of tamalou imported first (the ``.pth`` hook that
+    ``_tamalou_gymnasium`` installs, or the ``gymnasium.envs`` entry point of older Gymnasium releases)."""
+    code = (
+        "import sys, gymnasium\n"
+        "assert 'tamalou' not in sys.modules\n"
+        "env = gymnasium.make('tamalou/Tamalou-v0', variant='cabo', players=3)\n"
+        "obs, info = env.reset(seed=1)\n"
+        "print(obs.shape, env.unwrapped.variant.name)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[-1] == "cabo"
+
+
+def test_render_mode_none_prints_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    """Without a render mode, nothing is printed, by the environment or by Gymnasium's checker through it; "ansi"
+    returns the table, as words; "human" prints it."""
+    env = gymnasium.make(ENV_ID, variant="french", players=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(env.unwrapped, skip_render_check=True)
+    env.reset(seed=3)
+    for _ in range(5):
+        mask = env.unwrapped.action_masks()
+        env.step(int(np.flatnonzero(mask)[0]))
+    assert env.unwrapped.render() is None
+    assert capsys.readouterr().out == ""
+    ansi = TamalouGymEnv("french", players=2, render_mode="ansi")
+    ansi.reset(seed=3)
+    assert "P0" in (ansi.render() or "")
+    human = TamalouGymEnv("french", players=2, render_mode="human")
+    human.reset(seed=3)
+    human.render()
+    assert "P0" in capsys.readouterr().out

@@ -162,7 +162,8 @@ def test_refusals() -> None:
     space = ActionSpace.of("french", 2)
     first = e.game.current_player
     replace = space.id(tamalou.Replace(first, 0))  # no card is held yet
-    with pytest.raises(ValueError, match=r"action \d+ \(\{'type': 'replace'.*not legal"):
+    words = r"put the card you hold in your slot 0 .*"  # (the action in words, then its JSON)
+    with pytest.raises(ValueError, match=r"action \d+ \(" + words + r"\{'type': 'replace'.*not legal"):
         e.step(replace)
     with pytest.raises(ValueError, match="NOOP"):
         e.step(e.noop)
@@ -253,3 +254,18 @@ SECTIONS = ("Action ids and masks", "Observations", "A PettingZoo environment")
 
 def test_the_page_runs_and_prints_what_it_shows(tmp_path: Path) -> None:
     run_sections(SECTIONS, tmp_path)
+
+
+def test_render_shows_the_last_move_in_words() -> None:
+    """``render()`` ("ansi") is the referee's table and the last move in words (``Action.describe``)."""
+    e = raw_env(variant="french", players=2, render_mode="ansi")
+    e.reset(seed=2)
+    agent = e.agent_selection
+    p = e.agents.index(agent)
+    draw = e.space.id(tamalou.Draw(p, "stock"))
+    e.step(draw)
+    text = e.render()
+    assert text is not None and text.splitlines()[-1] == f"last move: P{p}: draw from the stock"
+    quiet = raw_env(variant="french", players=2)
+    quiet.reset(seed=2)
+    assert quiet.render() is None

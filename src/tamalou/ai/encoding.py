@@ -419,9 +419,11 @@ class ActionSpace:
 
     def describe(self, i: int, player: int | None = None) -> str:
         """What id ``i`` is, in words: ``"power slot=0 target=+1 target_slot=2"`` (seats relative to the
-        actor), or with ``player`` the action of that seat as a dict."""
+        actor), or with ``player`` the action of that seat in words and as JSON (``Action.describe``: ``"draw from
+        the stock {'type': 'draw', 'player': 1, 'source': 'stock'}"``)."""
         if player is not None:
-            return str(self.action(i, player).to_dict())
+            action = self.action(i, player)
+            return f"{action.describe()} {action.to_dict()}"
         block, values = self._values(i, 0)
         parts = [block.cls.type]
         for f in block.fields:

@@ -45,7 +45,7 @@ would be if seat 0 knew them all (``tamalou.ai.observation.table_view``); the or
 ``reset(seed=s)`` deals a round seeded from ``s`` (the same ``s`` and the same actions: the same round);
 ``env.unwrapped.game`` is the ``tamalou.Game``, ``env.unwrapped.space`` its ``ActionSpace``.
 ``render()`` (``render_mode="ansi"`` returns it, ``"human"`` prints it) shows the table as the referee
-sees it, every card.
+sees it, every card, and the last move in words (``Action.describe``).
 """
 
 from __future__ import annotations
@@ -242,7 +242,12 @@ class TamalouEnv(AECEnv):  # type: ignore[misc]
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        text = repr(self._game())
+        game = self._game()
+        text = repr(game)
+        if game.actions:  # the last move, in words (``Action.describe``)
+            last = game.actions[-1]
+            who = f"P{last.player}" if hasattr(last, "player") else "time"
+            text += f"\nlast move: {who}: {last.describe()}"
         if self.render_mode == "human":
             print(text)
             return None

@@ -76,7 +76,9 @@ def _table(kinds: Sequence[str]) -> HumanTable:
 
 
 def _left(path: Path) -> None:
-    _out().print(f"you left the table: the game is saved in {path}; play on with: tamalou play --resume {path}")
+    _out().print(
+        f"you left the table: the game is saved in {path}; play on with: tamalou play --resume {path}", soft_wrap=True
+    )
 
 
 def _play_round(game: Round, named: Sequence[str], seed: int, kinds: list[str], save: Path | None) -> None:

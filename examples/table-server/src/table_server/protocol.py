@@ -26,10 +26,14 @@ def state(match: tamalou.Match, seat: int, now: float, busy: bool = False) -> di
     room's bots are answering (more updates come at once): wait for a state that is not busy to act."""
     game = match.game
     over = match.is_over
+    view = game.view(seat)
+    # Time is the server's: ticks are not offered to clients.
+    legal = [a for a in game.legal_actions(seat) if not isinstance(a, tamalou.Tick)]
     return {
-        "view": game.view(seat).model_dump(mode="json"),
-        # Time is the server's: ticks are not offered to clients.
-        "legal": [a.to_dict() for a in game.legal_actions(seat) if not isinstance(a, tamalou.Tick)],
+        "view": view.model_dump(mode="json"),
+        "legal": [a.to_dict() for a in legal],
+        # Each legal action in words, as the library says it to the seat (``Action.describe``): the page's buttons.
+        "words": [a.describe(view) for a in legal],
         "to_act": game.to_act,
         "now": now,
         "deadline": game.deadline,

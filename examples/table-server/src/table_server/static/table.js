@@ -362,8 +362,16 @@
     return !state.over && toAct.includes(app.seat) && offered().some((a) => a.type !== "match");
   }
 
-  /** The words of a button for an action. */
+  /** The words of a button for an action: the library's (``Action.describe``, sent beside each legal action), else
+   * the page's own. */
   function actionLabel(a) {
+    const words = Array.isArray(app.state.words) ? app.state.words[app.state.legal.indexOf(a)] : undefined;
+    if (typeof words === "string" && words) return [words.charAt(0).toUpperCase() + words.slice(1)];
+    return pageLabel(a);
+  }
+
+  /** The page's own words for an action (a server that sends none). */
+  function pageLabel(a) {
     const view = app.state.view;
     switch (a.type) {
       case "draw":
