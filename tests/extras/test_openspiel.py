@@ -253,3 +253,24 @@ def test_openspiel_ismcts_beats_a_random_bot() -> None:
 
 def test_the_page_section_runs(tmp_path: Path) -> None:
     run_sections(("OpenSpiel",), tmp_path)
+
+
+def test_returns_hold_no_negative_zero() -> None:
+    """The first place's return under "rank" is 0.0, never -0.0 (which prints as "-0.0" and compares equal only by
+    luck of the format): every return of 20 random games, in every reward."""
+    import math
+
+    for reward in openspiel.SPIEL_REWARDS:
+        game = pyspiel.load_game(openspiel.GAME_NAME, {"variant": "french", "players": 3, "reward": reward})
+        for seed in range(20):
+            state = game.new_initial_state()
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(rng.choice(outcomes)[0])
+                else:
+                    state.apply_action(rng.choice(state.legal_actions()))
+            returns = state.returns()
+            assert not any(r == 0 and math.copysign(1.0, r) < 0 for r in returns), returns
+            assert "-0.0" not in repr(returns)

@@ -89,7 +89,7 @@ RewardFn = Callable[[Result, int], float]
 
 
 def _rank(result: Result, seat: int) -> float:
-    return -float(next(i for i, place in enumerate(result.ranking) if seat in place))
+    return float(-next(i for i, place in enumerate(result.ranking) if seat in place))  # (0.0 first, never -0.0)
 
 
 def _win(result: Result, seat: int) -> float:
@@ -260,7 +260,7 @@ class TamalouSpielState(pyspiel.State):  # type: ignore[misc]
             return [0.0] * spiel.players
         assert self._round is not None
         result = self._round.game.final_result()
-        return [float(spiel.reward(result, p)) for p in range(spiel.players)]
+        return [float(spiel.reward(result, p)) + 0.0 for p in range(spiel.players)]  # (+ 0.0: never -0.0)
 
     def _action_to_string(self, player: int, action: int) -> str:
         spiel = self._spiel()

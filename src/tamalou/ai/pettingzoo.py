@@ -75,7 +75,7 @@ RewardFn = Callable[[Result, int], float]
 
 
 def _rank(result: Result, seat: int) -> float:
-    return -float(next(i for i, place in enumerate(result.ranking) if seat in place))
+    return float(-next(i for i, place in enumerate(result.ranking) if seat in place))  # (0.0 first, never -0.0)
 
 
 def _win(result: Result, seat: int) -> float:
@@ -83,7 +83,7 @@ def _win(result: Result, seat: int) -> float:
 
 
 def _score(result: Result, seat: int) -> float:
-    return -float(result.scores[seat])
+    return float(-result.scores[seat])  # (a score of 0 is 0.0, never -0.0)
 
 
 #: The named reward functions.
