@@ -834,3 +834,15 @@ def test_the_readme_first_command_installs_the_cli_extra() -> None:
     assert first == (
         'python3 -m venv .venv && .venv/bin/pip install ".[cli]" && .venv/bin/tamalou play --seed 7 --bots random'
     )
+
+
+def test_show_says_what_a_modifier_plays_on() -> None:
+    """A modifier shown alone says which game it plays on, and how to compose it; a composition says its parts."""
+    alone = CliRunner().invoke(app, ["show", "jokers"])
+    assert alone.exit_code == 0
+    said = " ".join(alone.output.split())
+    assert "a modifier: loaded alone, it plays on french" in said and "tamalou show cambia jokers" in said
+    composed = CliRunner().invoke(app, ["show", "cambia", "jokers"])
+    assert "composed: cambia, changed by jokers" in " ".join(composed.output.split())
+    game = CliRunner().invoke(app, ["show", "french"])
+    assert "a modifier" not in game.output and "composed:" not in game.output

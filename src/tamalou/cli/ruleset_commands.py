@@ -127,6 +127,15 @@ def _print_effective(v: Variant, e: EffectiveRules, spec: str) -> None:
     say(f"{e.name}" + (f" — {e.title}" if e.title else ""))
     if v.description:
         say(v.description)
+    parts = e.name.split("+")
+    if len(parts) > 1:
+        say(f"composed: {parts[0]}, changed by {', '.join(parts[1:])}")
+    elif v.base:
+        other = "cambia" if v.base != "cambia" else "french"
+        say(
+            f"a modifier: loaded alone, it plays on {v.base} (what follows is {v.base} with its changes); it "
+            f"composes with any game: tamalou show {other} {e.name}"
+        )
     say()
     say(f"players: {e.players[0]} to {e.players[1]}")
     say(f"deck: {e.deck}")
