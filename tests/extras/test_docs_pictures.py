@@ -3,10 +3,10 @@ with ``mkdocs build --strict``, served on localhost, and every page that holds a
 headless Chromium, where each diagram must become an SVG of its kind (a state diagram, a flowchart, a sequence)
 with no Mermaid error in it.
 
-The Material theme loads Mermaid's script at view time from a CDN (unpkg), as a reader's browser does; this test
-serves that address itself, with the same release from the npm registry (``npm pack``: the version the theme
-asks for), so it needs no other network. ``TAMALOU_MERMAID_JS`` names a ``mermaid.min.js`` to use instead of
-npm; ``TAMALOU_CHROMIUM`` another Chromium than Debian's ``/usr/bin/chromium``.
+The site carries Mermaid itself (``docs/javascripts/mermaid.min.js``, in ``extra_javascript``: the Material theme
+then uses it rather than fetching one from a CDN). The browser has no network: every request that does not go to
+the site on localhost is refused, and the test fails if the page asked for one (as a theme loading Mermaid from a
+CDN would). ``TAMALOU_CHROMIUM`` names another Chromium than Debian's ``/usr/bin/chromium``.
 """
 
 from __future__ import annotations
@@ -15,13 +15,12 @@ import functools
 import http.server
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tarfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -62,45 +61,6 @@ def missing(what: str) -> None:
     if os.environ.get("TAMALOU_REQUIRE_EXTRAS") == "1":
         pytest.fail(f"TAMALOU_REQUIRE_EXTRAS=1 but {reason}", pytrace=False)
     pytest.skip(reason)
-
-
-def mermaid_url() -> str:
-    """The address the installed Material theme loads Mermaid from (read from its script)."""
-    folder = Path(material.__file__).parent
-    for script in sorted(folder.rglob("*.js")):
-        found = re.search(r"https://unpkg\.com/mermaid@[^/\"']+/dist/mermaid\.min\.js", script.read_text("utf-8"))
-        if found:
-            return found.group(0)
-    raise AssertionError(f"no Mermaid address in the Material theme's scripts ({folder})")
-
-
-@pytest.fixture(scope="module")
-def mermaid_js(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, bytes]:
-    """Mermaid's address and the script to answer it with: that release, from the npm registry."""
-    url = mermaid_url()
-    given = os.environ.get("TAMALOU_MERMAID_JS")
-    if given:
-        return url, Path(given).read_bytes()
-    npm = shutil.which("npm")
-    if npm is None:
-        missing("npm is not installed (it fetches Mermaid's script; or set TAMALOU_MERMAID_JS)")
-    spec = re.search(r"mermaid@[^/]+", url)
-    assert spec is not None
-    folder = tmp_path_factory.mktemp("mermaid")
-    done = subprocess.run(
-        [str(npm), "pack", spec.group(0), "--silent", "--pack-destination", str(folder)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    if done.returncode != 0:
-        missing(f"`npm pack {spec.group(0)}` failed: {done.stderr[-500:]}")
-    (tarball,) = folder.glob("*.tgz")
-    with tarfile.open(tarball) as archive:
-        member = archive.extractfile("package/dist/mermaid.min.js")
-        assert member is not None
-        return url, member.read()
 
 
 @pytest.fixture(scope="module")
@@ -150,11 +110,16 @@ def test_the_docs_hold_every_kind_of_picture_the_issue_asks_for() -> None:
     assert kinds == set(ROLES), kinds  # phases (state), table and action ids (flowcharts), server and AI turns
 
 
-def test_every_diagram_renders_as_an_svg(site: str, mermaid_js: tuple[str, bytes]) -> None:
+def test_every_diagram_renders_as_an_svg(site: str) -> None:
     if not Path(CHROMIUM).exists():
         missing(f"no Chromium at {CHROMIUM} (Debian's package chromium; or set TAMALOU_CHROMIUM)")
-    url, script = mermaid_js
     pages = pages_with_diagrams()
+    refused: list[str] = []
+
+    def offline(route: Any) -> None:  # no network: only the site on localhost answers
+        refused.append(route.request.url)
+        route.abort()
+
     assert len(pages) >= 4, pages
     drawn: dict[str, list[str]] = {}
     with sync_api.sync_playwright() as pw:
@@ -162,10 +127,8 @@ def test_every_diagram_renders_as_an_svg(site: str, mermaid_js: tuple[str, bytes
         try:
             page = browser.new_page()
             page.add_init_script(OPEN_SHADOWS)
-            # Nothing leaves the machine (the theme's web fonts fall back to the system's) but Mermaid's address,
-            # answered here (the route added last is tried first).
-            page.route(re.compile(r"^https?://(?!127\.0\.0\.1)"), lambda route: route.abort())
-            page.route(url, lambda route: route.fulfill(body=script, content_type="application/javascript"))
+            # Nothing leaves the machine: the site must carry what it draws with.
+            page.route(re.compile(r"^https?://(?!127\.0\.0\.1)"), offline)
             for address, kinds in pages.items():
                 page.goto(site + address)
                 page.wait_for_function(
@@ -190,3 +153,4 @@ def test_every_diagram_renders_as_an_svg(site: str, mermaid_js: tuple[str, bytes
         finally:
             browser.close()
     assert drawn.keys() == pages.keys()
+    assert not [u for u in refused if "mermaid" in u], refused  # Mermaid came from the site, not from a CDN

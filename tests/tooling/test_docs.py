@@ -277,3 +277,17 @@ def test_block_parser_reads_titles_and_commands() -> None:
     found = list(blocks(text))
     assert [(b.lang, b.title, b.line) for b in found] == [("toml", "a.toml", 3), ("console", None, 7)]
     assert list(console_commands(found[1].body)) == [("tamalou variants", ["french"]), ("pip install x", [])]
+
+
+def test_the_menu_puts_users_pages_before_builders_and_contributors() -> None:
+    """mkdocs.yml's menu: the pages of people who play and write rules first (getting started, the rules, house
+    rules, verify, simulate, bots), then those of people who build on the library (a server, powers, mechanics,
+    training), then the reference, the contributors' pages last."""
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8").split("\nnav:\n", 1)[1]
+    order = [m.group(1) for m in re.finditer(r"([\w/.-]+\.md)\s*$", nav, flags=re.M)]
+    users = ["getting-started.md", "rules/french.md", "house-rules.md", "verify.md", "simulate.md", "bots.md"]
+    builders = ["server.md", "serve-a-table.md", "write-a-power.md", "write-a-mechanic.md", "train-a-bot.md"]
+    contributors = ["architecture.md", "compiled.md", "mutation.md"]
+    assert max(order.index(p) for p in users) < min(order.index(p) for p in builders)
+    assert max(order.index(p) for p in builders) < min(order.index(p) for p in contributors)
+    assert order[-len(contributors) :] == contributors
