@@ -462,3 +462,41 @@ def test_verify_writes_the_shortest_failure_s_counterexample(tmp_path: Path) -> 
     fewest = min(f.players for f in report.details)
     assert found["actions"] == min(len(f.actions) for f in report.details if f.players == fewest)
     assert found["actions"] < len(report.details[0].actions)  # not the first failure: a shorter one
+
+
+# ----------------------------------------------------------------------------- what the games used
+
+
+def test_the_report_counts_the_moves_and_the_powers_its_games_used() -> None:
+    """Every action counted once, by type; each power's first steps by name; a power of the ruleset's cards that
+    no game used is named (what it does was not checked)."""
+    report = verify("french", games=20, workers=1)
+    assert sum(report.moves.values()) == report.actions
+    assert set(report.powers) <= {"peek_own", "peek_opponent", "blind_swap", "look_and_swap"}
+    assert report.moves.get("power", 0) == sum(report.powers.values())  # (French's second steps are swaps)
+    assert not report.unused_powers  # twenty games reach every French power
+    one = verify("french", games=1, players=2, workers=1)
+    assert set(one.unused_powers) == {"peek_own", "peek_opponent", "blind_swap", "look_and_swap"} - set(one.powers)
+
+
+def test_a_new_power_is_counted_by_its_name(tmp_path: Path) -> None:
+    """A house power (``take_card`` of a plugin) shows in the report by its name, as a built-in one does; the
+    command line lists the powers used and warns of one never used."""
+    broken = Path(__file__).resolve().parents[1] / "data" / "broken" / "copy.toml"
+    report = verify(str(broken), games=6, workers=1, max_failures=None)
+    assert report.powers["take_card"] == 1 and set(report.unused_powers) == {"blind_swap", "look_and_swap"}
+    result = CliRunner().invoke(app, ["verify", "french", "--games", "1", "--players", "2", "--workers", "1"])
+    said = " ".join(result.output.split())
+    assert "moves played: " in said and "powers used: " in said
+    assert "warning: the power" in said and "was never used in these games" in said
+
+
+def test_the_progress_ends_on_the_summary_s_figures() -> None:
+    """With ``max_failures``, workers play past the last failure counted: the progress callback never counts those,
+    so its last call gives the games and failures the report counts."""
+    broken = Path(__file__).resolve().parents[1] / "data" / "broken" / "copy.toml"
+    calls: list[tuple[int, int]] = []
+    report = verify(str(broken), games=40, workers=2, max_failures=3, progress=lambda d, f: calls.append((d, f)))
+    assert report.stopped and len(report.failures) == 3
+    assert calls[-1] == (report.games, 3)
+    assert all(done <= 40 and failing <= 3 for done, failing in calls)

@@ -199,6 +199,17 @@ def verify(
     say(f"{v.name}: {checked}, {report.actions} actions, {len(report.failures)} failure(s)")
     if report.reasons:
         say("rounds ended: " + ", ".join(f"{k} {n}" for k, n in sorted(report.reasons.items())))
+    if report.moves:
+        say("moves played: " + ", ".join(f"{k} {n}" for k, n in report.moves.items()))
+    if report.powers or report.unused_powers:
+        counts = [*report.powers.items(), *((name, 0) for name in report.unused_powers)]
+        say("powers used: " + ", ".join(f"{k} {n}" for k, n in counts))
+    for name in report.unused_powers:
+        err.print(
+            f"warning: the power {name} was never used in these games: what it does was not checked (play more "
+            "games, or other player counts)",
+            soft_wrap=True,
+        )
     out_console.print(_invariants_table(report.checks, report.failed))
     err.print(f"{seconds:.1f} s, {n_workers} worker(s)", soft_wrap=True)
     interrupted = getattr(report, "interrupted", False)
@@ -297,6 +308,7 @@ class _ProgressLines:
     def __init__(self, console: Console, description: str, total: int) -> None:
         self.console, self.description, self.total = console, description, total
         self.done = self.failing = 0
+        self.printed = False
         self._start = time.perf_counter()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="tamalou-verify-progress", daemon=True)
@@ -312,6 +324,7 @@ class _ProgressLines:
         every = _progress_seconds()
         while not self._stop.wait(every):
             self.console.print(printable(self.line()), soft_wrap=True, markup=False, highlight=False)
+            self.printed = True
 
     def __enter__(self) -> _ProgressLines:
         self._thread.start()
@@ -320,6 +333,8 @@ class _ProgressLines:
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         self._stop.set()
         self._thread.join()
+        if self.printed:  # the last line says what the summary will: the games it counts
+            self.console.print(printable(self.line()), soft_wrap=True, markup=False, highlight=False)
 
 
 def _progress_bar(console: Console) -> Any:

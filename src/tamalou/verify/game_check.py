@@ -71,6 +71,9 @@ class GameReport:
     checks: dict[str, int] = field(default_factory=dict)
     failure: Failure | None = None
     digest: str = ""
+    #: The moves played (action type -> count) and the card powers used (name -> count: a first step each).
+    moves: dict[str, int] = field(default_factory=dict)
+    powers: dict[str, int] = field(default_factory=dict)
 
 
 #: The actions of every turn: the states before the others (a power, its second step, a give, a plugin's own move)
@@ -114,10 +117,14 @@ def check_game(
     v = resolve(variant)
     style = style_of(seed) if style is None else dict(style)
     report = GameReport(index, seed, players)
+    moves: Counter[str] = Counter()
+    powers: Counter[str] = Counter()
+    offered = ""  # the power last offered (its events say which)
     checks: Counter[str] = Counter()
 
     def failed(invariant: str, message: str, actions: Iterable[Action | dict[str, Any]]) -> GameReport:
         report.checks = dict(checks)
+        report.moves, report.powers = dict(moves), dict(powers)
         dicts = [a if isinstance(a, dict) else action_to_dict(a) for a in actions]
         report.actions = len(dicts)
         report.failure = Failure(seed, players, invariant, message, dicts, style, index)
@@ -161,6 +168,9 @@ def check_game(
                     f"listing the legal actions raised {type(exc).__name__}: {exc}", invariant="no_crash"
                 ) from exc
             before, where = list(game.knowers), places(game)
+            moves[action.type] += 1
+            if action.type == "power" and game.phase != "swap":  # a power's first step: the power on offer
+                powers[offered] += 1
             try:
                 events = game.apply(action)
             except IllegalAction as exc:
@@ -175,6 +185,9 @@ def check_game(
                     invariant="no_crash",
                     pending=action,
                 ) from exc
+            for e in events:
+                if e.type in ("power_offered", "power_passed"):
+                    offered = e.data["power"]
             turn, since = game.turn, 0 if game.turn != turn else since + 1
             cycle = watch.step(game)
             if cycle is not None:
@@ -187,6 +200,7 @@ def check_game(
     report.actions = len(game.actions)
     report.reason = game.reason
     report.digest = game_digest(game)
+    report.moves, report.powers = dict(moves), dict(powers)
 
     # Pass 2: play it again from its seed, the actions in their JSON form, checking sampled states.
     positions = _sample_positions(len(game.actions), seed, samples, check_every)

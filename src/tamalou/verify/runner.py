@@ -67,6 +67,11 @@ class VerifyReport:
     failures: list[tuple[int, int, str]] = field(default_factory=list)
     variant: str = ""
     reasons: dict[str, int] = field(default_factory=dict)  # how the games ended: reason -> count
+    #: How often the games played each move (action type -> count) and used each card power (name -> count).
+    moves: dict[str, int] = field(default_factory=dict)
+    powers: dict[str, int] = field(default_factory=dict)
+    #: The powers of the ruleset's cards that no game used (a power its games never reach is a power unverified).
+    unused_powers: list[str] = field(default_factory=list)
     checks: dict[str, int] = field(default_factory=dict)
     failed: dict[str, int] = field(default_factory=dict)
     details: list[Failure] = field(default_factory=list)
@@ -207,7 +212,7 @@ def verify(
         if r.failure is not None:
             failing.append(r.index)
         if progress is not None:
-            progress(len(results), len(failing))
+            progress(*_counted(results, failing, max_failures))
 
     def enough() -> bool:
         return max_failures is not None and len(failing) >= max_failures
@@ -247,6 +252,16 @@ def verify(
             found.interrupted = True
             raise VerifyInterrupted(found) from None
     return found
+
+
+def _counted(results: dict[int, GameReport], failing: list[int], max_failures: int | None) -> tuple[int, int]:
+    """The games and failing games the report counts so far: once ``max_failures`` games failed, those up to the
+    last failure counted (a worker's games past it are left out, as the report leaves them), so that the progress
+    line ends on the summary's figures."""
+    if max_failures is None or len(failing) < max_failures:
+        return len(results), len(failing)
+    cutoff = sorted(failing)[max_failures - 1]
+    return sum(1 for i in results if i <= cutoff), max_failures
 
 
 def _fresh_process(
@@ -396,11 +411,15 @@ def _report(
     checks: Counter[str] = Counter()
     failed: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
+    moves: Counter[str] = Counter()
+    powers: Counter[str] = Counter()
     for i in sorted(results):
         r = results[i]
         report.games += 1
         report.actions += r.actions
         checks.update(r.checks)
+        moves.update(r.moves)
+        powers.update(r.powers)
         if r.reason is not None:
             reasons[r.reason] += 1
         if r.failure is not None:
@@ -414,7 +433,22 @@ def _report(
     report.checks = {name: checks[name] for name in INVARIANTS if checks[name]}
     report.failed = {name: failed[name] for name in INVARIANTS if failed[name]}
     report.reasons = dict(sorted(reasons.items()))
+    report.moves = dict(moves.most_common())
+    report.powers = dict(powers.most_common())
+    if report.games:
+        report.unused_powers = [name for name in _deck_powers(v) if not powers[name]]
     return report
+
+
+def _deck_powers(v: Variant) -> list[str]:
+    """The powers the ruleset's cards have (with the hooks applied), in the order of the deck's ranks."""
+    rb = rulebook(v)
+    names: list[str] = []
+    for card in dict.fromkeys(rb.one_deck):
+        name = rb.power_name(card)
+        if name and name != "none" and name not in names:
+            names.append(name)
+    return names
 
 
 def default_workers(games: int) -> int:
