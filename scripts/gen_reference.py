@@ -829,7 +829,10 @@ their value for a player who saw them, `None` (`null` in JSON) for the others â€
 seat gets the same shape. `event.to_dict()` is the JSON form: `{"type": ..., **fields}`.
 `event.sees(p)` says whether `p` saw the secret fields; `event["card"]` and `event.get("card")` read a
 field; `event.describe()` is one line of English for a log (lists read as words, `slots 0, 1: 4D 10C`; a
-hidden card reads "a card", several hidden ones "2 cards").
+hidden card reads "a card", several hidden ones "2 cards"). `tamalou.Event.from_dict(d)` reads the JSON form back
+(a client's copy describes itself as the server's did); actions are the same: `action.to_dict()`,
+`tamalou.Action.from_dict(d)`, and `action.describe(view)` says an action in these words, to the player who takes it
+("draw from the stock", "match the 7H with your slot 3").
 `game.events_so_far(p)` is the whole stream since the deal as `p` sees it, for a seat that joins or
 comes back. Never send the full event (or `game.to_json()`) to a player.
 
