@@ -846,3 +846,29 @@ def test_show_says_what_a_modifier_plays_on() -> None:
     assert "composed: cambia, changed by jokers" in " ".join(composed.output.split())
     game = CliRunner().invoke(app, ["show", "french"])
     assert "a modifier" not in game.output and "composed:" not in game.output
+
+
+def test_a_command_that_needs_a_missing_extra_says_which_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Whatever command meets a package of an extra that is not installed says which extra, in one line on standard
+    error, with status 2, and no traceback; an import error of anything else is not hidden."""
+    from tamalou import cli
+    from tamalou.cli import commands
+
+    def needs_matplotlib() -> None:
+        raise ImportError("No module named 'matplotlib'", name="matplotlib")
+
+    monkeypatch.setattr(commands, "app", needs_matplotlib)
+    with pytest.raises(SystemExit) as ended:
+        cli.main()
+    assert ended.value.code == 2
+    err = capsys.readouterr().err
+    assert err == "error: this needs the plot extra (matplotlib is not installed): pip install 'tamalou[plot]'\n"
+
+    def broken() -> None:
+        raise ImportError("No module named 'nowhere'", name="nowhere")
+
+    monkeypatch.setattr(commands, "app", broken)
+    with pytest.raises(ImportError, match="nowhere"):
+        cli.main()

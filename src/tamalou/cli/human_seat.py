@@ -272,7 +272,7 @@ class HumanTable:
 
         def apply(action: Action) -> None:
             if clock is not None and not isinstance(action, Tick):
-                action = timed(action, max(g.now, clock.now()))
+                action = timed(action, max(g.now, round(clock.now(), 2)))  # (to the hundredth: "until 10.05 s")
             self.tell(g, g.apply(action))
 
         def overdue() -> bool:
