@@ -108,13 +108,14 @@ def test_the_old_signatures_still_work() -> None:
 
 # ----------------------------------------------------------------------------- plugins broken on purpose
 
-#: Each broken ruleset, the invariant it breaks, words of the failure, and the games of the run (the fewest that
-#: catch both: game 22 reaches the peek power in a state the near neighbourhood samples).
+#: Each broken ruleset, the invariant it breaks, words of the failure, and the run's games: one game, of seed 12 (two
+#: players), which reaches the peek power in a state the near neighbourhood samples (the first seed that catches
+#: both, of seeds 0 to 119 tried one game each: 12, 27, 45, 57, 78).
 NEAR_BUGS = {
     "a refusal that marks a card seen for slot -1": ("near_refusal.toml", "refusals", "changed the game: .knowers"),
     "a power accepting the slot one past the end": ("near_listing.toml", "listing_complete", "does not list"),
 }
-GAMES = 22
+GAMES, SEED = 1, 12
 
 
 def old_checks(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -129,7 +130,7 @@ def old_checks(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize("bug", list(NEAR_BUGS.values()), ids=list(NEAR_BUGS))
 def test_verify_catches_the_near_bug(bug: tuple[str, str, str]) -> None:
     toml, invariant, says = bug
-    report = verify(str(BROKEN / toml), games=GAMES, workers=1)
+    report = verify(str(BROKEN / toml), games=GAMES, seed=SEED, workers=1)
     assert not report.ok
     assert report.failed.get(invariant, 0) >= 1, report.failed
     assert any(f.invariant == invariant and says in f.message for f in report.details), report.details
@@ -139,5 +140,5 @@ def test_verify_catches_the_near_bug(bug: tuple[str, str, str]) -> None:
 def test_the_old_check_misses_the_near_bug(bug: tuple[str, str, str], monkeypatch: pytest.MonkeyPatch) -> None:
     toml, _, _ = bug
     old_checks(monkeypatch)
-    report = verify(str(BROKEN / toml), games=GAMES, workers=1)
+    report = verify(str(BROKEN / toml), games=GAMES, seed=SEED, workers=1)
     assert report.ok, report.details
