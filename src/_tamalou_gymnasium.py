@@ -16,12 +16,13 @@ A top-level module (as the pytest plugin is), so that nothing of the package is 
 
 from __future__ import annotations
 
-import contextlib
-import importlib.abc
-import importlib.machinery
 import sys
-from types import ModuleType
-from typing import Any
+
+TYPE_CHECKING = False  # (not typing's: importing typing at every start-up costs more than all the rest)
+if TYPE_CHECKING:
+    from importlib.machinery import ModuleSpec
+    from types import ModuleType
+    from typing import Any
 
 #: The id ``tamalou.ai.gym`` registers the environment under (the same, whichever registers it first).
 ENV_ID = "tamalou/Tamalou-v0"
@@ -36,34 +37,39 @@ def register(gymnasium: Any = None) -> None:
         gymnasium.register(ENV_ID, entry_point=ENTRY_POINT)
 
 
-class _Loader(importlib.abc.Loader):
-    """gymnasium's own loader, then ``register``."""
+class _Loader:
+    """gymnasium's own loader, then ``register`` (a loader by its two methods: nothing imported at start-up)."""
 
     def __init__(self, loader: Any) -> None:
         self.loader = loader
 
-    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType | None:
+    def create_module(self, spec: ModuleSpec) -> ModuleType | None:
         module: ModuleType | None = self.loader.create_module(spec)
         return module
 
     def exec_module(self, module: ModuleType) -> None:
         self.loader.exec_module(module)
-        with contextlib.suppress(Exception):  # a gymnasium that cannot take it: make() says the id is unknown
+        try:  # noqa: SIM105 (contextlib.suppress: one import more at every start-up)
             register(module)
+        except Exception:
+            pass  # a gymnasium that cannot take it: make() says the id is unknown, as without tamalou
 
 
-class _Finder(importlib.abc.MetaPathFinder):
-    """Waits for ``import gymnasium``: finds it as the other finders would, with ``_Loader`` around its loader."""
+class _Finder:
+    """Waits for ``import gymnasium``: finds it as the other finders would, with ``_Loader`` around its loader (a
+    meta path finder by its one method)."""
 
-    def find_spec(self, name: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> ModuleSpec | None:
         if name != "gymnasium":
             return None
         if self in sys.meta_path:
             sys.meta_path.remove(self)  # once: the real spec is found without this finder
-        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        from importlib.util import find_spec
+
+        spec = find_spec(name)
         if spec is None or spec.loader is None:
             return spec
-        spec.loader = _Loader(spec.loader)
+        spec.loader = _Loader(spec.loader)  # type: ignore[assignment]  # (a loader by its methods, see _Loader)
         return spec
 
 

@@ -469,14 +469,15 @@ def test_verify_writes_the_shortest_failure_s_counterexample(tmp_path: Path) -> 
 
 def test_the_report_counts_the_moves_and_the_powers_its_games_used() -> None:
     """Every action counted once, by type; each power's first steps by name; a power of the ruleset's cards that
-    no game used is named (what it does was not checked)."""
-    report = verify("french", games=20, workers=1)
+    no game used is named (what it does was not checked). Eight French games reach the four powers, three only
+    peek_own."""
+    report = verify("french", games=8, workers=1, determinism=False)
     assert sum(report.moves.values()) == report.actions
-    assert set(report.powers) <= {"peek_own", "peek_opponent", "blind_swap", "look_and_swap"}
-    assert report.moves.get("power", 0) == sum(report.powers.values())  # (French's second steps are swaps)
-    assert not report.unused_powers  # twenty games reach every French power
-    one = verify("french", games=1, players=2, workers=1)
-    assert set(one.unused_powers) == {"peek_own", "peek_opponent", "blind_swap", "look_and_swap"} - set(one.powers)
+    assert report.moves["power"] == sum(report.powers.values())  # (French's second steps are swaps)
+    assert set(report.powers) == {"peek_own", "peek_opponent", "blind_swap", "look_and_swap"}
+    assert not report.unused_powers
+    few = verify("french", games=3, workers=1, determinism=False)
+    assert set(few.powers) == {"peek_own"} and few.unused_powers == ["peek_opponent", "blind_swap", "look_and_swap"]
 
 
 def test_a_new_power_is_counted_by_its_name(tmp_path: Path) -> None:
@@ -494,9 +495,11 @@ def test_a_new_power_is_counted_by_its_name(tmp_path: Path) -> None:
 def test_the_progress_ends_on_the_summary_s_figures() -> None:
     """With ``max_failures``, workers play past the last failure counted: the progress callback never counts those,
     so its last call gives the games and failures the report counts."""
-    broken = Path(__file__).resolve().parents[1] / "data" / "broken" / "copy.toml"
+    broken = Path(__file__).resolve().parents[1] / "data" / "broken" / "first_slot.toml"  # (every game fails)
     calls: list[tuple[int, int]] = []
-    report = verify(str(broken), games=40, workers=2, max_failures=3, progress=lambda d, f: calls.append((d, f)))
+    report = verify(
+        str(broken), games=12, workers=2, max_failures=3, determinism=False, progress=lambda d, f: calls.append((d, f))
+    )
     assert report.stopped and len(report.failures) == 3
     assert calls[-1] == (report.games, 3)
-    assert all(done <= 40 and failing <= 3 for done, failing in calls)
+    assert all(done <= 12 and failing <= 3 for done, failing in calls)
