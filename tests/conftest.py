@@ -21,9 +21,20 @@ a ``PYTHONPATH``, the C locale) to prove that nothing else leaks in.
 
 from __future__ import annotations
 
+import os
+import sys
+
 import pytest
 
 import tiers
+
+# The suite writes bytecode whatever the host says (a host may set PYTHONDONTWRITEBYTECODE, as this project's
+# machines do): each worker would otherwise rewrite the assertions of every test module again (about 7 s of CPU a
+# process), and each of the hundreds of processes the suite starts (the command line, verify's workers and fresh
+# processes, pytest run in a project) compile the modules it imports again. Set here, before any test module is
+# imported, and in the environment of the processes started from now on (xdist's workers included).
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
