@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 import tamalou
+import tiers
 from tamalou import Action, Event, IllegalAction, Match, Variant, VariantError, variant_from_toml
 from tamalou.bots import make_bot
 from tamalou.engine import snapshot
@@ -117,10 +118,16 @@ def replay_checking(variant: Variant, players: int, seed: int, rounds: list[list
 # ------------------------------------------------------------------------------------- Match.to_json
 
 
+#: The matches each ruleset's snapshots are checked on, action by action (a snapshot a step: the cost grows with the
+#: square of a match's length, and a Cabo match to 100 points is long): one in the fast tier, two in the deep one.
+SNAPSHOT_MATCHES = ((2, 3), (4, 8)) if tiers.DEEP else ((2, 3),)
+
+
+@pytest.mark.scaled
 @pytest.mark.parametrize("name", MATCH_RULESETS)
 def test_snapshot_is_the_old_text_after_every_action(name: str) -> None:
     variant = tamalou.load_variant(name)
-    for players, seed in ((2, 3), (4, 8)):
+    for players, seed in SNAPSHOT_MATCHES:
         rounds = played(variant, players, seed)
         assert len(rounds) > 1
         m = replay_checking(variant, players, seed, rounds)

@@ -800,10 +800,13 @@ def test_an_exchange_of_unequal_cards_costs_a_penalty(tmp_path: Path) -> None:
     assert g.total(0) == 5 + 9 + 7 + 2 + 6 + 4
 
 
+EXCHANGE_GAMES = sized(fast=8, deep=30)
+
+
 def test_random_games_with_exchanges_keep_every_invariant(tmp_path: Path) -> None:
     v = exchange_variant(tmp_path)
     right = wrong = 0
-    for seed in range(30):
+    for seed in range(EXCHANGE_GAMES):  # (6 games make 4 right exchanges and 79 wrong ones)
         g = random_playout(v, 3, seed, check_every=5)
         assert g.is_over
         for e in g.events_so_far():
