@@ -32,10 +32,11 @@ from typing import IO, Any, Protocol
 
 from rich.console import Console
 
+from ..action_words import Words
 from ..actions import Action, MatchAction, Power, Tick, timed
 from ..bots import BotLike, GreedyBot, as_bot
 from ..engine.round import Round
-from ..events import Event
+from ..events import Event, power_title
 from ..views import Result
 from .log import seat
 
@@ -360,10 +361,8 @@ def _menu(legal: list[Action]) -> list[tuple[Callable[[Any], str], list[Action]]
 
 
 def _power_line(view: Any) -> str:
-    from ..events import power_title
-
-    name = view.power or "the power"
-    return f"use the power: {power_title(name)[:1].lower()}{power_title(name)[1:]} (choose its targets next)"
+    title = power_title(view.power or "the power")
+    return f"use the power: {title[:1].lower()}{title[1:]} (choose its targets next)"
 
 
 _STEP_QUESTIONS = {
@@ -387,9 +386,7 @@ def _step_words(view: Any, name: str, value: int, uses: list[Action], p: int) ->
         return "you" if value == p else seat(value)
     use = next(a for a in uses if _field(a, name, p) == value)
     owner = _field(use, "owner", p) if name == "slot" else _field(use, "target", p)
-    card = next((s.card for s in view.hands[owner] if s.slot == value), None) if 0 <= owner < len(view.hands) else None
-    whose = "your" if owner == p else f"{seat(owner)}'s"
-    return f"{whose} slot {value}" + (f" ({card})" if card else "")
+    return Words(use, view, seat).slot(owner, value)  # (the phrase the action's own words use)
 
 
 # ---------------------------------------------------------------------- the snapshot ``q`` writes
