@@ -166,6 +166,13 @@ class FreshProcess:
     does not wait for games it will not compare), then stops the process."""
 
     def __init__(self, work: dict[str, Any], hash_seed: str) -> None:
+        self._start(hash_seed)
+        payload = pickle.dumps(list(sys.path)) + pickle.dumps(work)
+        self.feeding = threading.Thread(target=self._feed, args=(payload,), daemon=True)
+        self.feeding.start()  # the process starts its work at once, beside this one's
+
+    def _start(self, hash_seed: str) -> None:
+        """The process, under ``hash_seed``, told who its parent is (``_die_with_parent``)."""
         self.hash_seed = hash_seed
         env = {**os.environ, "PYTHONHASHSEED": hash_seed, _PARENT: str(os.getpid())}
         command = [sys.executable, "-m", "tamalou.verify.determinism"]
@@ -174,9 +181,6 @@ class FreshProcess:
         self.process = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.errors, env=env
         )
-        payload = pickle.dumps(list(sys.path)) + pickle.dumps(work)
-        self.feeding = threading.Thread(target=self._feed, args=(payload,), daemon=True)
-        self.feeding.start()  # the process starts its work at once, beside this one's
 
     def _feed(self, payload: bytes) -> None:
         stdin = self.process.stdin
@@ -187,9 +191,9 @@ class FreshProcess:
         except (BrokenPipeError, OSError, ValueError):  # the process ended (or was stopped) first
             pass
 
-    def traces(self, count: int | None = None, timeout: float = TIMEOUT) -> list[Trace]:
-        """The traces of the first ``count`` games of the work (all of them if ``None``), waiting for them at most
-        ``timeout`` seconds; the process is stopped after. ``RuntimeError`` if it failed or took too long."""
+    def _read(self, count: int | None, timeout: float) -> tuple[list[Trace], bool]:
+        """The traces written next, ``count`` of them (``None``: to the end of the output), waiting at most
+        ``timeout`` seconds (then the process is stopped); and whether the time ran out."""
         late: list[bool] = []
 
         def too_long() -> None:  # the read that waits meets the end of the output
@@ -209,14 +213,28 @@ class FreshProcess:
                     break
         finally:
             watchdog.cancel()
-            self.stop()
-        failed = len(traces) < count if count is not None else self.process.returncode != 0
+        return traces, bool(late)
+
+    def _failure(self, late: bool, timeout: float, what: str) -> RuntimeError:
+        """Why the process did not give its traces (its last line of errors), once it is stopped."""
         self.errors.seek(0)
         lines = self.errors.read().decode(errors="replace").strip().splitlines()
-        self.errors.close()
-        if failed:
-            why = f"no answer within {timeout:g} s" if late else lines[-1] if lines else "it ended early"
-            raise RuntimeError(f"the fresh process playing the games again failed: {why}")
+        why = f"no answer within {timeout:g} s" if late else lines[-1] if lines else "it ended early"
+        return RuntimeError(f"the fresh process playing {what} again failed: {why}")
+
+    def traces(self, count: int | None = None, timeout: float = TIMEOUT) -> list[Trace]:
+        """The traces of the first ``count`` games of the work (all of them if ``None``), waiting for them at most
+        ``timeout`` seconds; the process is stopped after. ``RuntimeError`` if it failed or took too long."""
+        try:
+            traces, late = self._read(count, timeout)
+        finally:
+            self.stop()
+        failed = len(traces) < count if count is not None else self.process.returncode != 0
+        try:
+            if failed:
+                raise self._failure(late, timeout, "the games")
+        finally:
+            self.errors.close()
         return traces
 
     def stop(self) -> None:
@@ -228,25 +246,16 @@ class FreshProcess:
             self.process.stdout.close()
 
 
-class PoolProcess:
+class PoolProcess(FreshProcess):
     """A fresh process that plays one work after another (``check_determinism``'s pool): started once, under its
     own ``PYTHONHASHSEED``, reused by every check of this process, stopped at its exit (``stop_pool``) and never
     outliving it (``_die_with_parent``)."""
 
     def __init__(self, hash_seed: str) -> None:
-        self.hash_seed = hash_seed
-        env = {**os.environ, "PYTHONHASHSEED": hash_seed, _PARENT: str(os.getpid())}
-        self.errors = tempfile.TemporaryFile()  # noqa: SIM115
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "tamalou.verify.determinism"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self.errors,
-            env=env,
-        )
-        self.send_raw(pickle.dumps(list(sys.path)))
+        self._start(hash_seed)
+        self._send(pickle.dumps(list(sys.path)))
 
-    def send_raw(self, payload: bytes) -> None:
+    def _send(self, payload: bytes) -> None:
         stdin = self.process.stdin
         assert stdin is not None
         try:
@@ -257,36 +266,15 @@ class PoolProcess:
 
     def send(self, work: dict[str, Any]) -> None:
         """Start ``work`` (the process reads it whole before it plays: nothing can block both sides)."""
-        self.send_raw(pickle.dumps({**work, "path": list(sys.path), "more": True}))
+        self._send(pickle.dumps({**work, "path": list(sys.path), "more": True}))
 
     def receive(self, count: int, timeout: float = TIMEOUT) -> list[Trace]:
         """The ``count`` traces of the work sent; ``RuntimeError`` if the process failed or took too long (it is
         then stopped, and the pool starts another next time)."""
-        late: list[bool] = []
-
-        def too_long() -> None:
-            late.append(True)
-            self.stop()
-
-        watchdog = threading.Timer(timeout, too_long)
-        watchdog.start()
-        traces: list[Trace] = []
-        try:
-            out = self.process.stdout
-            assert out is not None
-            while len(traces) < count:
-                try:
-                    traces.append(pickle.load(out))
-                except (EOFError, pickle.UnpicklingError, ValueError, OSError):
-                    break
-        finally:
-            watchdog.cancel()
+        traces, late = self._read(count, timeout)
         if len(traces) < count:
             self.stop()
-            self.errors.seek(0)
-            lines = self.errors.read().decode(errors="replace").strip().splitlines()
-            why = f"no answer within {timeout:g} s" if late else lines[-1] if lines else "it ended early"
-            raise RuntimeError(f"the fresh process playing the game again failed: {why}")
+            raise self._failure(late, timeout, "the game")
         return traces
 
     @property
@@ -297,11 +285,7 @@ class PoolProcess:
         if self.process.stdin is not None and not self.process.stdin.closed:
             with contextlib.suppress(OSError):
                 self.process.stdin.close()
-        if self.process.poll() is None:
-            self.process.kill()
-        self.process.wait()
-        if self.process.stdout is not None:
-            self.process.stdout.close()
+        super().stop()
 
 
 #: ``check_determinism``'s processes, by hash seed (started on first use, ``PROCESSES`` at most).
