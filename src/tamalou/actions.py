@@ -153,7 +153,6 @@ class Replace(Action):
     slot: int
     at: float | None = None
     type: ClassVar[str] = "replace"
-    text: ClassVar[str] = "put {held} in {mine}"
 
     def describe(self, view: SomeView = None, seat: Callable[[int], str] = "player {}".format) -> str:
         words = Words(self, view, seat)
