@@ -37,7 +37,7 @@ from ..actions import Action, MatchAction, Power, Tick, timed
 from ..bots import BotLike, GreedyBot, as_bot
 from ..engine.round import Round
 from ..events import Event, power_title
-from ..views import Result
+from ..views import PlayerView, Result
 from .log import seat
 
 #: The columns a person's screen takes.
@@ -146,13 +146,13 @@ class HumanTable:
         """The events, as the person at the table may see them (with several people: as no seat sees them)."""
         viewer = self.humans[0] if len(self.humans) == 1 else g.players  # (no seat: every secret hidden)
         for event in events:
-            if event.type in ("dealt",):
+            if event.type == "dealt":  # (the table drawn says it)
                 continue
             line = event.for_player(viewer).describe(seat)
             self.say(line if event.type == "turn" else f"  {line}")
 
-    def draw(self, g: Round, p: int, clock: Clock | None) -> None:
-        """``p``'s view of the table, at 80 columns."""
+    def draw(self, g: Round, p: int, clock: Clock | None) -> PlayerView:
+        """``p``'s view of the table, at 80 columns; the view drawn."""
         view = g.view(p)
         self.say("")
         for line in repr(view).splitlines():
@@ -161,6 +161,7 @@ class HumanTable:
             self.say(f"  you hold: {view.held}")
         if clock is not None and view.deadline is not None:
             self.say(f"  time left: {max(0.0, view.deadline - clock.now()):.0f} s")
+        return view
 
     def sit(self, g: Round, p: int) -> None:
         """Hot-seat: hide the table before another person's screen is drawn."""
@@ -193,8 +194,7 @@ class HumanTable:
     ) -> Action | None:
         """The person at ``p`` picks one of ``legal`` (``None``: they let a window go, or their time ran out)."""
         self.sit(g, p)
-        self.draw(g, p, clock)
-        view = g.view(p)
+        view = self.draw(g, p, clock)
         items = _menu(legal)
         if window:
             self.say(f"  {seat(p)}, a card you may match was thrown ({view.discard_top}):")
@@ -218,15 +218,15 @@ class HumanTable:
                 continue
             if answer.isdigit() and 1 <= int(answer) <= len(items):
                 choices = items[int(answer) - 1][1]
-                picked = choices[0] if len(choices) == 1 else self.power_steps(g, p, choices)
+                picked = choices[0] if len(choices) == 1 else self.power_steps(view, p, choices)
                 if picked is not None:
                     return picked
                 continue
             self.say(f"  {answer!r} is not on the menu")
 
-    def power_steps(self, g: Round, p: int, uses: list[Action]) -> Action | None:
-        """A power's use, asked one target at a time; ``None`` if the person goes back (Enter)."""
-        view = g.view(p)
+    def power_steps(self, view: PlayerView, p: int, uses: list[Action]) -> Action | None:
+        """A power's use, asked one target at a time (its options worded from ``view``, ``p``'s); ``None`` if the
+        person goes back (Enter)."""
         left = list(uses)
         for name in _POWER_STEPS:
             values = sorted({_field(a, name, p) for a in left})
