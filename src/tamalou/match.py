@@ -26,12 +26,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from .actions import Action, short
 from .engine.deal import stacked_deals
 from .engine.game import Game, new_game, round_of
-from .engine.round import Round
+from .engine.round import Round, as_variant
 from .engine.rulebook import first_result, rulebook
 from .errors import GameStateError, IllegalAction, PluginError, SetupError, SnapshotError, TamalouError
 from .events import Event
 from .hookspecs import MatchTally
-from .resolver import resolve
 from .rng import Rng
 from .schema import Variant
 from .snapshots import MatchShape
@@ -340,52 +339,69 @@ class Match:
         variant: Variant | None = None,
         *,
         allow_plugins: bool | Iterable[str] | None = None,
-        replay_check: bool = False,
+        trusted: bool = False,
+        max_chars: int | None = None,
     ) -> Match:
         """Restore a match from ``to_json`` (checked whole, as ``Game.from_json`` checks a game's;
         ``allow_plugins`` as there). Raises ``SnapshotError`` for anything that is not such a snapshot.
 
-        The checks make sure the match can be played on, not that it is the match its seed and actions
-        make: a snapshot may be edited into another consistent one (a card marked as known by a seat that
-        never saw it shows in that seat's view, a score changed). Pass ``replay_check=True`` for a snapshot
-        that comes from outside (a client, a file you did not write): the whole match is then replayed from
-        its seed and every round's actions and must be the same, or ``SnapshotError``. It costs a replay of
-        every action of the match, 2 to 3 times the restore (a 12-round match of random play: 9 ms against
-        4.5 ms for French with 6 players, 25 ms against 10 ms for tamalou-fun with 5): a server that restores
-        the snapshots it saved itself needs no such check."""
-        from .engine.snapshot import read, resolve_variant
+        **By default the snapshot is one from outside** (a client, a file you did not write): the match is
+        replayed from its seed and every round's actions and must be the same, or ``SnapshotError`` (so a
+        knowledge bit or a past score edited in is refused). The replay comes first and stops at the first
+        action that is not the match's, and the text is capped at ``max_chars`` (default
+        ``engine.snapshot.OUTSIDE_TEXT``, 32 million characters), so a hostile text costs what it holds. A
+        replay costs 2 to 3 times the restore (a 12-round match of random play: 9 ms against 4.5 ms for
+        French with 6 players, 25 ms against 10 ms for tamalou-fun with 5).
 
-        state = read(data, MatchShape, MATCH_SNAPSHOT_VERSION, "match snapshot")
+        ``trusted=True`` is for **your own snapshots** (a server restoring what it saved itself): every
+        consistency check, no replay, the cap ``engine.snapshot.MAX_TEXT``; the match restored can be played
+        on, but an edited snapshot is not detected."""
+        from .engine.snapshot import MAX_TEXT, OUTSIDE_TEXT, read, resolve_variant
+
+        cap = max_chars if max_chars is not None else (MAX_TEXT if trusted else OUTSIDE_TEXT)
+        state = read(data, MatchShape, MATCH_SNAPSHOT_VERSION, "match snapshot", cap)
         if variant is None:
             variant = resolve_variant(state["variant"], allow_plugins)
+        again = None if trusted else cls._replayed(state, variant)
         try:
             m = cls._restore(state, variant)
         except (KeyError, TypeError, ValueError, IndexError, OverflowError) as exc:
             if isinstance(exc, SnapshotError):
                 raise
             raise SnapshotError(f"damaged match snapshot: {type(exc).__name__}: {short(str(exc), 200)}") from None
-        if replay_check:
-            m._replay_check()
+        if again is not None and again.to_json() != m.to_json():
+            raise SnapshotError("the match snapshot is not the match its seed and actions make")
         return m
 
-    def _replay_check(self) -> None:
-        """Raise ``SnapshotError`` unless this match is the one its seed and every round's actions make."""
+    @classmethod
+    def _replayed(cls, state: dict[str, Any], variant: Variant) -> Match:
+        """The match a snapshot's seed, deals and logs make, replayed action by action (``SnapshotError`` at the
+        first action that is not legal there: a hostile log costs what is read of it)."""
+        from .engine.snapshot import match_deals, uncompact
+
+        players = state["players"]
+        history, game = state["history"], state["game"]
+        if not variant.rules.players.min <= players <= variant.rules.players.max:
+            raise SnapshotError(f"{players} players: {variant.name} is played by other counts")
         try:
-            again = Match(self.variant, self.players, seed=self.seed, deals=self.deals)
-            for i, log in enumerate(self.history):
+            deck = rulebook(variant).deck_for(players)
+            deals = match_deals(state.get("deals"), deck, players, variant.rules.rounds.most)
+            again = Match(variant, players, seed=state["seed"], deals=deals)
+            logs = [*history, game.get("actions", [])] if len(history) < len(state["round_seeds"]) else history
+            for i, log in enumerate(logs):
                 if i > 0:
                     again.next_round()
-                for a in log:
-                    again.game.apply(a)
-            if self.history:
+                for item in log:
+                    again.game.apply(uncompact(item))
+            if len(logs) == len(history) and history:
                 again.next_round()
-            if len(self.history) < len(self.round_seeds):
-                for a in self.game.actions:
-                    again.game.apply(a)
+        except SnapshotError:
+            raise
         except TamalouError as exc:
             raise SnapshotError(f"the match snapshot's actions do not replay: {short(str(exc), 300)}") from None
-        if again.to_json() != self.to_json():
-            raise SnapshotError("the match snapshot is not the match its seed and actions make")
+        except (KeyError, TypeError, ValueError, IndexError, OverflowError, AttributeError) as exc:
+            raise SnapshotError(f"damaged match snapshot: {type(exc).__name__}: {short(str(exc), 200)}") from None
+        return again
 
     def __copy__(self) -> Match:
         """An independent copy of the match (``copy.copy`` and ``copy.deepcopy`` give the same: the variant is
@@ -456,7 +472,7 @@ class Match:
         )
         m.history = [[uncompact(a) for a in r] for r in state["history"]]
         m._texts = _Texts()
-        m.game = Game.from_json(json.dumps(state["game"]), variant)
+        m.game = Game.from_json(json.dumps(state["game"]), variant, trusted=True)
         if m.game.players != players:
             raise SnapshotError("damaged match snapshot: the round in play has another number of players")
         if round_of(m.game).first_player != firsts[-1]:
@@ -545,7 +561,7 @@ def new_match(
     (``match.deals``, written as a snapshot keeps them: every pile, each card as the deck writes it):
     ``to_json`` saves them (only when there are some) and ``Match.from_json`` restores a match that goes on
     dealing them, as ``copy.deepcopy``, pickling, ``events_so_far`` and ``replay_match(..., deals=...)`` do."""
-    v = resolve(variant)
+    v = as_variant(variant)
     if not v.rules.players.min <= players <= v.rules.players.max:
         raise SetupError(
             f"{v.name} is played by {v.rules.players.min} to {v.rules.players.max} players, got {players!r}"

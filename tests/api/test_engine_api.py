@@ -84,7 +84,7 @@ def restore_tampered(g: Round, mechanic: str, **values: Any) -> Game:
     names = state_slots(g.state_of(mechanic))
     for name, value in values.items():
         d["m"][mechanic][names.index(name)] = value
-    return Game.from_json(json.dumps(d))
+    return Game.from_json(json.dumps(d), trusted=True)  # the consistency checks, not the replay
 
 
 # --------------------------------------------------------------------------------- 1. setup errors
@@ -635,16 +635,16 @@ def test_a_snapshot_can_be_checked_against_its_own_replay() -> None:
     for _ in range(10):
         g.apply(g.legal_actions(g.current_player)[0])
     text = g.to_json()
-    assert tamalou.Game.from_json(text, replay_check=True).to_json() == text
+    assert tamalou.Game.from_json(text).to_json() == text
     state = json.loads(text)
     state["stock"], state["discard"] = (
         state["stock"][:-1],
         [*state["discard"][:-1], state["stock"][-1], state["discard"][-1]],
     )
     forged = json.dumps(state)  # every card still in one place, but not the game its actions make
-    tamalou.Game.from_json(forged)
+    tamalou.Game.from_json(forged, trusted=True)  # the caller's own snapshot: checked, not replayed
     with pytest.raises(tamalou.SnapshotError, match="not the game"):
-        tamalou.Game.from_json(forged, replay_check=True)
+        tamalou.Game.from_json(forged)
 
 
 @pytest.mark.parametrize("name", ["french", "opponent-matching", "tamalou-fun", "kaboo"])
@@ -758,7 +758,7 @@ def test_a_snapshot_with_layouts_of_more_slots_than_a_game_can_have_is_refused()
     state = json.loads(g.to_json())
     room = SLOTS_PER_CARD * len(g.cards) - sum(len(h) for h in g.hands)
     state["hands"][0] += [-1] * room  # as many empty slots as allowed: restored
-    assert tamalou.round_of(Game.from_json(json.dumps(state))).layout(0)[-1] is None
+    assert tamalou.round_of(Game.from_json(json.dumps(state), trusted=True)).layout(0)[-1] is None
     state["hands"][1].append(-1)
     with pytest.raises(tamalou.SnapshotError, match="slots"):
         Game.from_json(json.dumps(state))
@@ -772,7 +772,7 @@ def test_a_snapshots_stacked_deal_is_checked_as_new_game_checks_one() -> None:
     it, and must hold the snapshot's cards."""
     g = stacked("french", TWO, stock=["5C", "6C"], discard=["3C"])
     assert Game.from_json(g.to_json()).to_json() == g.to_json()
-    assert Game.from_json(g.to_json(), replay_check=True).to_json() == g.to_json()
+    assert Game.from_json(g.to_json()).to_json() == g.to_json()
     damaged: list[Any] = [
         {"hands": [["AS"] * 4, ["AH", "2H", "3H", "4H"]], "stock": ["5C", "6C"], "discard": ["3C"]},  # AS x4
         {"hands": TWO, "stock": ["5C", "6C"], "discard": ["3C"], "extra": []},
@@ -794,16 +794,16 @@ def test_a_snapshots_stacked_deal_is_checked_as_new_game_checks_one() -> None:
 
 
 def test_knowledge_a_seat_never_had_is_caught_by_the_replay_check() -> None:
-    """A snapshot marking another seat's hidden card as known restores (it can be played on) and shows
-    the card in that seat's view; ``replay_check=True`` refuses it."""
+    """A snapshot marking another seat's hidden card as known restores when trusted (it can be played on) and
+    shows the card in that seat's view; by default (a snapshot from outside, replayed) it is refused."""
     g = new_round("french", 2, seed=3)
     state = json.loads(g.to_json())
     slot, card = next((s, c) for s, c in enumerate(state["hands"][1]) if not state["knowers"][c] & 1)
     state["knowers"][card] |= 1
     forged = json.dumps(state)
-    assert Game.from_json(forged).view(0).hands[1][slot].card == g.text[card]
+    assert Game.from_json(forged, trusted=True).view(0).hands[1][slot].card == g.text[card]
     with pytest.raises(tamalou.SnapshotError, match="not the game"):
-        Game.from_json(forged, replay_check=True)
+        Game.from_json(forged)
 
 
 def test_copy_and_deepcopy_of_a_game_are_exact_independent_copies() -> None:
@@ -885,7 +885,7 @@ def test_a_give_owed_while_the_turns_player_holds_a_card_restores() -> None:
     the state the engine had just accepted."""
     g = tamalou.replay("kaboo", 8, seed=2, actions=_GIVE_WHILE_HELD)
     assert (g.phase, g.current_player, tamalou.round_of(g).holder) == ("give", 0, 2)
-    restored = Game.from_json(g.to_json(), replay_check=True)
+    restored = Game.from_json(g.to_json())
     assert restored.to_json() == g.to_json()
     restored.apply(restored.legal_actions(0)[0])  # the give: back to the holder's turn
     assert (restored.phase, restored.current_player, tamalou.round_of(restored).holder) == ("hold", 2, 2)
@@ -1067,7 +1067,7 @@ def test_a_snapshot_taken_at_the_deal_restores_with_a_window_after_the_power_and
     d["rules"]["matching"]["opponents"] = False
     for variant in ("cambia", tamalou.variant_from_dict(d)):
         g = scenario.dealt(TWO, stock=["6C", "5C", "3C"], discard=["5D"], variant=variant)
-        assert Game.from_json(g.to_json(), replay_check=True).to_json() == g.to_json()
+        assert Game.from_json(g.to_json()).to_json() == g.to_json()
 
 
 def test_a_game_rebuilt_from_a_seats_view_for_search_offers_the_discard_top_to_match() -> None:

@@ -104,3 +104,40 @@ def test_a_npz_file_without_numpy_says_which_extra_in_one_line(tmp_path: Path, m
     )
     json_bot = LinearBot(KEEPER).save(tmp_path / "agent.json")
     assert make_bot(f"file:{json_bot}") is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[]",
+        "[" * 100_000 + "]" * 100_000,  # nested past Python's parser
+        '{"features": "draw_stock", "weights": [1]}',
+        '{"features": [1, 2], "weights": [1, 2]}',
+        '{"features": ["a"], "weights": ["1"]}',
+        '{"features": ["a"], "weights": [true]}',
+        '{"features": ["a", "b"], "weights": [1]}',
+        '{"features": [], "weights": [], "extra": 1}',
+        "\xff\xfe not utf-8",
+        json.dumps({"features": list(FEATURES), "weights": [float("nan")] * len(FEATURES)}),
+    ],
+    ids=["list", "deep", "text", "numbers", "strings", "bool", "lengths", "extra-key", "not-utf8", "nan"],
+)
+def test_every_json_bot_file_of_the_wrong_shape_is_one_line(tmp_path: Path, text: str) -> None:
+    """A bot file is read as one from outside: whatever its JSON holds, a one-line ``ValueError``."""
+    path = tmp_path / "agent.json"
+    path.write_bytes(text.encode("utf-8", "surrogateescape") if text[0] != "\xff" else b"\xff\xfe not utf-8")
+    with pytest.raises(ValueError, match="not a trained bot's file") as refused:
+        make_bot(f"file:{path}")
+    assert "\n" not in str(refused.value)
+
+
+def test_a_device_a_folder_and_a_huge_file_are_refused_at_once(tmp_path: Path) -> None:
+    """``file:/dev/zero`` would read forever: a bot's file is a regular file of ``MAX_FILE_BYTES`` at most."""
+    from tamalou.bots.linear import MAX_FILE_BYTES
+
+    huge = tmp_path / "huge.json"
+    huge.write_bytes(b" " * (MAX_FILE_BYTES + 1))
+    for path in ("/dev/zero", str(tmp_path), str(huge)):
+        with pytest.raises(ValueError, match="not a trained bot's file") as refused:
+            make_bot(f"file:{path}")
+        assert "\n" not in str(refused.value)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ import pytest
 
 import tamalou
 import tiers
-from tamalou import Action, Event, IllegalAction, Match, Variant, VariantError, variant_from_toml
+from tamalou import Action, Event, Game, IllegalAction, Match, Variant, VariantError, variant_from_toml
 from tamalou.bots import make_bot
 from tamalou.engine import snapshot
 from tamalou.engine.snapshot import compact, variant_ref
@@ -453,38 +454,38 @@ def _a_point_less(state: dict[str, Any]) -> None:
     state["scores"][0][0] -= 1
 
 
-def test_a_match_snapshot_is_checked_against_its_replay_when_asked() -> None:
-    """``Match.from_json(..., replay_check=True)`` replays the match from its seed and every round's actions:
+def test_a_match_snapshot_is_checked_against_its_replay_by_default() -> None:
+    """``Match.from_json(...)`` replays the match from its seed and every round's actions unless ``trusted``:
     a real snapshot passes at every stage (a round in play, a round over and not scored, the match over); one
     edited into another consistent match (a seat knowing a card it never saw, a score changed) restores
-    without the check and is refused with it."""
+    when trusted and is refused by default."""
     import random
 
     m = tamalou.new_match("multi-round", 3, seed=5)
     rng = random.Random(5)
-    assert Match.from_json(m.to_json(), replay_check=True).to_json() == m.to_json()
+    assert Match.from_json(m.to_json()).to_json() == m.to_json()
     while m.round < 2:
         _played_at_random(m, rng, 1)
     _played_at_random(m, rng, 3)
     text = m.to_json()
-    assert Match.from_json(text, replay_check=True).to_json() == text
+    assert Match.from_json(text).to_json() == text
     for edit in (_seat_0_knows_a_card_of_seat_1, _a_point_less):
         forged = _forged(text, edit)
-        Match.from_json(forged)
+        Match.from_json(forged, trusted=True)
         with pytest.raises(tamalou.SnapshotError, match="not the match its seed and actions make"):
-            Match.from_json(forged, replay_check=True)
+            Match.from_json(forged)
     while not m.game.is_over:
         _played_at_random(m, rng, 1)
-    assert Match.from_json(m.to_json(), replay_check=True).to_json() == m.to_json()  # over, not scored
+    assert Match.from_json(m.to_json()).to_json() == m.to_json()  # over, not scored
     while not m.is_over:
         _played_at_random(m, rng, 50)
-    done = Match.from_json(m.to_json(), replay_check=True)
+    done = Match.from_json(m.to_json())
     assert done.to_json() == m.to_json() and done.result() == m.result()
     with pytest.raises(tamalou.SnapshotError, match="not the match"):
-        Match.from_json(_forged(m.to_json(), _a_point_less), replay_check=True)
+        Match.from_json(_forged(m.to_json(), _a_point_less))
     history = _forged(m.to_json(), lambda s: s["history"][0].pop())  # a round's log cut short
     with pytest.raises(tamalou.SnapshotError, match=r"do not replay|not the match"):
-        Match.from_json(history, replay_check=True)
+        Match.from_json(history)
 
 
 def test_copy_and_deepcopy_of_a_match_are_exact_independent_copies() -> None:
@@ -506,3 +507,92 @@ def test_copy_and_deepcopy_of_a_match_are_exact_independent_copies() -> None:
         assert m.history[0] is not twin.history[0] and m.scores is not twin.scores
     pair = copy.deepcopy({"a": m, "b": m})
     assert pair["a"] is pair["b"]
+
+
+# ------------------------------------------------------------------------ snapshots from outside cost what they hold
+
+
+def _hostile_texts() -> dict[str, tuple[type[Game] | type[Match], str]]:
+    """Snapshots of about 16 MB that hold 1.1 million fake actions: a round's, a match round's, and past rounds'."""
+    fake = [["d", 0, "stock"]] * 1_100_000
+    game = json.loads(tamalou.new_game("french", 3, seed=1).to_json())
+    game["actions"] = fake
+    match = json.loads(tamalou.new_match("multi-round", 3, seed=1).to_json())
+    match["game"]["actions"] = fake
+    history = json.loads(tamalou.new_match("multi-round", 3, seed=1).to_json())
+    history["history"] = [fake[:1000]] * 1100
+    return {
+        "a round": (Game, json.dumps(game, separators=(",", ":"))),
+        "a match's round in play": (Match, json.dumps(match, separators=(",", ":"))),
+        "a match's past rounds": (Match, json.dumps(history, separators=(",", ":"))),
+    }
+
+
+def test_a_16_mb_hostile_snapshot_is_refused_in_under_2_s_and_300_mb() -> None:
+    """The review's snapshot: 16 MB of fake actions was accepted after 32 s and 2.5 GB. By default (a snapshot
+    from outside) the replay comes first and stops at the first action that is not the game's; a trusted
+    restore of the same text reads every action (as the caller's own snapshot) and is refused by no replay."""
+    import time
+    import tracemalloc
+
+    for what, (kind, text) in _hostile_texts().items():
+        assert 16_000_000 < len(text) < 18_000_000
+        started = time.perf_counter()
+        with pytest.raises(tamalou.SnapshotError, match="do not replay"):
+            kind.from_json(text)
+        took = time.perf_counter() - started
+        tracemalloc.start()
+        with pytest.raises(tamalou.SnapshotError):
+            kind.from_json(text)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert took < 2.0 and peak < 300_000_000, (what, took, peak)
+
+
+def test_snapshot_lists_longer_than_a_deck_or_a_log_are_refused_before_their_shape() -> None:
+    """Lists are measured before anything is built from them: the first too long is named."""
+    state = json.loads(tamalou.new_game("french", 2, seed=1).to_json())
+    for key, value in (("stock", [0] * 9000), ("knowers", [0] * 9000), ("hands", [[0] * 9000, []])):
+        with pytest.raises(tamalou.SnapshotError, match=f"damaged snapshot: {key}"):
+            Game.from_json(json.dumps({**state, key: value}))
+    with pytest.raises(tamalou.SnapshotError, match="a log is a list of actions"):
+        match = json.loads(tamalou.new_match("multi-round", 2, seed=1).to_json())
+        Match.from_json(json.dumps({**match, "history": [3]}))
+    with pytest.raises(tamalou.SnapshotError, match="characters at most"):
+        Game.from_json(" " * 32_000_001)
+    assert Game.from_json(tamalou.new_game("french", 2, seed=1).to_json(), max_chars=10_000) is not None
+
+
+def test_a_trusted_restore_of_the_callers_own_snapshot_skips_the_replay() -> None:
+    """``trusted=True`` (a server's own database) restores without replaying: as fast as before the check was on
+    by default; a snapshot from outside is replayed."""
+    import time
+
+    m = tamalou.new_match("multi-round", 4, seed=3)
+    rng = random.Random(3)
+    while not m.is_over:
+        _played_at_random(m, rng, 50)
+    text = m.to_json()
+
+    def best(**options: bool) -> float:
+        times = []
+        for _ in range(5):
+            started = time.perf_counter()
+            Match.from_json(text, **options)
+            times.append(time.perf_counter() - started)
+        return min(times)
+
+    assert best(trusted=True) * 1.5 < best()
+
+
+def test_new_game_and_apply_refuse_wrong_types_in_one_line() -> None:
+    for bad in (None, 3, object(), [1, 2], {"name": "french"}):
+        for make in (tamalou.new_game, tamalou.new_match):
+            with pytest.raises(TypeError, match=r"^a ruleset is a tamalou\.Variant .*; got "):
+                make(bad, 2)  # type: ignore[arg-type]
+    g = tamalou.new_game("french", 2, seed=1)
+    before = g.to_json()
+    for bad_step in ("x", -1, float("nan"), [1]):
+        with pytest.raises(TypeError, match=r"^max_step is a number of seconds"):
+            g.apply(g.legal_actions(g.current_player)[0], max_step=bad_step)  # type: ignore[arg-type]
+    assert g.to_json() == before

@@ -315,8 +315,8 @@ def test_snapshots_and_replays_hold_on_the_engine() -> None:
 def test_a_snapshot_that_is_not_the_same_game_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     real_from_json = Round.from_json
 
-    def from_json(cls: type[Round], data: str, variant: Any = None) -> Round:
-        game = real_from_json(data, variant)
+    def from_json(cls: type[Round], data: str, variant: Any = None, **options: Any) -> Round:
+        game = real_from_json(data, variant, **options)
         game.rng.state ^= 1  # the random generator is not restored exactly
         return game
 
@@ -330,8 +330,8 @@ def test_a_snapshot_that_plays_on_differently_is_caught(monkeypatch: pytest.Monk
     but ends with other totals."""
     real_from_json = Round.from_json
 
-    def from_json(cls: type[Round], data: str, variant: Any = None) -> Round:
-        game = real_from_json(data, variant)
+    def from_json(cls: type[Round], data: str, variant: Any = None, **options: Any) -> Round:
+        game = real_from_json(data, variant, **options)
         game.value = [0] * len(game.value)
         return game
 

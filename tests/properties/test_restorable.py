@@ -6,8 +6,8 @@ ruleset's numbers; ``actions.MAX_TIME`` for an action's ``at``; ``engine.snapsho
 
 - random games of every registered ruleset: random legal actions (out-of-turn matches included), actions stamped
   with an ``at`` drawn anywhere (the game's time, a deadline, far ahead, just below the bound and past it), ticks
-  as far, and hostile actions; after every accepted action ``Game.from_json`` (with the variant, with
-  ``replay_check=True``, and by the name the snapshot holds) gives the same JSON; a refused action (``IllegalAction``)
+  as far, and hostile actions; after every accepted action ``Game.from_json`` (with the variant, trusted and
+  replayed, and by the name the snapshot holds) gives the same JSON; a refused action (``IllegalAction``)
   leaves the game as it was;
 - random matches of every registered ruleset (a single-round ruleset composed with ``multi-round``), their first
   rounds stacked or not (``new_match(deals=...)``): rounds of random play, ``next_round`` between them,
@@ -92,17 +92,17 @@ def check_restorable(game: Game, variant: Variant) -> None:
     """``Game.from_json`` of the game's snapshot gives the same JSON: with its variant, with the replay check, and
     with the variant the snapshot names (its name, or the whole variant for one built from text)."""
     text = game.to_json()
-    assert Game.from_json(text, variant).to_json() == text
-    assert Game.from_json(text, variant, replay_check=True).to_json() == text
-    assert Game.from_json(text).to_json() == text
+    assert Game.from_json(text, variant, trusted=True, max_chars=snapshot.MAX_TEXT).to_json() == text
+    assert Game.from_json(text, variant, max_chars=snapshot.MAX_TEXT).to_json() == text
+    assert Game.from_json(text, trusted=True).to_json() == text
 
 
 def check_match_restorable(m: Match, variant: Variant) -> None:
     """``Match.from_json`` of the match's snapshot gives the same JSON, as ``check_restorable`` for a game."""
     text = m.to_json()
-    assert Match.from_json(text, variant).to_json() == text
-    assert Match.from_json(text, variant, replay_check=True).to_json() == text
-    assert Match.from_json(text).to_json() == text
+    assert Match.from_json(text, variant, trusted=True, max_chars=snapshot.MAX_TEXT).to_json() == text
+    assert Match.from_json(text, variant, max_chars=snapshot.MAX_TEXT).to_json() == text
+    assert Match.from_json(text, trusted=True).to_json() == text
 
 
 # ------------------------------------------------------------------------------------------------ moves

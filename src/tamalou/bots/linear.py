@@ -24,6 +24,7 @@ reads either and checks that the features are the ones this version computes.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -162,25 +163,94 @@ class LinearBot(GreedyBot):
 
     @classmethod
     def load(cls, path: str | Path, seed: int = 0) -> Self:
-        """A bot with the weights of ``path`` (written by ``save``)."""
+        """A bot with the weights of ``path`` (written by ``save``). The file is read as one from outside: a
+        regular file of ``MAX_FILE_BYTES`` at most; a ``.npz`` must hold the two arrays ``save`` writes, their
+        shapes and types checked from their headers before anything is read; JSON must be the object ``save``
+        writes. Anything else is a ``ValueError`` in one line (a ``.npz`` is never unpickled)."""
         source = Path(path)
         if not source.is_file():
-            raise ValueError(f"{source}: no such file")
-        if source.suffix == ".npz":
-            np = _numpy()
-
-            with np.load(source, allow_pickle=False) as data:
-                names = [str(n) for n in data["features"]]
-                weights = [float(w) for w in data["weights"]]
-        else:
-            data = json.loads(source.read_text("utf-8"))
-            names, weights = list(data["features"]), [float(w) for w in data["weights"]]
+            raise ValueError(f"{source}: no such file (a bot's file is a regular file)")
+        size = source.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise ValueError(f"{source}: {size} bytes, a bot's file is {MAX_FILE_BYTES} bytes at most")
+        names, weights = _read_npz(source) if source.suffix == ".npz" else _read_json(source)
         if tuple(names) != FEATURES:
             raise ValueError(f"{source}: its features are not this version's ({', '.join(FEATURES)})")
+        if not all(math.isfinite(w) for w in weights):
+            raise ValueError(f"{source}: a weight is not a finite number")
         return cls(weights, seed)
 
     def __repr__(self) -> str:
         return f"LinearBot({', '.join(f'{n}={w:.2f}' for n, w in zip(FEATURES, self.weights, strict=True))})"
+
+
+#: The largest bot file read (one ``save`` writes is about 2 KB).
+MAX_FILE_BYTES = 64 * 1024
+#: The longest feature name a file may hold (this version's are under 30 characters).
+_MAX_NAME = 64
+
+
+def _read_npz(source: Path) -> tuple[list[str], list[float]]:
+    """The features and weights of a ``.npz`` that ``save`` wrote, each member's header read and checked (its
+    shape, its type, its size) before its data, so that a file declaring a huge array is refused at once."""
+    import zipfile
+
+    np = _numpy()
+    want = {"weights.npy": ("f", 8), "features.npy": ("U", 4 * _MAX_NAME)}
+    arrays: dict[str, Any] = {}
+    try:
+        with zipfile.ZipFile(source) as archive:
+            members = {info.filename: info for info in archive.infolist()}
+            if set(members) != set(want):
+                raise ValueError(f"it holds {sorted(members)[:5]}, expected the arrays weights and features")
+            for name, (kind, most) in want.items():
+                info = members[name]
+                if info.file_size > MAX_FILE_BYTES:
+                    raise ValueError(f"{name}: {info.file_size} bytes unpacked, at most {MAX_FILE_BYTES}")
+                with archive.open(info) as member:
+                    version = np.lib.format.read_magic(member)
+                    if version == (1, 0):
+                        shape, _order, dtype = np.lib.format.read_array_header_1_0(member)
+                    elif version == (2, 0):
+                        shape, _order, dtype = np.lib.format.read_array_header_2_0(member)
+                    else:
+                        raise ValueError(f"{name}: NumPy format {version} is not read")
+                    if shape != (len(FEATURES),) or dtype.kind != kind or dtype.itemsize > most or dtype.hasobject:
+                        raise ValueError(
+                            f"{name}: an array of shape {shape} and type {dtype}, expected {len(FEATURES)} "
+                            + ("numbers" if kind == "f" else "names")
+                        )
+                    data = member.read(dtype.itemsize * len(FEATURES))
+                arrays[name] = np.frombuffer(data, dtype=dtype, count=len(FEATURES))
+    except (zipfile.BadZipFile, OSError, EOFError) as exc:
+        raise ValueError(f"not a bot's .npz ({exc})") from None
+    except ValueError as exc:
+        raise ValueError(f"not a bot's .npz: {str(exc)[:300]}") from None
+    return [str(n) for n in arrays["features.npy"]], [float(w) for w in arrays["weights.npy"]]
+
+
+def _read_json(source: Path) -> tuple[list[str], list[float]]:
+    """The features and weights of a JSON bot file: ``{"features": [names], "weights": [numbers]}``."""
+    with source.open("rb") as f:
+        raw = f.read(MAX_FILE_BYTES + 1)
+    if len(raw) > MAX_FILE_BYTES:
+        raise ValueError(f"more than {MAX_FILE_BYTES} bytes")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except RecursionError:
+        raise ValueError("not a bot's JSON (nested too deep)") from None
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ValueError(f"not JSON ({str(exc)[:200]})") from None
+    if not isinstance(data, dict) or set(data) != {"features", "weights"}:
+        raise ValueError('expected the JSON object {"features": [names], "weights": [numbers]}')
+    names, weights = data["features"], data["weights"]
+    if not isinstance(names, list) or not all(isinstance(n, str) and len(n) <= _MAX_NAME for n in names):
+        raise ValueError("features: a list of the features' names")
+    if not isinstance(weights, list) or not all(type(w) in (int, float) for w in weights):
+        raise ValueError("weights: a list of numbers")
+    if len(weights) != len(names):
+        raise ValueError(f"{len(weights)} weights for {len(names)} features")
+    return names, [float(w) for w in weights]
 
 
 def _numpy() -> Any:

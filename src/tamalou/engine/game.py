@@ -161,12 +161,16 @@ class Game:
         variant: Variant | None = None,
         *,
         allow_plugins: bool | Iterable[str] | None = None,
-        replay_check: bool = False,
+        trusted: bool = False,
+        max_chars: int | None = None,
     ) -> Game:
-        """Restore a game from ``to_json``, checked whole (``Round.from_json`` says how); with
-        ``replay_check`` (for a snapshot from outside) it must also be the game its seed and actions make.
+        """Restore a game from ``to_json``, checked whole (``Round.from_json`` says how). By default the
+        snapshot is treated as one from outside: it must be the game its seed and actions make (replayed), its
+        text at most ``max_chars`` long. ``trusted=True`` is for your own snapshots: checked, not replayed.
         Raises ``SnapshotError`` for anything that is not such a snapshot."""
-        return game_of(Round.from_json(data, variant, allow_plugins=allow_plugins, replay_check=replay_check))
+        return game_of(
+            Round.from_json(data, variant, allow_plugins=allow_plugins, trusted=trusted, max_chars=max_chars)
+        )
 
     def copy(self) -> Game:
         """An independent copy of the game (same state, same RNG state, same history)."""

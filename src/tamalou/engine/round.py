@@ -10,16 +10,18 @@ nothing; ``view(p)`` is what ``p`` may see; ``result()`` asks the ranking hooks 
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, cast, overload
 
-from ..actions import Action, Tick, parse_action
+from ..actions import Action, Tick, parse_action, short
 from ..display import game_lines, panel
 from ..errors import GameStateError, IllegalAction, PluginError, SetupError, SnapshotError, TamalouError, raised_at
 from ..events import Event
 from ..hookspecs import Tally
 from ..resolver import resolve
 from ..schema import Variant
+from ..snapshots import SnapshotShape
 from ..views import PlayerView, Result, SeatView
 from . import snapshot
 from .clock import advance, apply_at, deadline
@@ -182,8 +184,13 @@ class Round(Flow):
         if self.phase == OVER:
             raise IllegalAction("the round is over", a)
         at = a.at
-        if max_step is not None and at is not None and at - self.now > max_step:
-            raise IllegalAction(f"time may move {max_step:g} s at most at once: it is {self.now:g} s, not {at:g} s", a)
+        if max_step is not None:
+            if type(max_step) not in (int, float) or not max_step >= 0:
+                raise TypeError(f"max_step is a number of seconds (0 or more) or None, got {short(max_step, 40)}")
+            if at is not None and at - self.now > max_step:
+                raise IllegalAction(
+                    f"time may move {max_step:g} s at most at once: it is {self.now:g} s, not {at:g} s", a
+                )
         flow = self.flow
         if at is None and flow.fast:
             # The common case: no time to move, no third-party code to guard against.
@@ -442,44 +449,74 @@ class Round(Flow):
         variant: Variant | None = None,
         *,
         allow_plugins: bool | Iterable[str] | None = None,
-        replay_check: bool = False,
+        trusted: bool = False,
+        max_chars: int | None = None,
     ) -> Round:
         """Restore a game from ``to_json``. The variant is the one saved in the snapshot (by name for
         a registered ruleset, whole for one loaded from a file) unless given; its plugins must be
         modules this process already imported or that ``allow_plugins`` names (``True``: any).
-        Everything is checked (types, sizes, each card in one place, seats that exist, a stacked deal
-        as ``new_game`` checks one); with ``replay_check`` the game is also rebuilt from its seed and
-        action log and must be the same. Raises ``SnapshotError`` for anything that is not such a snapshot.
+        Raises ``SnapshotError`` for anything that is not such a snapshot.
 
-        Without ``replay_check`` the game restored is one that can be played on, not necessarily the game
-        its seed and actions make: a snapshot may be edited into another consistent one (a hidden card
-        marked as known by a seat that never saw it shows in that seat's view). Pass ``replay_check=True``
-        for a snapshot that comes from outside (a client, a file you did not write). It replays every
-        action of the round: about twice the time of the restore (1 ms against 0.5 ms for a 4-player
-        French round of 23 actions, 33 ms against 16 ms for one of 3,000), so a server restoring the
-        snapshots it saved itself does without."""
+        **By default the snapshot is one from outside** (a client, a file you did not write): the game is
+        rebuilt from its seed and its log, action by action, and must be the snapshot's, or ``SnapshotError``
+        (so an edited snapshot, say a hidden card marked as known by a seat that never saw it, is refused). The
+        replay stops at the first action that is not the game's, and the text is capped at ``max_chars``
+        (default ``engine.snapshot.OUTSIDE_TEXT``, 32 million characters: twelve times the longest match of
+        random play), so a hostile text costs what it holds. It replays every action of the round: about
+        three times the restore (1.5 ms against 0.5 ms for a 4-player French round of 23 actions).
+
+        ``trusted=True`` is for **the caller's own snapshots** (a server's database, a process's own
+        copy): everything is checked (types, sizes, each card in one place, seats that exist, a stacked deal
+        as ``new_game`` checks one) but not replayed, and the cap is ``engine.snapshot.MAX_TEXT``: the game
+        restored is one that can be played on, not necessarily the game its seed and actions make."""
+        cap = max_chars if max_chars is not None else (snapshot.MAX_TEXT if trusted else snapshot.OUTSIDE_TEXT)
+        state = snapshot.read(data, SnapshotShape, snapshot.VERSION, "snapshot", cap)
+        if variant is None:
+            variant = snapshot.resolve_variant(state["variant"], allow_plugins)
+        again = None if trusted else replay_state(state, variant)
         game = cls(None)
-        snapshot.load(game, data, variant, allow_plugins)
-        if replay_check:
-            first = game.first_player if game.first_given else None
-            try:
-                again = replayed(
-                    game.variant,
-                    game.players,
-                    seed=game.seed,
-                    actions=game.actions,
-                    deal=game.deal_spec,
-                    first_player=first,
-                )
-            except TamalouError as exc:
-                raise SnapshotError(f"the snapshot's actions do not replay: {exc}") from None
-            if again.to_json() != game.to_json():
-                raise SnapshotError("the snapshot is not the game its seed and actions make")
+        snapshot.restore_state(game, state, variant, allow_plugins)
+        if again is not None and again.to_json() != game.to_json():
+            raise SnapshotError("the snapshot is not the game its seed and actions make")
         return game
 
 
+def replay_state(state: dict[str, Any], variant: Variant) -> Round:
+    """The round a snapshot's seed, deal and log make, rebuilt action by action (``SnapshotError`` at the first
+    action that is not legal there: a hostile log costs what is read of it)."""
+    first = state["first_player"] if state["first_given"] else None
+    try:
+        game = new_round(variant, state["players"], seed=state["seed"], deal=state["deal"], first_player=first)
+        for item in state["actions"]:
+            game.apply(snapshot.uncompact(item))
+    except SnapshotError:
+        raise
+    except TamalouError as exc:
+        raise SnapshotError(f"the snapshot's actions do not replay: {short(str(exc), 300)}") from None
+    except (KeyError, TypeError, ValueError, IndexError, OverflowError, AttributeError) as exc:
+        raise SnapshotError(f"incomplete or damaged snapshot: {type(exc).__name__}: {short(str(exc), 200)}") from None
+    return game
+
+
 def _unpickle(snapshot: str, variant: Variant) -> Round:
-    return Round.from_json(snapshot, variant)
+    return Round.from_json(snapshot, variant, trusted=True)
+
+
+def as_variant(variant: object) -> Variant:
+    """``variant`` itself, or the variant its name, path or list of names names (``resolver``); a ``TypeError``
+    that says what is expected for anything else."""
+    if isinstance(variant, Variant):
+        return variant
+    if isinstance(variant, os.PathLike):
+        variant = os.fspath(variant)
+    if isinstance(variant, str) or (
+        isinstance(variant, Sequence) and variant and all(isinstance(x, str) for x in variant)
+    ):
+        return resolve(cast(Any, variant))
+    raise TypeError(
+        "a ruleset is a tamalou.Variant (tamalou.load_variant), a ruleset's name or path, or a list of names; "
+        f"got {short(variant, 60)}"
+    )
 
 
 def new_round(
@@ -493,7 +530,7 @@ def new_round(
     """Deal a round (``new_game`` without the facade): shuffled with ``seed`` (a fresh one, kept in
     ``round.seed``, if ``None``), or a stacked ``deal`` (``hands``, ``stock`` top first, ``discard`` bottom
     first). The events of the deal and the opening are in ``round.events_so_far(p)``."""
-    v = resolve(variant)  # a name: the ruleset loader, registered with tamalou.resolver, finds it
+    v = as_variant(variant)  # a name: the ruleset loader, registered with tamalou.resolver, finds it
     game = Round(v, players, seed=seed, deal=deal, first_player=first_player)
     game.start()
     return game

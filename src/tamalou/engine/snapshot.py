@@ -289,15 +289,27 @@ def dump(g: Round) -> str:
     return json.dumps(state, separators=(",", ":"))
 
 
-#: The largest snapshot text read (a real one is a few kilobytes; a long game's log some hundreds). The longest match
-#: the rules allow, ``schema.MAX_MATCH_TURNS`` turns, takes 1.4 to 2.6 million characters in random play, and up to
-#: some 380 million played the worst way: 12 players each throwing every card they may on every thrown card, a tick
-#: after every action, every action stamped with the longest time text, about 9,500 characters a turn (see
+#: The largest snapshot text read from a **trusted** source (``from_json(..., trusted=True)``: the caller's own
+#: snapshots). A real one is a few kilobytes; a long game's log some hundreds. The longest match the rules allow,
+#: ``schema.MAX_MATCH_TURNS`` turns, takes 1.4 to 2.6 million characters in random play, and up to some 380 million
+#: played the worst way: 12 players each throwing every card they may on every thrown card, a tick after every
+#: action, every action stamped with the longest time text, about 9,500 characters a turn (see
 #: ``schema.MAX_MATCH_TURNS``). This cap is that with a margin of 1.5 and more, plus the stacked deals a match may
 #: hold (``new_match(deals=...)``: at most ``deal.MAX_STACKED_DEALS`` deals of the largest deck, 4,104 cards of 3
-#: characters at most, some 2.5 million; tests/properties/test_restorable.py measures both). Restoring a text that
-#: long takes minutes and gigabytes: a server that takes snapshots from outside caps them lower itself.
+#: characters at most, some 2.5 million; tests/properties/test_restorable.py measures both).
 MAX_TEXT = 600_000_000
+#: The largest snapshot text read from outside (``from_json`` by default, ``max_chars`` to change it): twelve times
+#: the longest match of random play (2.6 million characters), far more than any match people play, so that a
+#: hostile text costs seconds and megabytes at most before it is refused (a server caps it lower still).
+OUTSIDE_TEXT = 32_000_000
+#: The most items any list of a snapshot may hold before its shape is checked (its layouts, stock, discard,
+#: knowledge: at most the largest deck, 4,104 cards; a log: ``LOG_ITEMS``), so that a hostile list is refused
+#: before anything is built from it.
+MAX_CARDS = 8_192
+#: The most actions a round's log (or a match's, round by round) may hold: ``schema.MAX_TURNS`` turns of at most 400
+#: actions each (a turn of 12 players who each match every thrown card is some 200). A log that long still restores;
+#: the replay of a snapshot from outside stops at its first action that is not the game's.
+LOG_ITEMS = 4_000_000
 #: The most names a snapshot's variant may be composed of.
 MAX_PARTS = 16
 #: The most slots the layouts of a snapshot may have in all (empty slots included: a matched card leaves its slot
@@ -309,24 +321,32 @@ MAX_PARTS = 16
 SLOTS_PER_CARD = 4
 
 
-def read(data: object, shape: type[BaseModel], version: int, what: str) -> dict[str, Any]:
-    """The JSON object of a snapshot (``what``: "snapshot", "match snapshot"), checked against its
-    ``shape`` (strict types), its ``version`` and the size caps; anything else is a ``SnapshotError``."""
-    if not isinstance(data, str | bytes) or len(data) > MAX_TEXT:
+def read(data: object, shape: type[BaseModel], version: int, what: str, max_chars: int = MAX_TEXT) -> dict[str, Any]:
+    """The JSON object of a snapshot (``what``: "snapshot", "match snapshot"), checked against its ``shape``
+    (strict types), its ``version`` and the size caps (``max_chars`` characters at most; lists no longer than a
+    deck or a log, checked before the shape so that nothing is built from a hostile list); the first thing wrong
+    is a ``SnapshotError``."""
+    if not isinstance(data, str | bytes) or len(data) > max_chars:
         size = len(data) if isinstance(data, str | bytes) else None
-        raise SnapshotError(f"a {what} is the JSON text of to_json() ({MAX_TEXT} characters at most), got {size}")
+        raise SnapshotError(f"a {what} is the JSON text of to_json() ({max_chars} characters at most), got {size}")
     try:
         state = json.loads(data)
     except RecursionError:
         raise SnapshotError(f"a {what} is the JSON text of to_json(), not something nested so deep") from None
     except (TypeError, ValueError) as exc:
-        raise SnapshotError(f"a {what} is the JSON text of to_json(), got: {exc}") from None
+        raise SnapshotError(f"a {what} is the JSON text of to_json(), got: {short(str(exc), 200)}") from None
     if not isinstance(state, dict):
         raise SnapshotError(f"a {what} is a JSON object")
     if state.get("v") != version:
         raise SnapshotError(f"unknown {what} version {short(state.get('v'))} (this tamalou reads version {version})")
+    problem = _too_long(state)
+    if problem is not None:
+        raise SnapshotError(f"damaged {what}: {problem}")
+    # The logs are checked action by action as they are read (``uncompact``, the first wrong one named); the shape
+    # checks the rest without copying them.
+    logs = [key for key in _LOGS if isinstance(state.get(key), list)]
     try:
-        shape.model_validate(state)
+        shape.model_validate({**state, **{key: [] for key in logs}})
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(x) for x in err["loc"])
@@ -337,8 +357,49 @@ def read(data: object, shape: type[BaseModel], version: int, what: str) -> dict[
     return state
 
 
+#: The lists of a snapshot bounded by the largest deck (``MAX_CARDS``), and its logs (``LOG_ITEMS``).
+_DECK_LISTS = ("hands", "stock", "discard", "knowers", "round_seeds", "scores", "won", "adjust", "firsts")
+_LOGS = ("actions", "history")
+
+
+def _too_long(state: dict[str, Any]) -> str | None:
+    """The first list of ``state`` longer than it may be, or a log that is not a list (``None``: none)."""
+    for key in _DECK_LISTS:
+        value = state.get(key)
+        if isinstance(value, list) and len(value) > MAX_CARDS:
+            return f"{key}: {len(value)} items, at most {MAX_CARDS}"
+    hands = state.get("hands")
+    if isinstance(hands, list) and any(isinstance(h, list) and len(h) > MAX_CARDS for h in hands):
+        return f"hands: a layout of more than {MAX_CARDS} slots"
+    logs = [state.get("actions")]
+    game = state.get("game")  # (a match snapshot's round in play)
+    if isinstance(game, dict):
+        logs.append(game.get("actions"))
+    history = state.get("history")
+    if history is not None:
+        if not isinstance(history, list):
+            return "history: a list of the rounds' logs"
+        logs.extend(history)
+    total = 0
+    for log in logs:
+        if log is None:
+            continue
+        if not isinstance(log, list):
+            return "a log is a list of actions"
+        total += len(log)
+        if total > LOG_ITEMS:
+            return f"more than {LOG_ITEMS} actions"
+    return None  # (each action is checked as it is read: ``uncompact``)
+
+
 def load(g: Round, data: object, variant: Variant | None, allow_plugins: Any = None) -> None:
+    """Restore ``g`` from a trusted snapshot text (the shape checked, then every consistency check)."""
     state = read(data, SnapshotShape, VERSION, "snapshot")
+    restore_state(g, state, variant, allow_plugins)
+
+
+def restore_state(g: Round, state: dict[str, Any], variant: Variant | None, allow_plugins: Any = None) -> None:
+    """Restore ``g`` from a snapshot's JSON object that ``read`` checked; ``SnapshotError`` if it is not a game."""
     try:
         _load(g, state, variant, allow_plugins)
     except (KeyError, TypeError, ValueError, IndexError, OverflowError) as exc:
