@@ -39,13 +39,23 @@ UPLOADS: dict[str, dict[str, Any]] = {
         "toml": 'extends = "french"\ntitle = "\\u001b[2J\\u001b[31mred"\n',
         "players": 2,
     },
-    "a long points match of six search bots": {
+    "a match of 100 rounds of 400 turns": {  # longer than the server's --max-match-turns: refused
         "toml": 'extends = "french"\n[rules.rounds]\nform = "points"\nlimit = 1000\n',
+        "players": 2,
+        "bots": {"1": "greedy"},
+    },
+    "a long points match of six search bots": {  # 10 rounds of 400 turns: the longest the server takes
+        "toml": 'extends = "french"\n[rules.rounds]\nform = "points"\nlimit = 1000\nmax_rounds = 10\n',
         "players": 6,
         "bots": {str(seat): "ismcts" for seat in range(6)},
         "bot_delay": 0,
     },
 }
+
+#: With ``loadtest.py --flood``: uploads the checks refuse, each looping as soon as it is answered, all at once.
+FLOOD_UPLOADS = 20
+#: With ``loadtest.py --flood``: rooms of six search bots asked for (the server takes a few and refuses the rest).
+SEARCH_ROOMS = 10
 
 #: Text frames a seat's socket sends after its hello, by what they try (each is refused; the socket stays).
 FRAMES: dict[str, str] = {

@@ -1,18 +1,25 @@
 """Load test: many rooms played at once over websockets, on this machine only (127.0.0.1).
 
 Each room has a human seat played by a websocket client of this script (a tamalou bot chooses its moves
-from the view and the legal actions the server sends) and bot seats played by the server. The script
-reports how many actions the server applied per second, and the latency of a human action: the time from
-sending it to receiving the update that answers it (median and 99th percentile).
+from the view and the legal actions the server sends) and bot seats played by the server. Each room is made and
+played from an address of its own (127.1.x.y: the whole of 127.0.0.0/8 is this machine), as people at their
+own computers would be. The script reports how many actions the server applied per second, and what players
+feel (median and 99th percentile):
+
+- the **human's update time**: from sending an action to receiving the update that answers it;
+- the **bot's answer time**: from sending an action to the update that gives the seat its turn again (or ends
+  the round), the server's bot having played in between: what a person waits for the bots.
 
     python loadtest.py --rooms 200 --seconds 120            # starts a server of its own on a free port
     python loadtest.py --rooms 50 --url http://127.0.0.1:8000  # against a server you started
     python loadtest.py --rooms 50 --think 0.1 --hostile       # honest players and one hostile client
 
-With ``--hostile``, one more client does, in a loop, everything ``hostile.py`` lists (uploads that once broke
-the server, bodies nested 100,000 deep or of 1 MB, frames nested 2,000 deep, a socket flooding messages,
-joins with guessed invitations) and keeps a room of six search bots playing a long match with no delay; the
-report then says what it sent and how the server answered. The hostile client runs in a process of its own,
+With ``--hostile``, one more client, from one address (127.0.0.2), does in a loop everything ``hostile.py``
+lists (uploads that once broke the server, bodies nested 100,000 deep or of 1 MB, frames nested 2,000 deep, a
+socket flooding messages, joins with guessed invitations) and keeps rooms of six search bots playing a long
+match with no delay; with ``--flood`` it also sends ``hostile.FLOOD_UPLOADS`` uploads the checks refuse, looping
+at once, and asks for ``hostile.SEARCH_ROOMS`` rooms of six search bots (the server takes a few and refuses the
+rest). The report then says what it sent and how the server answered. The hostile client runs in a process of its own,
 as a hostile user would: its work does not delay the honest clients' reading of their answers. ``--think``
 is about how long each honest player thinks before it acts (0: as fast as the server answers): each thought
 takes from half to one and a half times as long, drawn from a generator seeded by the room, as people's
@@ -55,8 +62,22 @@ HERE = Path(__file__).resolve().parent
 @dataclass
 class Totals:
     latencies: list[float] = field(default_factory=list)  # seconds, one per human action answered
+    bot_answers: list[float] = field(default_factory=list)  # seconds, from an action to the seat's next turn
     errors: int = 0
     finished: int = 0
+
+
+def address_of(k: int) -> str:
+    """The loopback address the ``k``-th honest room is made and played from."""
+    return f"127.1.{k // 250}.{k % 250 + 1}"
+
+
+def percentile(values: list[float], share: float) -> float | None:
+    """The ``share`` percentile of ``values`` in milliseconds (``None`` if there are none)."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    return round(1000 * ordered[min(len(ordered) - 1, int(len(ordered) * share))], 2)
 
 
 def must_act(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
@@ -69,20 +90,31 @@ def must_act(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
 
 
 async def play_seat(
-    url: str, room: str, token: str, policy: str, variant: tamalou.Variant, totals: Totals, think: float = 0.0
+    url: str,
+    room: str,
+    token: str,
+    policy: str,
+    variant: tamalou.Variant,
+    totals: Totals,
+    think: float = 0.0,
+    address: str = "127.0.0.1",
 ) -> None:
-    """One human seat: say hello, then act whenever the seat must (after thinking about ``think`` seconds: from
-    half to one and a half times that, drawn from a generator seeded by ``room``), until the match
-    is over."""
+    """One human seat, from ``address``: say hello, then act whenever the seat must (after thinking about
+    ``think`` seconds: from half to one and a half times that, drawn from a generator seeded by ``room``), until
+    the match is over."""
     ws_url = url.replace("http", "ws", 1) + f"/ws/{room}"
     thoughts = random.Random(room)
-    async with connect(ws_url, max_size=2**22) as ws:
+    sent: float | None = None  # when the last action was sent, until the seat's next turn
+    async with connect(ws_url, max_size=2**22, local_addr=(address, 0)) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token, "since": 0}))
         message = json.loads(await ws.recv())
         seat, state = message["seat"], message["state"]
         moves = 0
         while not state["over"]:
             legal = must_act(state, seat)
+            if sent is not None and (legal or state["result"] is not None):
+                totals.bot_answers.append(time.perf_counter() - sent)  # the bots answered: the seat's turn again
+                sent = None
             if not legal:
                 message = json.loads(await ws.recv())
                 state = message.get("state", state)
@@ -100,21 +132,39 @@ async def play_seat(
             totals.latencies.append(time.perf_counter() - sent)
             moves += 1
             if message["type"] == "error":
+                sent = None
+            if message["type"] == "error":
                 totals.errors += 1
             state = message.get("state", state)
         totals.finished += 1
 
 
-async def hostile_client(url: str, honest_room: str, stop: asyncio.Event, sent: dict[str, int]) -> None:
-    """Everything ``hostile.py`` lists, again and again until ``stop``; ``sent`` counts what was sent and the
-    server's answers (``upload 400``, ``frame error``, ``closed 4429``...)."""
+#: The address of the hostile client.
+HOSTILE_ADDRESS = "127.0.0.2"
+
+
+async def hostile_client(
+    url: str, honest_room: str, stop: asyncio.Event, sent: dict[str, int], flood: bool = False
+) -> None:
+    """Everything ``hostile.py`` lists, again and again until ``stop``, from ``HOSTILE_ADDRESS``; ``sent`` counts
+    what was sent and the server's answers (``upload 400``, ``frame error``, ``closed 4429``...). ``flood``: also
+    ``hostile.FLOOD_UPLOADS`` uploads looping at once and ``hostile.SEARCH_ROOMS`` rooms of search bots."""
 
     def count(key: str) -> None:
         sent[key] = sent.get(key, 0) + 1
 
-    async with httpx.AsyncClient(base_url=url, timeout=120) as http:
+    transport = httpx.AsyncHTTPTransport(local_address=HOSTILE_ADDRESS)
+    async with httpx.AsyncClient(base_url=url, timeout=120, transport=transport) as http:
         searchers = hostile.UPLOADS["a long points match of six search bots"]
-        count(f"search-bot room {(await http.post('/api/rooms', json=searchers)).status_code}")
+        for _ in range(hostile.SEARCH_ROOMS if flood else 1):
+            count(f"search-bot room {(await http.post('/api/rooms', json=searchers)).status_code}")
+
+        async def refused_uploads() -> None:
+            while not stop.is_set():
+                answer = await http.post("/api/rooms", json=hostile.UPLOADS["64 KB of unknown keys"])
+                count(f"flooding upload {answer.status_code}")
+
+        flooders = [asyncio.create_task(refused_uploads()) for _ in range(hostile.FLOOD_UPLOADS if flood else 0)]
         created = (await http.post("/api/rooms", json={"ruleset": "french", "players": 2})).json()
         own, codes = created["room"], created["invitations"]
         tokens = [
@@ -129,7 +179,7 @@ async def hostile_client(url: str, honest_room: str, stop: asyncio.Event, sent: 
                 count(f"body {(await http.post('/api/rooms', content=body)).status_code}")
             stolen = await http.post(f"/api/rooms/{honest_room}/join", json={"invitation": "guessed"})
             count(f"guessed invitation {stolen.status_code}")
-            async with connect(ws_url, max_size=2**22) as ws:
+            async with connect(ws_url, max_size=2**22, local_addr=(HOSTILE_ADDRESS, 0)) as ws:
                 await ws.send(json.dumps({"type": "hello", "token": tokens[0], "since": 0}))
                 await ws.recv()
                 try:
@@ -143,13 +193,15 @@ async def hostile_client(url: str, honest_room: str, stop: asyncio.Event, sent: 
                         await ws.recv()
                 except ConnectionClosed as closed:
                     count(f"closed {closed.rcvd.code if closed.rcvd else None}")
+        await asyncio.gather(*flooders)
 
 
-async def start_attacker(url: str, honest_room: str) -> asyncio.subprocess.Process:
+async def start_attacker(url: str, honest_room: str, flood: bool = False) -> asyncio.subprocess.Process:
     """The hostile client in a process of its own (``--attack``), as a hostile user is: its work does not
     delay the honest clients' reading of their answers, so their latency measures the server alone."""
     return await asyncio.create_subprocess_exec(
         sys.executable, str(HERE / "loadtest.py"), "--attack", honest_room, "--url", url,
+        *(["--flood"] if flood else []),
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
     )  # fmt: skip
 
@@ -163,7 +215,7 @@ async def stop_attacker(attacker: asyncio.subprocess.Process) -> dict[str, int]:
     return sent
 
 
-async def attack(url: str, honest_room: str) -> dict[str, int]:
+async def attack(url: str, honest_room: str, flood: bool = False) -> dict[str, int]:
     """``--attack``: the hostile client until this process's input closes; what it sent and the answers."""
     loop = asyncio.get_running_loop()
     stop, sent = asyncio.Event(), dict[str, int]()
@@ -175,13 +227,20 @@ async def attack(url: str, honest_room: str) -> dict[str, int]:
         stop.set()
 
     watch = asyncio.create_task(until_closed())
-    await hostile_client(url, honest_room, stop, sent)
+    await hostile_client(url, honest_room, stop, sent, flood)
     await watch
     return sent
 
 
 async def run(
-    url: str, rooms: int, seconds: float, ruleset: str, policy: str, think: float = 0.0, hostile_too: bool = False
+    url: str,
+    rooms: int,
+    seconds: float,
+    ruleset: str,
+    policy: str,
+    think: float = 0.0,
+    hostile_too: bool = False,
+    flood: bool = False,
 ) -> dict[str, Any]:
     variant = tamalou.load_variant(ruleset)
     totals = Totals()
@@ -189,13 +248,23 @@ async def run(
         made = []
         for k in range(rooms):
             body = {"ruleset": ruleset, "players": 2, "bots": {"1": "greedy"}, "seed": k, "bot_delay": 0}
-            created = (await http.post("/api/rooms", json=body)).json()
-            room, invitation = created["room"], created["invitations"]["0"]
-            token = (await http.post(f"/api/rooms/{room}/join", json={"invitation": invitation})).json()["token"]
+            transport = httpx.AsyncHTTPTransport(local_address=address_of(k))
+            async with httpx.AsyncClient(base_url=url, timeout=60, transport=transport) as own:
+                answer = await own.post("/api/rooms", json=body)
+                if answer.status_code != 201:
+                    raise SystemExit(f"room {k} was not made: {answer.status_code} {answer.text}")
+                created = answer.json()
+                room, invitation = created["room"], created["invitations"]["0"]
+                token = (await own.post(f"/api/rooms/{room}/join", json={"invitation": invitation})).json()["token"]
             made.append((room, token))
+        attacker = await start_attacker(url, made[0][0], flood) if hostile_too else None
+        if attacker is not None:
+            await asyncio.sleep(1.0)  # the hostile client is at work before the honest players start
         started = time.perf_counter()
-        seats = [asyncio.create_task(play_seat(url, r, t, policy, variant, totals, think)) for r, t in made]
-        attacker = await start_attacker(url, made[0][0]) if hostile_too else None
+        seats = [
+            asyncio.create_task(play_seat(url, r, t, policy, variant, totals, think, address_of(k)))
+            for k, (r, t) in enumerate(made)
+        ]
         done, pending = await asyncio.wait(seats, timeout=seconds)
         elapsed = time.perf_counter() - started
         for task in pending:
@@ -209,6 +278,11 @@ async def run(
             actions += (await http.get(f"/api/rooms/{room}")).json()["actions"]
     lat = sorted(totals.latencies)
     return {
+        "human_update_ms_p50": percentile(totals.latencies, 0.5),
+        "human_update_ms_p99": percentile(totals.latencies, 0.99),
+        "bot_answer_ms_p50": percentile(totals.bot_answers, 0.5),
+        "bot_answer_ms_p99": percentile(totals.bot_answers, 0.99),
+        "bot_answer_ms_max": percentile(totals.bot_answers, 1.0),
         "rooms": rooms,
         "finished": totals.finished,
         "unfinished": len(pending),
@@ -266,11 +340,15 @@ def main() -> None:
         help="about how many seconds each honest player thinks before acting (x0.5 to x1.5)",
     )
     parser.add_argument("--hostile", action="store_true", help="one hostile client too (see hostile.py)")
+    parser.add_argument("--flood", action="store_true", help="the hostile client floods uploads and search rooms too")
     parser.add_argument("--max-p99-ms", type=float, help="fail if the honest players' p99 latency is above this")
+    parser.add_argument(
+        "--max-bot-p99-ms", type=float, help="fail if the honest players' p99 wait for the bots is above this"
+    )
     parser.add_argument("--attack", metavar="ROOM", help=argparse.SUPPRESS)  # the hostile client's own process
     args = parser.parse_args()
     if args.attack is not None:
-        print(json.dumps(asyncio.run(attack(args.url, args.attack))))
+        print(json.dumps(asyncio.run(attack(args.url, args.attack, args.flood))))
         return
     if not 1 <= args.rooms <= 1000:
         raise SystemExit("--rooms is from 1 to 1000")
@@ -283,7 +361,16 @@ def main() -> None:
             raise SystemExit("the load test runs against 127.0.0.1 only")
         try:
             report = asyncio.run(
-                run(url.rstrip("/"), args.rooms, args.seconds, args.ruleset, args.policy, args.think, args.hostile)
+                run(
+                    url.rstrip("/"),
+                    args.rooms,
+                    args.seconds,
+                    args.ruleset,
+                    args.policy,
+                    args.think,
+                    args.hostile or args.flood,
+                    args.flood,
+                )
             )
         finally:
             if process is not None:
@@ -299,6 +386,8 @@ def main() -> None:
         )
     if args.max_p99_ms is not None and (report["latency_ms_p99"] or 0) > args.max_p99_ms:
         raise SystemExit(f"the honest players' p99 latency is above {args.max_p99_ms} ms")
+    if args.max_bot_p99_ms is not None and (report["bot_answer_ms_p99"] or 0) > args.max_bot_p99_ms:
+        raise SystemExit(f"the honest players' p99 wait for the bots is above {args.max_bot_p99_ms} ms")
 
 
 if __name__ == "__main__":

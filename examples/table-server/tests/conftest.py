@@ -52,6 +52,7 @@ class Server:
         self.options = options  # more command-line options of the server
         self.port = 0
         self.process: subprocess.Popen[bytes] | None = None
+        self.started_at = 0
 
     @property
     def url(self) -> str:
@@ -70,6 +71,7 @@ class Server:
             env["PYTHONPATH"] = os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])
         command = [sys.executable, "-m", "table_server", "--host", "127.0.0.1", "--port", str(self.port)]
         command += ["--db", str(self.db), "--round-pause", str(self.round_pause), *self.options]
+        self.started_at = self.log.stat().st_size if self.log.exists() else 0  # where this start's log begins
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + 30
@@ -94,6 +96,15 @@ class Server:
 
     def log_text(self) -> str:
         return self.log.read_text(errors="replace")
+
+    def wait_for_log(self, text: str, seconds: float = 30.0) -> str:
+        """The log of the last start once it holds ``text`` (what the server says when its background work, such
+        as resuming the rooms after a start, is done); ``AssertionError`` after ``seconds``."""
+        deadline = time.monotonic() + seconds
+        while text not in (log := self.log_text()[self.started_at :]):
+            assert time.monotonic() < deadline, f"{text!r} not in the log:\n{log[-3000:]}"
+            time.sleep(0.05)
+        return log
 
 
 @contextlib.contextmanager

@@ -6,6 +6,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ctypes
+import gc
 import json
 import logging
 import secrets
@@ -25,7 +28,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import protocol
 from .bots import Workers
-from .rooms import Lobby, Refused, Room
+from .rooms import Bucket, Limits, Lobby, Refused, Room
 from .rulesets import catalogue
 from .store import Store
 
@@ -33,16 +36,31 @@ log = logging.getLogger("table_server")
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 128 * 1024
+BODY_SECONDS = 10.0  # a request's body must be sent within this time
+#: A request refused for its address's limits (``429``) is answered after this long: a client that loops on its
+#: refusals sends one a second, not thousands.
+REFUSAL_SECONDS = 1.0
 HELLO_SECONDS = 10.0  # a socket must say hello within this time
 OUTBOX_SIZE = 512  # messages queued for a socket that does not read; then it is closed
-#: A socket may send this many messages a second on average, in bursts of ``MESSAGE_BURST``; past that it
-#: is closed (code 4429). A person, or a bot playing as fast as it may, sends a few a second.
+#: A socket may send this many messages a second on average, in bursts of ``MESSAGE_BURST``, and this many bytes
+#: a second in bursts of ``BYTE_BURST``; past either it is closed (code 4429). A person, or a bot playing as fast
+#: as it may, sends a few messages of a few hundred bytes a second.
 MESSAGES_PER_SECOND = 20.0
 MESSAGE_BURST = 60
+BYTES_PER_SECOND = 8 * 1024
+BYTE_BURST = 32 * 1024
+#: Sockets one seat may have open at once (a person with a few tabs), and a room (``SOCKETS_PER_SEAT`` a seat);
+#: one more is refused (code 4409).
+SOCKETS_PER_SEAT = 4
 
 
 def lobby_of(request: Request | WebSocket) -> Lobby:
     return cast(Lobby, request.app.state.lobby)
+
+
+def address(request: Request | WebSocket) -> str:
+    """The client's address (behind a reverse proxy: the one it forwards, with uvicorn's ``--forwarded-allow-ips``)."""
+    return request.client.host if request.client is not None else "?"
 
 
 def failure(status: int, reason: str) -> JSONResponse:
@@ -51,16 +69,21 @@ def failure(status: int, reason: str) -> JSONResponse:
 
 async def json_body(request: Request) -> dict[str, Any]:
     """The request's JSON object (``{}`` for an empty body); ``ValueError`` for anything else. The body is
-    read up to ``MAX_BODY_BYTES`` (never more, whatever its ``Content-Length`` says), its JSON nested
-    ``protocol.MAX_DEPTH`` deep at most."""
+    read up to ``MAX_BODY_BYTES`` (never more, whatever its ``Content-Length`` says) within ``BODY_SECONDS``, its
+    JSON nested ``protocol.MAX_DEPTH`` deep at most."""
     declared = request.headers.get("content-length", "0")
     if not declared.isdigit() or int(declared) > MAX_BODY_BYTES:
         raise ValueError(f"the request is larger than {MAX_BODY_BYTES} bytes")
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY_BYTES:
-            raise ValueError(f"the request is larger than {MAX_BODY_BYTES} bytes")
+    try:
+        async with asyncio.timeout(BODY_SECONDS):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_BODY_BYTES:
+                    raise ValueError(f"the request is larger than {MAX_BODY_BYTES} bytes")
+    except TimeoutError:
+        lobby_of(request).refusals.log("a body", address(request), f"not sent within {BODY_SECONDS:g} s")
+        raise ValueError(f"the request's body was not sent within {BODY_SECONDS:g} s") from None
     if not body.strip():
         return {}
     data = protocol.loads(bytes(body))
@@ -110,7 +133,11 @@ async def create_room(request: Request) -> Response:
             bots={int(k): v for k, v in bots.items()},
             seed=seed,
             bot_delay=float(bot_delay),
+            owner=address(request),
         )
+    except Refused as exc:
+        await asyncio.sleep(REFUSAL_SECONDS)  # a client looping on refusals loops slowly
+        return failure(429, str(exc))
     except (ValueError, tamalou.TamalouError) as exc:  # VariantError, SetupError are ValueErrors too
         return failure(400, short(str(exc)))
     links = {str(p): f"/table?room={room.id}&invite={code}" for p, code in invitations.items()}
@@ -131,7 +158,7 @@ def short(text: str, most: int = 2000) -> str:
 async def join_room(request: Request) -> Response:
     """``POST /api/rooms/{room}/join`` ``{"invitation": code}``: the seat the invitation was made for, and its
     secret token. An invitation is used once."""
-    room = lobby_of(request).get(request.path_params["room"])
+    room = await lobby_of(request).get(request.path_params["room"])
     if room is None:
         return failure(404, "no such room")
     try:
@@ -149,8 +176,13 @@ async def join_room(request: Request) -> Response:
 
 
 async def room_facts(request: Request) -> Response:
-    room = lobby_of(request).get(request.path_params["room"])
-    return failure(404, "no such room") if room is None else JSONResponse(room.facts())
+    """``GET /api/rooms/{room}``: the room's public facts (read from the database: the room is not restored)."""
+    lobby = lobby_of(request)
+    facts = lobby.facts(request.path_params["room"])
+    if facts is None:  # (a room saved by an earlier version of the server: restored to know them)
+        room = await lobby.get(request.path_params["room"])
+        facts = None if room is None else room.facts()
+    return failure(404, "no such room") if facts is None else JSONResponse(facts)
 
 
 # ---------------------------------------------------------------------- admin
@@ -175,7 +207,7 @@ async def retry_room(request: Request) -> Response:
     """``POST /api/admin/quarantine/{room}/retry``: restore the room again (after a fix of the server)."""
     if not admin(request):
         return failure(403, "the admin token is needed")
-    room = lobby_of(request).retry(request.path_params["room"])
+    room = await lobby_of(request).retry(request.path_params["room"])
     if room is None:
         return failure(409, "the room cannot be restored (or there is no such room): it stays quarantined")
     return JSONResponse(room.facts())
@@ -212,25 +244,26 @@ class Client:
         self.outbox.put_nowait((code, reason))
 
     async def write(self) -> None:
-        while isinstance(message := await self.outbox.get(), dict):
-            await self.ws.send_text(json.dumps(message, separators=(",", ":")))
-        await self.ws.close(*message)
+        """Write what is queued until the socket is ended; a client gone meanwhile ends it quietly."""
+        try:
+            while isinstance(message := await self.outbox.get(), dict):
+                await self.ws.send_text(json.dumps(message, separators=(",", ":")))
+            await self.ws.close(*message)
+        except (WebSocketDisconnect, RuntimeError, OSError):  # the client left mid-write: nothing to tell
+            self.ended = True
 
 
 class Pace:
-    """A token bucket: ``allow()`` is false once a socket sends faster than ``MESSAGES_PER_SECOND`` for longer
-    than a burst of ``MESSAGE_BURST``."""
+    """Two token buckets: ``allow(size)`` is false once a socket sends faster than ``MESSAGES_PER_SECOND`` for
+    longer than a burst of ``MESSAGE_BURST`` messages, or more than ``BYTES_PER_SECOND`` bytes a second past a
+    burst of ``BYTE_BURST`` (so a socket of large frames is held to the pace of its bytes, not of its frames)."""
 
     def __init__(self) -> None:
-        self.tokens = float(MESSAGE_BURST)
-        self.last = time.monotonic()
+        self.messages = Bucket(MESSAGE_BURST, MESSAGES_PER_SECOND)
+        self.bytes = Bucket(BYTE_BURST, BYTES_PER_SECOND)
 
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(MESSAGE_BURST, self.tokens + (now - self.last) * MESSAGES_PER_SECOND)
-        self.last = now
-        self.tokens -= 1
-        return self.tokens >= 0
+    def allow(self, size: int) -> bool:
+        return self.messages.take() and self.bytes.take(size)
 
 
 async def receive_text(ws: WebSocket) -> str | None:
@@ -242,14 +275,16 @@ async def receive_text(ws: WebSocket) -> str | None:
 
 
 async def refuse(ws: WebSocket, reason: str, code: int) -> None:
-    await ws.send_json(protocol.error(reason))
-    await ws.close(code)
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):  # (the client may be gone already)
+        await ws.send_json(protocol.error(reason))
+        await ws.close(code)
 
 
 async def table_socket(ws: WebSocket) -> None:
     """``/ws/{room}``: ``hello`` with the seat's token, then actions; the server sends updates."""
     await ws.accept()
-    room = lobby_of(ws).get(ws.path_params["room"])
+    lobby = lobby_of(ws)
+    room = await lobby.get(ws.path_params["room"])
     if room is None:
         return await refuse(ws, "no such room", 4404)
     try:
@@ -262,6 +297,10 @@ async def table_socket(ws: WebSocket) -> None:
     if seat is None:
         log.warning("room %s: a socket from %s gave no valid token: refused", room.id, ws.client)
         return await refuse(ws, "unknown token", 4401)
+    if room.sockets_of(seat) >= SOCKETS_PER_SEAT:
+        reason = f"seat {seat} has {SOCKETS_PER_SEAT} sockets open already"
+        lobby.refusals.log("a socket", address(ws), f"room {room.id}: {reason}")
+        return await refuse(ws, reason, 4409)
     since = hello.get("since", 0)
     client = Client(ws, seat)
     writer = asyncio.create_task(client.write())
@@ -270,7 +309,7 @@ async def table_socket(ws: WebSocket) -> None:
         await play(ws, room, client)
         if client.ended:
             await asyncio.wait_for(writer, 5)  # the close is written
-    except TimeoutError:
+    except (TimeoutError, WebSocketDisconnect, RuntimeError, OSError):  # (a client that left meanwhile)
         pass
     finally:
         room.disconnect(client)
@@ -283,8 +322,8 @@ async def play(ws: WebSocket, room: Room, client: Client) -> None:
     pace = Pace()
     try:
         while (text := await receive_text(ws)) is not None and not client.ended:
-            if not pace.allow():
-                log.warning("room %s: seat %d sends too fast: closed", room.id, client.seat)
+            if not pace.allow(len(text)):
+                room.lobby.refusals.log("a socket", address(ws), f"room {room.id}: seat {client.seat} sends too fast")
                 client.end(4429, "too many messages")
                 break
             try:
@@ -301,36 +340,68 @@ async def play(ws: WebSocket, room: Room, client: Client) -> None:
 # ---------------------------------------------------------------------- the app
 
 
+def trim_memory() -> None:
+    """Give the memory of unloaded rooms back to the system (glibc keeps freed memory otherwise)."""
+    gc.collect()
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+
+
 def create_app(
     db: str | Path,
     *,
     round_pause: float = 3.0,
     bot_workers: int = 2,
     bot_seconds: float = 2.0,
+    check_workers: int = 1,
     admin_token: str | None = None,
+    limits: Limits | None = None,
 ) -> Starlette:
-    """The ASGI app on the SQLite database ``db``; rooms in play there are resumed at startup (a room that
-    fails to restore is quarantined, and the others start).
+    """The ASGI app on the SQLite database ``db``; rooms in play there are resumed in the background once it
+    starts (a room that fails to restore is quarantined, and the others start); requests are served meanwhile.
 
     ``round_pause``: seconds between the end of a round and the deal of the next (matches of rounds).
-    ``bot_workers``: the worker processes that play the bots and check uploaded rules; ``bot_seconds``: the
-    budget of one bot move or one check. ``admin_token``: the token of the admin endpoint (none: no admin)."""
+    ``bot_workers``: the worker processes that play the bots; ``bot_seconds``: the budget of one bot move, its
+    time in the queue included. ``check_workers``: the processes that check uploaded rules (each check within
+    ``bot_seconds`` too). ``admin_token``: the token of the admin endpoint (none: no admin). ``limits``: what
+    one address may have at once (``rooms.Limits``)."""
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(db)
-        workers = Workers(bot_workers, bot_seconds)
-        await workers.start()
-        lobby = Lobby(store, workers, round_pause)
+        workers = Workers(bot_workers, bot_seconds, "bot")
+        checks = Workers(check_workers, bot_seconds, "check")
+        await asyncio.gather(workers.start(), checks.start())
+        lobby = Lobby(store, workers, round_pause, checks, limits)
         app.state.lobby = lobby
         app.state.admin_token = admin_token
-        resumed, quarantined = lobby.resume_all()
-        log.info("database %s: %d room(s) resumed, %d quarantined", db, resumed, quarantined)
+
+        async def resume() -> None:
+            started = time.monotonic()
+            resumed, quarantined = await lobby.resume_all()
+            log.info(
+                "database %s: %d room(s) resumed, %d quarantined (in %.1f s)",
+                db,
+                resumed,
+                quarantined,
+                time.monotonic() - started,
+            )
+
+        async def sweep() -> None:
+            while True:
+                await asyncio.sleep(min(lobby.limits.idle_seconds, 5.0) / 2)
+                if lobby.sweep():
+                    trim_memory()
+
+        tasks = [asyncio.create_task(resume()), asyncio.create_task(sweep())]
         try:
             yield
         finally:
+            for task in tasks:
+                task.cancel()
             lobby.close()
             workers.close()
+            checks.close()
             store.close()
 
     routes = [

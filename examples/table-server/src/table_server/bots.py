@@ -12,10 +12,17 @@ which answer with one line of JSON:
   rules load, deal and restore from a snapshot exactly as a restarted server would restore them, else the
   reason (``check`` below).
 
-Each question has a **budget** (``--bot-seconds``, default 2 s). A worker that does not answer within it is
-killed and started again, and the question gets a fallback answer: a random legal move for the bot (seeded as
-the bot was, logged), or "could not be checked" for a ruleset. The workers are taken first come, first served:
-no room gets more than its turn, however slow its bots.
+Each question has a **budget** (``--bot-seconds``, default 2 s) that counts from the moment it is asked, its
+time in the queue included. A worker that does not answer within it is killed and started again; a question
+that waited past it is dropped; either way it gets a fallback answer: the **fallback move** for the bot (a
+random legal move of the seat that has to act, seeded as the bot was; out-of-turn matches are let go), logged
+and told to the room's players, or "could not be checked" for a ruleset. A search bot (a bot with a ``seconds``
+limit, such as ``ismcts``) is given half the budget to think, so that it answers in time.
+
+The workers are shared **fairly**: the questions wait in one queue per owner (the address that made the room, or
+that uploads the rules) and the owners are served in turn, so one address with many rooms of search bots gets a
+worker as often as each other address. The moves of bots and the checks of uploaded rules have pools of their own
+(``--bot-workers``, ``--check-workers``): uploads, however many, never delay a bot.
 """
 
 from __future__ import annotations
@@ -51,7 +58,11 @@ def bot_seed(match_seed: object, seat: int, played: int) -> int:
 
 
 def move(
-    game: tamalou.Game, variant: tamalou.Variant, bots: Mapping[int, str], seeds: Mapping[int, int]
+    game: tamalou.Game,
+    variant: tamalou.Variant,
+    bots: Mapping[int, str],
+    seeds: Mapping[int, int],
+    seconds: float | None = None,
 ) -> tuple[int, dict[str, Any]] | None:
     """The next bot action as ``(seat, action JSON)``, in the order ``tamalou.play_game`` asks bots: out-of-turn
     matches first, then the seat that has to act. ``None`` when no bot acts now.
@@ -62,7 +73,7 @@ def move(
     order = _from_current(game)
     for seat in order[1:]:
         if seat in bots:
-            bot = _bot(bots[seat], seeds[seat], variant, seat)
+            bot = _bot(bots[seat], seeds[seat], variant, seat, seconds)
             may_match: Callable[[], bool] | None = getattr(bot, "may_match", None)
             if may_match is not None and not may_match():
                 continue
@@ -75,7 +86,7 @@ def move(
         if seat in bots:
             legal = game.legal_actions(seat)
             if _in_turn(legal):
-                action = _bot(bots[seat], seeds[seat], variant, seat).act(game.seat_view(seat), legal)
+                action = _bot(bots[seat], seeds[seat], variant, seat, seconds).act(game.seat_view(seat), legal)
                 if action is None:
                     raise RuntimeError(f"the bot of seat {seat} ({bots[seat]}) did not act")
                 return seat, action.to_dict()
@@ -85,8 +96,9 @@ def move(
 def fallback(
     game: tamalou.Game, bots: Mapping[int, str], seeds: Mapping[int, int]
 ) -> tuple[int, dict[str, Any]] | None:
-    """A random legal move for the bot seat that has to act (the answer when a worker ran out of its budget,
-    crashed or raised): cheap enough for the event loop. Out-of-turn matches are let go."""
+    """The **fallback move**: a random legal move of the bot seat that has to act, seeded as the bot was (the
+    answer when no answer came within the budget, or the worker crashed or raised); cheap enough for the event
+    loop. Out-of-turn matches are let go."""
     if game.is_over:
         return None
     for seat in _from_current(game):
@@ -107,9 +119,13 @@ def _in_turn(legal: list[tamalou.Action]) -> list[tamalou.Action]:
     return [a for a in legal if not isinstance(a, tamalou.MatchAction | tamalou.Tick)]
 
 
-def _bot(name: str, seed: int, variant: tamalou.Variant, seat: int) -> Bot:
-    """The bot ``name`` of ``seat``, made for one decision (``setup`` called if it has one)."""
+def _bot(name: str, seed: int, variant: tamalou.Variant, seat: int, seconds: float | None = None) -> Bot:
+    """The bot ``name`` of ``seat``, made for one decision (``setup`` called if it has one). A bot with a time
+    limit (a ``seconds`` attribute: the search bots) thinks ``seconds`` at most."""
     bot = make_bot(name, seed=seed)
+    if seconds is not None and hasattr(bot, "seconds"):
+        limit = getattr(bot, "seconds", None)
+        bot.seconds = seconds if limit is None else min(limit, seconds)
     setup = getattr(bot, "setup", None)
     if callable(setup):
         setup(variant, seat)
@@ -178,15 +194,26 @@ class Worker:
 
 
 class Workers:
-    """The pool of worker processes, taken first come, first served."""
+    """A pool of worker processes, shared fairly: questions wait in one queue per **owner** (the server asks with
+    the address that made the room, or that uploads the rules), and a worker given back goes to the next owner in
+    turn (round-robin), the oldest question of that owner first. One address with ten rooms of search bots gets a
+    turn as often as a room of an honest player, never ten; and no owner holds more than ``per_owner`` workers at
+    once (half of them, at least one), so another owner's question always finds one soon.
 
-    def __init__(self, count: int = 1, budget: float = 2.0) -> None:
+    A question's **deadline counts its time in the queue**: past ``budget`` seconds from the moment it was asked
+    (queued or thinking), it gets no answer (``TimeoutError``) and the caller plays a fallback."""
+
+    def __init__(self, count: int = 1, budget: float = 2.0, name: str = "bot") -> None:
         if count < 1:
-            raise ValueError("at least one bot worker")
+            raise ValueError(f"at least one {name} worker")
         self.budget = budget
+        self.name = name
         self.workers = [Worker(k) for k in range(count)]
         self.idle: list[Worker] = list(self.workers)
-        self.waiting: collections.deque[asyncio.Future[Worker]] = collections.deque()
+        self.waiting: dict[str, collections.deque[asyncio.Future[Worker]]] = {}  # owner -> its questions, oldest first
+        self.turns: collections.deque[str] = collections.deque()  # owners with questions, in round-robin order
+        self.per_owner = max(1, count // 2)
+        self.holding: collections.Counter[str] = collections.Counter()  # owner -> workers its questions hold
 
     async def start(self) -> None:
         await asyncio.gather(*(w.start() for w in self.workers))
@@ -195,41 +222,75 @@ class Workers:
         for w in self.workers:
             w.kill()
 
-    async def _take(self) -> Worker:
-        """A worker, first come, first served: a worker given back goes straight to the oldest question waiting
-        (an ``asyncio.Queue`` would let the room that gave it back take it again at once, and starve others)."""
-        if self.idle and not self.waiting:
-            return self.idle.pop()
+    def queued(self, owner: str) -> int:
+        """How many questions of ``owner`` wait for a worker."""
+        return len(self.waiting.get(owner, ()))
+
+    async def _take(self, owner: str) -> Worker:
+        """A worker for ``owner``'s question, in ``owner``'s turn (at once if one is idle and no other owner in turn
+        before it may take it)."""
         waiter: asyncio.Future[Worker] = asyncio.get_running_loop().create_future()
-        self.waiting.append(waiter)
+        if owner not in self.waiting:
+            self.waiting[owner] = collections.deque()
+            self.turns.append(owner)
+        self.waiting[owner].append(waiter)
+        self._dispatch()
         try:
             return await waiter
         except asyncio.CancelledError:
             if waiter.done() and not waiter.cancelled():
-                self._give_back(waiter.result())
+                self._give_back(waiter.result(), owner)
             raise
 
-    def _give_back(self, worker: Worker) -> None:
-        while self.waiting:
-            waiter = self.waiting.popleft()
-            if not waiter.done():
-                waiter.set_result(worker)
-                return
+    def _give_back(self, worker: Worker, owner: str) -> None:
+        """``owner``'s question is done with ``worker``: it goes to the next question in turn."""
+        self.holding[owner] -= 1
+        if self.holding[owner] <= 0:
+            del self.holding[owner]
         self.idle.append(worker)
+        self._dispatch()
 
-    async def _ask(self, question: dict[str, Any], ruleset: str | None, toml: str | None) -> Any:
-        worker = await self._take()
+    def _dispatch(self) -> None:
+        """Give the idle workers to the owners in turn, each its oldest question, skipping an owner that holds
+        ``per_owner`` workers already (it keeps its place for its next turn)."""
+        passed = 0
+        while self.idle and self.turns and passed < len(self.turns):
+            owner = self.turns.popleft()
+            queue = self.waiting[owner]
+            while queue and queue[0].done():  # (a question that gave up waiting)
+                queue.popleft()
+            if not queue:
+                del self.waiting[owner]
+                continue
+            if self.holding[owner] >= self.per_owner:
+                self.turns.append(owner)  # it holds its share: the next owner's turn
+                passed += 1
+                continue
+            waiter = queue.popleft()
+            if queue:
+                self.turns.append(owner)  # its next question waits for its next turn
+            else:
+                del self.waiting[owner]
+            self.holding[owner] += 1
+            waiter.set_result(self.idle.pop())
+            passed = 0
+
+    async def _ask(self, question: dict[str, Any], ruleset: str | None, toml: str | None, owner: str) -> Any:
+        """The answer to ``question`` within ``budget`` seconds from now, queue included (``TimeoutError``)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.budget
+        worker = await asyncio.wait_for(self._take(owner), self.budget)
         try:
             key = variant_key(ruleset, toml)
             question = {**question, "key": key}
             if key not in worker.known or question["kind"] == "check":
                 question.update(ruleset=ruleset, toml=toml)
-            answer = await worker.ask(question, self.budget)
+            answer = await worker.ask(question, max(deadline - loop.time(), 0.001))
             if question["kind"] == "move" and "error" not in answer:  # it keeps the rules of a move, not of a check
                 worker.known.add(key)
             return answer
         finally:
-            self._give_back(worker)
+            self._give_back(worker, owner)
 
     async def move(
         self,
@@ -239,34 +300,39 @@ class Workers:
         bots: Mapping[int, str],
         seeds: Mapping[int, int],
         where: str,
-    ) -> tuple[int, dict[str, Any]] | None:
-        """The next bot action of ``game`` (see ``move``), from a worker; the ``fallback`` move if the worker ran
-        out of its budget, died or raised (logged, with ``where`` to say which room)."""
+        owner: str = "",
+    ) -> tuple[tuple[int, dict[str, Any]] | None, str | None]:
+        """The next bot action of ``game`` (see ``move``) from a worker, and ``None``; or, if no answer came within
+        the budget (queue included), the worker died or the bot raised, the ``fallback`` move and why (logged with
+        ``where`` to say which room)."""
         question = {
             "kind": "move",
             "game": game.to_json(),
             "bots": {str(s): n for s, n in bots.items()},
             "seeds": {str(s): v for s, v in seeds.items()},
+            "seconds": self.budget,
         }
         try:
-            answer = await self._ask(question, ruleset, toml)
+            answer = await self._ask(question, ruleset, toml, owner)
         except TimeoutError:
-            log.warning("%s: a bot took more than %.3g s: a random move instead", where, self.budget)
-            return fallback(game, bots, seeds)
+            why = f"no answer within {self.budget:.3g} s"
+            log.warning("%s: a bot's move: %s: the fallback move instead", where, why)
+            return fallback(game, bots, seeds), why
         except (EOFError, ConnectionError, ValueError) as exc:
-            log.error("%s: the bot worker failed (%s): a random move instead", where, exc)
-            return fallback(game, bots, seeds)
+            log.error("%s: the bot worker failed (%s): the fallback move instead", where, exc)
+            return fallback(game, bots, seeds), "the bot failed"
         if "error" in answer:
-            log.error("%s: a bot failed: %s: a random move instead", where, str(answer["error"])[:500])
-            return fallback(game, bots, seeds)
+            log.error("%s: a bot failed: %s: the fallback move instead", where, str(answer["error"])[:500])
+            return fallback(game, bots, seeds), "the bot failed"
         found = answer.get("move")
-        return None if found is None else (int(found[0]), dict(found[1]))
+        return (None if found is None else (int(found[0]), dict(found[1]))), None
 
-    async def check(self, toml: str, players: int, seed: int | None) -> str | None:
-        """``None`` if uploaded rules load, deal ``players`` and restore from their snapshot, else why not."""
-        question = {"kind": "check", "players": players, "seed": seed}
+    async def check(self, toml: str, players: int, seed: int | None, owner: str = "", max_turns: int = 0) -> str | None:
+        """``None`` if uploaded rules load, deal ``players`` and restore from their snapshot (and a match of them
+        lasts ``max_turns`` turns at most, if given), else why not."""
+        question = {"kind": "check", "players": players, "seed": seed, "max_turns": max_turns}
         try:
-            answer = await self._ask(question, None, toml)
+            answer = await self._ask(question, None, toml, owner)
         except TimeoutError:
             return f"the rules could not be checked within {self.budget:.3g} s"
         except (EOFError, ConnectionError, ValueError):

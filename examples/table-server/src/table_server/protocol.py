@@ -83,6 +83,11 @@ def error(reason: str) -> dict[str, Any]:
     return {"type": "error", "reason": reason}
 
 
+def notice(text: str) -> dict[str, Any]:
+    """Something every seat is told that is not an event of the game (a bot that played the fallback move)."""
+    return {"type": "notice", "text": text}
+
+
 def depth(data: Any) -> int:
     """How deep lists and objects nest in parsed JSON (a number or a text is 0 deep)."""
     most, stack = 0, [(data, 1)]

@@ -37,6 +37,11 @@ def catalogue() -> list[dict[str, Any]]:
     return out
 
 
+def match_turns(variant: tamalou.Variant) -> int:
+    """The most turns a match of ``variant`` may last: its most rounds times a round's most turns."""
+    return int(variant.rules.rounds.most * variant.rules.end.max_turns)
+
+
 def check_size(toml: str) -> None:
     """``tamalou.VariantError`` if an uploaded TOML text is longer than the server takes."""
     if len(toml) > MAX_TOML_BYTES or len(toml.encode()) > MAX_TOML_BYTES:

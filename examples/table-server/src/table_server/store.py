@@ -1,9 +1,10 @@
 """Rooms in SQLite (the standard library's ``sqlite3``): what a restarted server needs to go on exactly.
 
 A room is saved as its settings, its invitations and seats (the sha256 of each invitation and each seat's
-token, never the secret itself), the match snapshot (``Match.to_json()``) and the log of every action applied,
-one row each. Each action is saved with the new snapshot in one transaction, so the snapshot and the log
-always agree. A room that failed is marked quarantined, with the reason, and kept.
+token, never the secret itself), the match snapshot (``Match.to_json()``) **at the deal of each round**, and the
+log of every action applied, one row each. An action costs one small row, however long the match: a restart
+restores the snapshot and applies the actions logged since. A room that failed is marked quarantined, with the
+reason, and kept.
 
 The database runs in WAL mode with ``synchronous=NORMAL``: a commit survives the server process being
 killed; only a power cut may lose the last few commits.
@@ -29,8 +30,15 @@ CREATE TABLE IF NOT EXISTS rooms (
     snapshot  TEXT NOT NULL,     -- Match.to_json() after the last action
     over      INTEGER NOT NULL DEFAULT 0,
     quarantined TEXT,            -- why the room failed (NULL: it did not); its data is kept
-    quarantined_at REAL
+    quarantined_at REAL,
+    owner     TEXT NOT NULL DEFAULT '',  -- the address that made the room
+    name      TEXT,              -- the rules' name and title (the room's facts, without restoring it)
+    title     TEXT,
+    round     INTEGER NOT NULL DEFAULT 0,
+    played    INTEGER NOT NULL DEFAULT 0,  -- actions applied in the match
+    all_bots  INTEGER NOT NULL DEFAULT 0   -- only bots play
 );
+CREATE INDEX IF NOT EXISTS rooms_of_owner ON rooms (owner, over);
 CREATE TABLE IF NOT EXISTS invitations (
     room      TEXT NOT NULL REFERENCES rooms(id),
     seat      INTEGER NOT NULL,
@@ -68,19 +76,37 @@ class SavedRoom:
     seats: dict[int, str]  # seat -> token hash
     invitations: dict[int, str] = field(default_factory=dict)  # seat -> invitation hash
     quarantined: str | None = None  # why the room was quarantined
+    owner: str = ""  # the address that made the room
+    name: str | None = None  # the rules' name and title
+    title: str | None = None
 
 
 class Store:
     """The rooms' database. One connection, used from the server's event loop only."""
 
-    def __init__(self, path: str | Path) -> None:
-        self.db = sqlite3.connect(path, isolation_level=None)  # autocommit; transactions are explicit
+    def __init__(self, path: str | Path, readonly: bool = False) -> None:
+        self.path = str(path)
+        # autocommit; transactions are explicit. A reader (a restore, in a thread of its own) has a connection of
+        # its own.
+        self.db = sqlite3.connect(path, isolation_level=None)
+        if readonly:
+            return
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         columns = {row[1] for row in self.db.execute("PRAGMA table_info(rooms)")}
-        if columns and "quarantined" not in columns:  # a database of an earlier version of the server
-            self.db.execute("ALTER TABLE rooms ADD COLUMN quarantined TEXT")
-            self.db.execute("ALTER TABLE rooms ADD COLUMN quarantined_at REAL")
+        added = {  # the columns added since the first version of the server (a database made before them)
+            "quarantined": "TEXT",
+            "quarantined_at": "REAL",
+            "owner": "TEXT NOT NULL DEFAULT ''",
+            "name": "TEXT",
+            "title": "TEXT",
+            "round": "INTEGER NOT NULL DEFAULT 0",
+            "played": "INTEGER NOT NULL DEFAULT 0",
+            "all_bots": "INTEGER NOT NULL DEFAULT 0",
+        }
+        for name, kind in added.items():
+            if columns and name not in columns:
+                self.db.execute(f"ALTER TABLE rooms ADD COLUMN {name} {kind}")
         self.db.executescript(SCHEMA)
 
     def close(self) -> None:
@@ -90,8 +116,8 @@ class Store:
         with self.db:
             self.db.execute("BEGIN")
             self.db.execute(
-                "INSERT INTO rooms (id, ruleset, toml, players, bots, bot_delay, snapshot, over)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO rooms (id, ruleset, toml, players, bots, bot_delay, snapshot, over, owner, name,"
+                " title, all_bots) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     room.id,
                     room.ruleset,
@@ -101,6 +127,10 @@ class Store:
                     room.bot_delay,
                     room.snapshot,
                     int(room.over),
+                    room.owner,
+                    room.name,
+                    room.title,
+                    int(len(room.bots) == room.players),
                 ),
             )
             self.db.executemany(
@@ -118,25 +148,62 @@ class Store:
             return False
         return True
 
-    def save_action(self, room: str, n: int, round_: int, action: dict[str, Any], snapshot: str, over: bool) -> None:
-        """Append action ``n`` to the room's log and save the snapshot after it, together."""
+    def save_action(self, room: str, n: int, round_: int, action: dict[str, Any], over: bool) -> None:
+        """Append action ``n`` to the room's log (and say whether the match is over), together."""
         with self.db:
             self.db.execute("BEGIN")
             self.db.execute(
                 "INSERT INTO actions (room, n, round, action) VALUES (?, ?, ?, ?)",
                 (room, n, round_, json.dumps(action, separators=(",", ":"))),
             )
-            self.db.execute("UPDATE rooms SET snapshot = ?, over = ? WHERE id = ?", (snapshot, int(over), room))
+            self.db.execute("UPDATE rooms SET over = ?, played = ? WHERE id = ?", (int(over), n + 1, room))
 
-    def save_snapshot(self, room: str, snapshot: str, over: bool) -> None:
-        """Save a change that is not an action (a round scored and the next one dealt)."""
+    def save_snapshot(self, room: str, snapshot: str, over: bool, played: int, round_: int) -> None:
+        """Save the match's snapshot after ``played`` actions: at the deal of a round (or once the match is over)."""
         with self.db:
             self.db.execute("BEGIN")
-            self.db.execute("UPDATE rooms SET snapshot = ?, over = ? WHERE id = ?", (snapshot, int(over), room))
+            self.db.execute(
+                "UPDATE rooms SET snapshot = ?, over = ?, played = ?, round = ? WHERE id = ?",
+                (snapshot, int(over), played, round_, room),
+            )
+
+    def rooms_of(self, owner: str) -> tuple[int, int]:
+        """How many rooms ``owner`` made that are in play (not over, not quarantined), and how many of them only
+        bots play."""
+        row = self.db.execute(
+            "SELECT COUNT(*), COALESCE(SUM(all_bots), 0) FROM rooms WHERE owner = ? AND over = 0"
+            " AND quarantined IS NULL",
+            (owner,),
+        ).fetchone()
+        return int(row[0]), int(row[1])
+
+    def facts(self, room: str) -> dict[str, Any] | None:
+        """A room's public facts, as ``Room.facts`` gives them, read from the database (``None``: no such room, or
+        quarantined, or saved by a server that did not keep its title)."""
+        row = self.db.execute(
+            "SELECT name, title, players, bots, round, played, over, quarantined FROM rooms WHERE id = ?", (room,)
+        ).fetchone()
+        if row is None or row[7] is not None or row[0] is None:
+            return None
+        bots = {int(k): v for k, v in json.loads(row[3]).items()}
+        taken = sorted(seat for (seat,) in self.db.execute("SELECT seat FROM seats WHERE room = ?", (room,)))
+        return {
+            "room": room,
+            "ruleset": row[0],
+            "title": row[1],
+            "players": row[2],
+            "bots": {str(p): name for p, name in bots.items()},
+            "taken": taken,
+            "free": [p for p in range(row[2]) if p not in bots and p not in taken],
+            "round": row[4],
+            "actions": row[5],
+            "over": bool(row[6]),
+        }
 
     def load_room(self, room: str) -> SavedRoom | None:
         row = self.db.execute(
-            "SELECT id, ruleset, toml, players, bots, bot_delay, snapshot, over, quarantined FROM rooms WHERE id = ?",
+            "SELECT id, ruleset, toml, players, bots, bot_delay, snapshot, over, quarantined, owner, title"
+            " FROM rooms WHERE id = ?",
             (room,),
         ).fetchone()
         if row is None:
@@ -155,6 +222,8 @@ class Store:
             seats=seats,
             invitations=invitations,
             quarantined=row[8],
+            owner=row[9],
+            title=row[10],
         )
 
     def rooms_in_play(self) -> list[str]:

@@ -917,6 +917,8 @@
       appendEvents(data.events || []);
       setState(data.state);
       if (app.room_info && app.room_info.free && app.room_info.free.length) refreshRoomInfo();
+    } else if (data.type === "notice") {
+      showNotice(data.text || "");
     } else if (data.type === "error") {
       app.pending = false;
       showNotice(data.reason || "error");

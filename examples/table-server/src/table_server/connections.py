@@ -1,0 +1,100 @@
+"""Connections bounded before they reach the app: a time limit on a request's headers, and a cap on connections
+still sending theirs.
+
+uvicorn times out a connection kept alive between requests, and limits the connections it serves
+(``limit_concurrency``: past it, ``503``), but it waits for a request's headers as long as the client likes: a
+client that sends a header line every few seconds and never ends holds a connection, and a file, forever; a
+thousand such clients lock everyone out. ``GuardedHttp`` is uvicorn's HTTP protocol (httptools) with two bounds:
+
+- a request's headers must be complete within ``HEADER_SECONDS`` of its first byte (or of the connection, for a
+  connection that sends nothing), else the connection is closed;
+- at most ``MAX_PENDING`` connections may be sending their headers at once: one more closes the oldest of them (a
+  client that sends its headers at once, as browsers do, is never the oldest for long).
+
+Each is logged in one line, at most once a minute for each address (then how many more). The body's own time
+limit is the app's (``app.BODY_SECONDS``); the websocket's hello has ``app.HELLO_SECONDS``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+import time
+from typing import Any, ClassVar
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+log = logging.getLogger("table_server")
+
+#: Seconds a request may take to send its headers.
+HEADER_SECONDS = 10.0
+#: Connections that may be sending their headers at once.
+MAX_PENDING = 256
+
+
+class _Log:
+    """One line a minute at most for each address and kind (then how many more)."""
+
+    def __init__(self) -> None:
+        self.last: dict[tuple[str, str], tuple[float, int]] = {}
+
+    def __call__(self, kind: str, address: str) -> None:
+        now = time.monotonic()
+        when, more = self.last.get((kind, address), (-1e9, 0))
+        if now - when < 60:
+            self.last[(kind, address)] = (when, more + 1)
+            return
+        extra = f" ({more} more in the last minute)" if more else ""
+        log.warning("closed a connection from %s: %s%s", address, kind, extra)
+        self.last[(kind, address)] = (now, 0)
+        if len(self.last) > 10_000:
+            self.last.clear()
+
+
+class GuardedHttp(HttpToolsProtocol):
+    """uvicorn's HTTP protocol with a time limit on headers and a cap on connections sending them (see the
+    module). ``HEADER_SECONDS`` and ``MAX_PENDING`` are read when a connection is made (``__main__`` sets them)."""
+
+    #: The connections sending their headers, oldest first (shared by the server's connections).
+    pending: ClassVar[collections.OrderedDict[GuardedHttp, asyncio.TimerHandle]] = collections.OrderedDict()
+    said: ClassVar[_Log] = _Log()
+
+    def _address(self) -> str:
+        return str(self.client[0]) if self.client else "?"
+
+    def _wait_for_headers(self) -> None:
+        if self in self.pending:
+            return
+        while len(self.pending) >= MAX_PENDING:
+            oldest, timer = self.pending.popitem(last=False)
+            timer.cancel()
+            self.said(f"{MAX_PENDING} connections were sending their headers", oldest._address())
+            oldest.transport.close()
+        self.pending[self] = self.loop.call_later(HEADER_SECONDS, self._too_slow)
+
+    def _headers_done(self) -> None:
+        timer = self.pending.pop(self, None)
+        if timer is not None:
+            timer.cancel()
+
+    def _too_slow(self) -> None:
+        if self.pending.pop(self, None) is not None:
+            self.said(f"its headers took more than {HEADER_SECONDS:g} s", self._address())
+            self.transport.close()
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._wait_for_headers()
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._wait_for_headers()  # (the next request of a connection kept alive)
+
+    def on_headers_complete(self) -> None:
+        self._headers_done()
+        super().on_headers_complete()
+
+    def connection_lost(self, exc: Any) -> None:
+        self._headers_done()
+        super().connection_lost(exc)
