@@ -65,6 +65,7 @@ def main(argv: list[str] | None = None) -> None:
     conns = parser.add_argument_group("connections")
     conns.add_argument("--header-seconds", type=float, default=connections.HEADER_SECONDS)
     conns.add_argument("--max-pending", type=int, default=connections.MAX_PENDING, help="connections sending headers")
+    conns.add_argument("--pending-per-address", type=int, default=connections.PENDING_PER_ADDRESS)
     conns.add_argument("--max-connections", type=int, default=4_000, help="past it: 503 (uvicorn's limit_concurrency)")
     parser.add_argument("--log-level", default="info")
     args = parser.parse_args(argv)
@@ -77,6 +78,7 @@ def main(argv: list[str] | None = None) -> None:
         )
     connections.HEADER_SECONDS = args.header_seconds
     connections.MAX_PENDING = args.max_pending
+    connections.PENDING_PER_ADDRESS = args.pending_per_address
     sys.setswitchinterval(0.001)  # a room restored in a thread holds the loop up 1 ms at a time, not 5
     app = create_app(
         args.db,

@@ -8,8 +8,10 @@ thousand such clients lock everyone out. ``GuardedHttp`` is uvicorn's HTTP proto
 
 - a request's headers must be complete within ``HEADER_SECONDS`` of its first byte (or of the connection, for a
   connection that sends nothing), else the connection is closed;
-- at most ``MAX_PENDING`` connections may be sending their headers at once: one more closes the oldest of them (a
-  client that sends its headers at once, as browsers do, is never the oldest for long).
+- at most ``PENDING_PER_ADDRESS`` connections of one address, and ``MAX_PENDING`` in all, may be sending their
+  headers at once: one more closes the oldest of them (of that address first), so a thousand slow connections
+  from one address cost everyone else nothing, and a client that sends its headers at once, as browsers do, is
+  never the oldest for long.
 
 Each is logged in one line, at most once a minute for each address (then how many more). The body's own time
 limit is the app's (``app.BODY_SECONDS``); the websocket's hello has ``app.HELLO_SECONDS``.
@@ -29,8 +31,9 @@ log = logging.getLogger("table_server")
 
 #: Seconds a request may take to send its headers.
 HEADER_SECONDS = 10.0
-#: Connections that may be sending their headers at once.
-MAX_PENDING = 256
+#: Connections that may be sending their headers at once, in all and from one address.
+MAX_PENDING = 1024
+PENDING_PER_ADDRESS = 256
 
 
 class _Log:
@@ -58,6 +61,7 @@ class GuardedHttp(HttpToolsProtocol):
 
     #: The connections sending their headers, oldest first (shared by the server's connections).
     pending: ClassVar[collections.OrderedDict[GuardedHttp, asyncio.TimerHandle]] = collections.OrderedDict()
+    by_address: ClassVar[dict[str, collections.OrderedDict[GuardedHttp, None]]] = {}
     said: ClassVar[_Log] = _Log()
 
     def _address(self) -> str:
@@ -66,20 +70,34 @@ class GuardedHttp(HttpToolsProtocol):
     def _wait_for_headers(self) -> None:
         if self in self.pending:
             return
+        address = self._address()
+        mine = self.by_address.setdefault(address, collections.OrderedDict())
+        while len(mine) >= PENDING_PER_ADDRESS:
+            self._close_oldest(next(iter(mine)), f"{PENDING_PER_ADDRESS} of its connections were sending headers")
         while len(self.pending) >= MAX_PENDING:
-            oldest, timer = self.pending.popitem(last=False)
-            timer.cancel()
-            self.said(f"{MAX_PENDING} connections were sending their headers", oldest._address())
-            oldest.transport.close()
+            self._close_oldest(next(iter(self.pending)), f"{MAX_PENDING} connections were sending headers")
         self.pending[self] = self.loop.call_later(HEADER_SECONDS, self._too_slow)
+        mine[self] = None
+
+    def _close_oldest(self, oldest: GuardedHttp, why: str) -> None:
+        oldest._headers_done()
+        self.said(why, oldest._address())
+        oldest.transport.close()
 
     def _headers_done(self) -> None:
         timer = self.pending.pop(self, None)
         if timer is not None:
             timer.cancel()
+            address = self._address()
+            mine = self.by_address.get(address)
+            if mine is not None:
+                mine.pop(self, None)
+                if not mine:
+                    del self.by_address[address]
 
     def _too_slow(self) -> None:
-        if self.pending.pop(self, None) is not None:
+        if self in self.pending:
+            self._headers_done()
             self.said(f"its headers took more than {HEADER_SECONDS:g} s", self._address())
             self.transport.close()
 
