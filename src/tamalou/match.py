@@ -356,10 +356,9 @@ class Match:
         ``trusted=True`` is for **your own snapshots** (a server restoring what it saved itself): every
         consistency check, no replay, the cap ``engine.snapshot.MAX_TEXT``; the match restored can be played
         on, but an edited snapshot is not detected."""
-        from .engine.snapshot import MAX_TEXT, OUTSIDE_TEXT, read, resolve_variant
+        from .engine.snapshot import read, resolve_variant, text_cap
 
-        cap = max_chars if max_chars is not None else (MAX_TEXT if trusted else OUTSIDE_TEXT)
-        state = read(data, MatchShape, MATCH_SNAPSHOT_VERSION, "match snapshot", cap)
+        state = read(data, MatchShape, MATCH_SNAPSHOT_VERSION, "match snapshot", text_cap(trusted, max_chars))
         if variant is None:
             variant = resolve_variant(state["variant"], allow_plugins)
         again = None if trusted else cls._replayed(state, variant)

@@ -469,7 +469,7 @@ class Round(Flow):
         copy): everything is checked (types, sizes, each card in one place, seats that exist, a stacked deal
         as ``new_game`` checks one) but not replayed, and the cap is ``engine.snapshot.MAX_TEXT``: the game
         restored is one that can be played on, not necessarily the game its seed and actions make."""
-        cap = max_chars if max_chars is not None else (snapshot.MAX_TEXT if trusted else snapshot.OUTSIDE_TEXT)
+        cap = snapshot.text_cap(trusted, max_chars)
         state = snapshot.read(data, SnapshotShape, snapshot.VERSION, "snapshot", cap)
         if variant is None:
             variant = snapshot.resolve_variant(state["variant"], allow_plugins)
@@ -485,10 +485,11 @@ def replay_state(state: dict[str, Any], variant: Variant) -> Round:
     """The round a snapshot's seed, deal and log make, rebuilt action by action (``SnapshotError`` at the first
     action that is not legal there: a hostile log costs what is read of it)."""
     first = state["first_player"] if state["first_given"] else None
+    actions = (snapshot.uncompact(item) for item in state["actions"])  # (read one at a time, as they replay)
     try:
-        game = new_round(variant, state["players"], seed=state["seed"], deal=state["deal"], first_player=first)
-        for item in state["actions"]:
-            game.apply(snapshot.uncompact(item))
+        game = replayed(
+            variant, state["players"], seed=state["seed"], actions=actions, deal=state["deal"], first_player=first
+        )
     except SnapshotError:
         raise
     except TamalouError as exc:

@@ -20,7 +20,6 @@ from ..cards import Card, parse_card
 from ..errors import SetupError, SnapshotError, TamalouError
 from ..resolver import resolver
 from ..rng import Rng
-from ..snapshots import SnapshotShape
 from .deal import set_universe, stacked_deals, stacked_universe
 from .state import GIVE, HOLD, MAX_REASON, NO_CARD, OVER, Phase, State
 
@@ -321,6 +320,14 @@ MAX_PARTS = 16
 SLOTS_PER_CARD = 4
 
 
+def text_cap(trusted: bool, max_chars: int | None) -> int:
+    """The most characters ``from_json`` reads: ``max_chars`` if given, else ``MAX_TEXT`` for a trusted text and
+    ``OUTSIDE_TEXT`` for one from outside."""
+    if max_chars is not None:
+        return max_chars
+    return MAX_TEXT if trusted else OUTSIDE_TEXT
+
+
 def read(data: object, shape: type[BaseModel], version: int, what: str, max_chars: int = MAX_TEXT) -> dict[str, Any]:
     """The JSON object of a snapshot (``what``: "snapshot", "match snapshot"), checked against its ``shape``
     (strict types), its ``version`` and the size caps (``max_chars`` characters at most; lists no longer than a
@@ -390,12 +397,6 @@ def _too_long(state: dict[str, Any]) -> str | None:
         if total > LOG_ITEMS:
             return f"more than {LOG_ITEMS} actions"
     return None  # (each action is checked as it is read: ``uncompact``)
-
-
-def load(g: Round, data: object, variant: Variant | None, allow_plugins: Any = None) -> None:
-    """Restore ``g`` from a trusted snapshot text (the shape checked, then every consistency check)."""
-    state = read(data, SnapshotShape, VERSION, "snapshot")
-    restore_state(g, state, variant, allow_plugins)
 
 
 def restore_state(g: Round, state: dict[str, Any], variant: Variant | None, allow_plugins: Any = None) -> None:
