@@ -528,6 +528,7 @@ def _hostile_texts() -> dict[str, tuple[type[Game] | type[Match], str]]:
     }
 
 
+@pytest.mark.timing  # (its verdict is the clock's: it runs alone, in the timing tier)
 def test_a_16_mb_hostile_snapshot_is_refused_in_under_2_s_and_300_mb() -> None:
     """The review's snapshot: 16 MB of fake actions was accepted after 32 s and 2.5 GB. By default (a snapshot
     from outside) the replay comes first and stops at the first action that is not the game's; a trusted
@@ -563,6 +564,7 @@ def test_snapshot_lists_longer_than_a_deck_or_a_log_are_refused_before_their_sha
     assert Game.from_json(tamalou.new_game("french", 2, seed=1).to_json(), max_chars=10_000) is not None
 
 
+@pytest.mark.timing
 def test_a_trusted_restore_of_the_callers_own_snapshot_skips_the_replay() -> None:
     """``trusted=True`` (a server's own database) restores without replaying: as fast as before the check was on
     by default; a snapshot from outside is replayed."""
