@@ -222,10 +222,6 @@ class Workers:
         for w in self.workers:
             w.kill()
 
-    def queued(self, owner: str) -> int:
-        """How many questions of ``owner`` wait for a worker."""
-        return len(self.waiting.get(owner, ()))
-
     async def _take(self, owner: str) -> Worker:
         """A worker for ``owner``'s question, in ``owner``'s turn (at once if one is idle and no other owner in turn
         before it may take it)."""

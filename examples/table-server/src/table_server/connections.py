@@ -21,38 +21,17 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import logging
-import time
 from typing import Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-log = logging.getLogger("table_server")
+from .rooms import Refusals
 
 #: Seconds a request may take to send its headers.
 HEADER_SECONDS = 10.0
 #: Connections that may be sending their headers at once, in all and from one address.
 MAX_PENDING = 1024
 PENDING_PER_ADDRESS = 256
-
-
-class _Log:
-    """One line a minute at most for each address and kind (then how many more)."""
-
-    def __init__(self) -> None:
-        self.last: dict[tuple[str, str], tuple[float, int]] = {}
-
-    def __call__(self, kind: str, address: str) -> None:
-        now = time.monotonic()
-        when, more = self.last.get((kind, address), (-1e9, 0))
-        if now - when < 60:
-            self.last[(kind, address)] = (when, more + 1)
-            return
-        extra = f" ({more} more in the last minute)" if more else ""
-        log.warning("closed a connection from %s: %s%s", address, kind, extra)
-        self.last[(kind, address)] = (now, 0)
-        if len(self.last) > 10_000:
-            self.last.clear()
 
 
 class GuardedHttp(HttpToolsProtocol):
@@ -62,7 +41,7 @@ class GuardedHttp(HttpToolsProtocol):
     #: The connections sending their headers, oldest first (shared by the server's connections).
     pending: ClassVar[collections.OrderedDict[GuardedHttp, asyncio.TimerHandle]] = collections.OrderedDict()
     by_address: ClassVar[dict[str, collections.OrderedDict[GuardedHttp, None]]] = {}
-    said: ClassVar[_Log] = _Log()
+    said: ClassVar[Refusals] = Refusals("closed a connection from {address}: {detail}")
 
     def _address(self) -> str:
         return str(self.client[0]) if self.client else "?"
@@ -81,7 +60,7 @@ class GuardedHttp(HttpToolsProtocol):
 
     def _close_oldest(self, oldest: GuardedHttp, why: str) -> None:
         oldest._headers_done()
-        self.said(why, oldest._address())
+        self.said.log(why, oldest._address(), why)
         oldest.transport.close()
 
     def _headers_done(self) -> None:
@@ -98,7 +77,8 @@ class GuardedHttp(HttpToolsProtocol):
     def _too_slow(self) -> None:
         if self in self.pending:
             self._headers_done()
-            self.said(f"its headers took more than {HEADER_SECONDS:g} s", self._address())
+            why = f"its headers took more than {HEADER_SECONDS:g} s"
+            self.said.log(why, self._address(), why)
             self.transport.close()
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]

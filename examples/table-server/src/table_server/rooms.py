@@ -433,9 +433,11 @@ class Bucket:
 
 
 class Refusals:
-    """Refusals logged in one line each, at most one a minute for the same kind and address (then how many more)."""
+    """Refusals logged in one line each, at most one a minute for the same kind and address (then how many more).
+    ``form`` is the line: ``{kind}``, ``{address}``, ``{detail}``."""
 
-    def __init__(self) -> None:
+    def __init__(self, form: str = "refused {kind} from {address}: {detail}") -> None:
+        self.form = form
         self.last: dict[tuple[str, str], tuple[float, int]] = {}
 
     def log(self, kind: str, address: str, detail: str) -> None:
@@ -445,8 +447,8 @@ class Refusals:
         if now - when < 60:
             self.last[key] = (when, more + 1)
             return
-        extra = f" ({more} more refused in the last minute)" if more else ""
-        log.warning("refused %s from %s: %s%s", kind, address, detail, extra)
+        extra = f" ({more} more in the last minute)" if more else ""
+        log.warning("%s%s", self.form.format(kind=kind, address=address, detail=detail), extra)
         self.last[key] = (now, 0)
         if len(self.last) > 10_000:
             self.last.clear()
@@ -476,7 +478,6 @@ class Lobby:
         self.uploads: collections.Counter[str] = collections.Counter()  # uploads being checked, by address
         self.buckets: dict[str, Bucket] = {}
         self.refusals = Refusals()
-        self.resumed = asyncio.Event()  # set once every room in play at start is back
 
     def refuse(self, kind: str, address: str, reason: str) -> Refused:
         self.refusals.log(kind, address, reason)
@@ -608,7 +609,6 @@ class Lobby:
         resumed = 0
         for room_id in in_play:
             resumed += await self.get(room_id) is not None
-        self.resumed.set()
         return resumed, len(in_play) - resumed
 
     def sweep(self) -> int:
