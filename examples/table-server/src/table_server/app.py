@@ -28,7 +28,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import protocol
 from .bots import Workers
-from .rooms import Bucket, Limits, Lobby, Refused, Room
+from .limits import Bucket, Limits
+from .lobby import Lobby
+from .rooms import Refused, Room
 from .rulesets import catalogue
 from .store import Store
 
@@ -304,8 +306,8 @@ async def table_socket(ws: WebSocket) -> None:
     since = hello.get("since", 0)
     client = Client(ws, seat)
     writer = asyncio.create_task(client.write())
-    room.connect(client, since if type(since) is int else 0)
     try:
+        await room.connect(client, since if type(since) is int else 0)
         await play(ws, room, client)
         if client.ended:
             await asyncio.wait_for(writer, 5)  # the close is written
@@ -341,8 +343,8 @@ async def play(ws: WebSocket, room: Room, client: Client) -> None:
 
 
 def trim_memory() -> None:
-    """Give the memory of unloaded rooms back to the system (glibc keeps freed memory otherwise)."""
-    gc.collect()
+    """Give the memory of unloaded rooms back to the system (glibc keeps freed memory otherwise), in a thread:
+    ctypes lets the loop go on meanwhile."""
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL("libc.so.6").malloc_trim(0)
 
@@ -364,7 +366,7 @@ def create_app(
     ``bot_workers``: the worker processes that play the bots; ``bot_seconds``: the budget of one bot move, its
     time in the queue included. ``check_workers``: the processes that check uploaded rules (each check within
     ``bot_seconds`` too). ``admin_token``: the token of the admin endpoint (none: no admin). ``limits``: what
-    one address may have at once (``rooms.Limits``)."""
+    one address may have at once (``limits.Limits``)."""
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -375,6 +377,10 @@ def create_app(
         lobby = Lobby(store, workers, round_pause, checks, limits)
         app.state.lobby = lobby
         app.state.admin_token = admin_token
+        # What is loaded at the start stays: the collector's full passes skip it from now on (they would
+        # otherwise walk every module's objects each time, holding the loop; rooms come and go above it).
+        gc.collect()
+        gc.freeze()
 
         async def resume() -> None:
             started = time.monotonic()
@@ -391,7 +397,11 @@ def create_app(
             while True:
                 await asyncio.sleep(min(lobby.limits.idle_seconds, 5.0) / 2)
                 if lobby.sweep():
-                    trim_memory()
+                    # A room unloaded is freed as its last reference goes (``rulesets.uploaded``: no cycle), but
+                    # Python's free lists keep some of its memory: a full collection empties them. It walks the
+                    # rooms in memory only (``gc.freeze`` at the start; finished rooms leave with their sockets).
+                    gc.collect()
+                    await asyncio.to_thread(trim_memory)
 
         tasks = [asyncio.create_task(resume()), asyncio.create_task(sweep())]
         try:

@@ -139,6 +139,11 @@ def variant_key(ruleset: str | None, toml: str | None) -> str:
     return f"name:{ruleset}"
 
 
+#: Set (to "1") in the environment of a server that started itself again on the system's allocator
+#: (``__main__.use_system_allocator``); its workers are started on Python's.
+SYSTEM_MALLOC = "TABLE_SERVER_SYSTEM_MALLOC"
+
+
 class Worker:
     """One worker process and the rules it has already been sent (it keeps them; a restart forgets them)."""
 
@@ -149,6 +154,8 @@ class Worker:
 
     async def start(self) -> None:
         env = dict(os.environ)
+        if env.pop(SYSTEM_MALLOC, None):  # (the server's own choice: ``__main__.use_system_allocator``)
+            env.pop("PYTHONMALLOC", None)
         # The worker imports this package: from where this module was imported (installed or not).
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(Path(__file__).parent.parent), env.get("PYTHONPATH")) if p)
         self.process = await asyncio.create_subprocess_exec(

@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from .rooms import Refusals
+from .limits import Refusals
 
 #: Seconds a request may take to send its headers.
 HEADER_SECONDS = 10.0

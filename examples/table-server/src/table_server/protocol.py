@@ -13,6 +13,9 @@ import tamalou
 
 #: The longest message a client may send (an action is well under 1 KB).
 MAX_MESSAGE_CHARS = 4096
+#: The most events one message carries: a welcome that would hold more holds the first ones, and the rest follow
+#: in updates of as many (``Room.connect``). A thousand events are about 50 KB of JSON, a few milliseconds to make.
+PIECE_EVENTS = 1000
 #: The deepest nesting of a client's JSON (an action is 3 deep: the message, the action, a list of slots).
 MAX_DEPTH = 8
 

@@ -14,23 +14,21 @@ the database with the reason (its data kept), its sockets are closed, and the ot
 from __future__ import annotations
 
 import asyncio
-import collections
 import hashlib
 import logging
 import secrets
-import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import tamalou
-from tamalou.bots import bot_names
 
 from . import protocol
-from .bots import Workers, bot_seed
-from .rulesets import check_size, is_timed, load_ruleset
-from .store import SavedRoom, Store
+from .bots import bot_seed
+from .rulesets import is_timed
+from .store import SavedRoom
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
 
 log = logging.getLogger("table_server")
 
@@ -81,6 +79,7 @@ class Room:
         self.round_pause = lobby.round_pause  # seconds between the end of a round and the next deal
         self.timed = is_timed(variant)
         self.listeners: set[Listener] = set()
+        self.joining = 0  # sockets being sent the events they missed (not yet listeners)
         self.events = events  # every event of the match so far, as the referee sees it
         self.played = sum(len(r) for r in match.actions)  # actions applied in the match so far
         self.unsent: list[tamalou.Event] = []  # events not yet sent to the sockets
@@ -158,19 +157,41 @@ class Room:
         self.seats[token_hash(token)] = seat
         return seat, token
 
-    def connect(self, listener: Listener, since: int) -> None:
-        """Add a socket and send it its welcome: its view and the events after the first ``since``."""
-        since = min(max(since, 0), self.seq)
-        self.listeners.add(listener)
+    async def connect(self, listener: Listener, since: int) -> None:
+        """Add a socket and send it its welcome: its view and the events after the first ``since``.
+
+        A welcome holds ``protocol.PIECE_EVENTS`` events at most: the rest follow in updates of as many, each
+        made once the loop has served what else waits (the welcome of a long match, every event since its start,
+        would otherwise hold the loop for each socket that opens it). The socket hears of the room's changes once
+        it has had every event before them."""
         self.used = self.loop.time()
-        seat = listener.seat
-        missed = self.events[since:]
-        welcome = protocol.welcome(self.id, self.ruleset, self.match, seat, self.seq, missed, self.now(), self.busy)
-        listener.send(welcome)
+        self.joining += 1
+        try:
+            seat = listener.seat
+            sent = min(max(since, 0), self.sent)
+            piece = self.events[sent : sent + protocol.PIECE_EVENTS]
+            sent += len(piece)
+            listener.send(protocol.welcome(self.id, self.ruleset, self.match, seat, sent, piece, self.now(), self.busy))
+            while sent < self.sent and not self.closed:
+                await asyncio.sleep(0)
+                piece = self.events[sent : sent + protocol.PIECE_EVENTS]
+                sent += len(piece)
+                listener.send(protocol.update(self.match, seat, sent, piece, self.now(), self.busy))
+            if not self.closed:  # (no await since the last check: no event can be missed)
+                self.listeners.add(listener)
+        finally:
+            self.joining -= 1
+
+    @property
+    def sent(self) -> int:
+        """How many events the sockets have had (the events not yet flushed come in the next update)."""
+        return len(self.events) - len(self.unsent)
 
     def disconnect(self, listener: Listener) -> None:
         self.listeners.discard(listener)
         self.used = self.loop.time()
+        if not self.listeners and self.match.is_over:  # a finished room leaves memory with its last socket
+            self.loop.call_soon(self.lobby.unload, self)
 
     def sockets_of(self, seat: int) -> int:
         """How many sockets watch the room for ``seat``."""
@@ -179,13 +200,15 @@ class Room:
     def idle(self, now: float, seconds: float) -> bool:
         """Whether the room may leave memory (it comes back from the database on its next use): no socket, nothing
         running or due (a bot's move, the next round, a deadline), and either the match over or nothing used it
-        for ``seconds``. A room whose bots are to move, or whose clock runs, is never idle."""
-        if self.listeners or self.lock.locked() or self.tasks or self.busy:
+        for ``seconds``. A room whose bots are to move, or whose clock runs, is never idle. (A finished room is
+        only read: opening it again restores it, off the loop; keeping many in memory would make each pass of
+        Python's collector longer, and it holds the loop.)"""
+        if self.listeners or self.joining or self.lock.locked() or self.tasks or self.busy:
             return False
         if any(t is not None for t in (self.bot_timer, self.round_timer, self.tick)):
             return False
         if self.match.is_over:
-            return now - self.used >= min(seconds, 5.0)
+            return True
         return now - self.used >= seconds and not self.bot_may_act()
 
     # ------------------------------------------------------------------ changes
@@ -392,282 +415,3 @@ class Room:
         for listener in list(self.listeners):
             listener.end(code, reason)
         self.listeners.clear()
-
-
-@dataclass
-class Limits:
-    """What one address may have of the server at once, and how fast it may make rooms (``create_app`` takes
-    them; ``python -m table_server`` has an option for each). Past a cap a request is refused (``429``) and logged
-    in one line."""
-
-    #: Rooms not over made by one address.
-    rooms_per_address: int = 50
-    #: Of those, rooms where only bots play (they use the workers all the time).
-    bot_rooms_per_address: int = 4
-    #: Uploaded rules being checked at once for one address.
-    uploads_per_address: int = 1
-    #: Rooms one address may make in a burst, then ``rooms_per_minute`` a minute.
-    room_burst: int = 30
-    rooms_per_minute: float = 60.0
-    #: The longest match of uploaded rules, in turns (``rules.rounds`` times ``rules.end.max_turns``).
-    max_match_turns: int = 4_000
-    #: Seconds an unwatched room stays in memory (a finished one: 5 s at most); it comes back on its next use.
-    idle_seconds: float = 300.0
-
-
-class Bucket:
-    """A token bucket: ``take()`` is false once more than ``burst`` were taken faster than ``per_second``."""
-
-    def __init__(self, burst: float, per_second: float) -> None:
-        self.burst, self.per_second = burst, per_second
-        self.tokens, self.last = float(burst), time.monotonic()
-
-    def take(self, cost: float = 1.0) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.per_second)
-        self.last = now
-        if self.tokens < cost:
-            return False
-        self.tokens -= cost
-        return True
-
-
-class Refusals:
-    """Refusals logged in one line each, at most one a minute for the same kind and address (then how many more).
-    ``form`` is the line: ``{kind}``, ``{address}``, ``{detail}``."""
-
-    def __init__(self, form: str = "refused {kind} from {address}: {detail}") -> None:
-        self.form = form
-        self.last: dict[tuple[str, str], tuple[float, int]] = {}
-
-    def log(self, kind: str, address: str, detail: str) -> None:
-        key = (kind, address)
-        now = time.monotonic()
-        when, more = self.last.get(key, (-1e9, 0))
-        if now - when < 60:
-            self.last[key] = (when, more + 1)
-            return
-        extra = f" ({more} more in the last minute)" if more else ""
-        log.warning("%s%s", self.form.format(kind=kind, address=address, detail=detail), extra)
-        self.last[key] = (now, 0)
-        if len(self.last) > 10_000:
-            self.last.clear()
-
-
-class Lobby:
-    """Every room of the server: creates them (within each address's limits), finds them (restoring them from the
-    database off the event loop, on their first use), resumes the rooms in play after a start (in the background:
-    requests are served at once), unloads idle ones, and quarantines the ones that fail."""
-
-    def __init__(
-        self,
-        store: Store,
-        workers: Workers,
-        round_pause: float = 3.0,
-        checks: Workers | None = None,
-        limits: Limits | None = None,
-    ) -> None:
-        self.store = store
-        self.workers = workers
-        self.checks = checks or workers
-        self.round_pause = round_pause
-        self.limits = limits or Limits()
-        self.rooms: dict[str, Room] = {}
-        self.restoring: dict[str, asyncio.Future[Room | None]] = {}
-        self.restorer = ThreadPoolExecutor(1, thread_name_prefix="restore")
-        self.uploads: collections.Counter[str] = collections.Counter()  # uploads being checked, by address
-        self.buckets: dict[str, Bucket] = {}
-        self.refusals = Refusals()
-
-    def refuse(self, kind: str, address: str, reason: str) -> Refused:
-        self.refusals.log(kind, address, reason)
-        return Refused(reason)
-
-    async def create(
-        self,
-        *,
-        ruleset: str | None,
-        toml: str | None,
-        players: int,
-        bots: dict[int, str],
-        seed: int | None = None,
-        bot_delay: float = 0.5,
-        owner: str = "",
-    ) -> tuple[Room, dict[int, str]]:
-        """A new room and the invitation of each seat open to people (``seat -> invitation``). Uploaded rules
-        are checked first in a worker, with the limits a restart uses (they must load without plugins, deal and
-        restore from their snapshot, and make matches of ``limits.max_match_turns`` turns at most), so that a room
-        that is created can always be restored. ``tamalou.VariantError``, ``tamalou.SetupError`` or ``ValueError``
-        if the request is bad; ``Refused`` past the limits of ``owner`` (the address)."""
-        for seat, name in bots.items():
-            if not 0 <= seat < players:
-                raise ValueError(f"no seat {seat} in a {players}-player game")
-            if name not in bot_names():
-                raise ValueError(f"no bot named {name[:40]!r}: {', '.join(bot_names())}")
-        limits = self.limits
-        bucket = self.buckets.get(owner)
-        if bucket is None:
-            if len(self.buckets) > 10_000:
-                self.buckets.clear()
-            bucket = self.buckets[owner] = Bucket(limits.room_burst, limits.rooms_per_minute / 60)
-        if not bucket.take():
-            raise self.refuse("a room", owner, f"too many rooms made: {limits.rooms_per_minute:g} a minute at most")
-        in_play, bot_rooms = self.store.rooms_of(owner)
-        if in_play >= limits.rooms_per_address:
-            most = limits.rooms_per_address
-            raise self.refuse("a room", owner, f"{in_play} rooms in play from this address: {most} at most")
-        if len(bots) == players and bot_rooms >= limits.bot_rooms_per_address:
-            raise self.refuse(
-                "a bot room", owner, f"{bot_rooms} rooms of bots only in play: {limits.bot_rooms_per_address} at most"
-            )
-        if toml is not None:
-            if ruleset is not None:
-                raise tamalou.VariantError("give either a ruleset name or a TOML text")
-            check_size(toml)  # before the worker reads it
-            if self.uploads[owner] >= limits.uploads_per_address:
-                raise self.refuse("an upload", owner, "rules from this address are being checked: one at a time")
-            self.uploads[owner] += 1
-            try:
-                problem = await self.checks.check(toml, players, seed, owner, limits.max_match_turns)
-            finally:
-                self.uploads[owner] -= 1
-                if not self.uploads[owner]:
-                    del self.uploads[owner]
-            if problem is not None:
-                raise tamalou.VariantError(problem)
-        variant = load_ruleset(ruleset, toml)
-        match = tamalou.new_match(variant, players, seed=seed)
-        snapshot = match.to_json()
-        invitations = {p: secrets.token_urlsafe(12) for p in range(players) if p not in bots}
-        saved = SavedRoom(
-            id=secrets.token_urlsafe(6),
-            ruleset=ruleset,
-            toml=toml,
-            players=players,
-            bots=dict(bots),
-            bot_delay=bot_delay,
-            snapshot=snapshot,
-            over=False,
-            seats={},
-            invitations={p: token_hash(code) for p, code in invitations.items()},
-            owner=owner,
-            name=ruleset or variant.name,
-            title=variant.title,
-        )
-        self.store.create_room(saved)
-        room = self.add(saved, variant, match, match.game.events_so_far())
-        room.spawn(room.settle)
-        return room, invitations
-
-    def add(
-        self, saved: SavedRoom, variant: tamalou.Variant, match: tamalou.Match, events: list[tamalou.Event]
-    ) -> Room:
-        room = Room(saved, variant, match, events, self)
-        self.rooms[room.id] = room
-        return room
-
-    async def get(self, room_id: str) -> Room | None:
-        """The room, from memory or else restored from the database off the event loop (``None`` if there is no
-        such room, or it is quarantined). Requests for a room being restored wait for the same restore."""
-        room = self.rooms.get(room_id)
-        if room is not None or len(room_id) > 64:
-            return room
-        pending = self.restoring.get(room_id)
-        if pending is None:
-            pending = self.restoring[room_id] = asyncio.ensure_future(self._restore(room_id))
-            pending.add_done_callback(lambda _: self.restoring.pop(room_id, None))
-        return await asyncio.shield(pending)
-
-    def facts(self, room_id: str) -> dict[str, Any] | None:
-        """What anyone may know of a room, from memory or from the database (nothing is restored for it)."""
-        room = self.rooms.get(room_id)
-        if room is not None:
-            return room.facts()
-        return self.store.facts(room_id) if len(room_id) <= 64 else None
-
-    async def _restore(self, room_id: str) -> Room | None:
-        loop = asyncio.get_running_loop()
-        try:
-            restored = await loop.run_in_executor(self.restorer, restore, self.store.path, room_id)
-        except Exception as exc:  # a room that cannot be restored is quarantined; the others go on
-            self.store.quarantine(room_id, describe(exc))
-            log.error("room %s: cannot be restored: %s: quarantined (its data kept)", room_id, describe(exc))
-            return None
-        if restored is None:
-            return None
-        if room_id in self.rooms:  # (made meanwhile: never twice)
-            return self.rooms[room_id]
-        saved, variant, match, events = restored
-        room = self.add(saved, variant, match, events)
-        room.spawn(room.settle)
-        return room
-
-    async def resume_all(self) -> tuple[int, int]:
-        """Restore every room not over (after a start, in the background: requests are served meanwhile) and set
-        its timers and bots going: ``(resumed, quarantined)``."""
-        in_play = self.store.rooms_in_play()
-        resumed = 0
-        for room_id in in_play:
-            resumed += await self.get(room_id) is not None
-        return resumed, len(in_play) - resumed
-
-    def sweep(self) -> int:
-        """Unload the idle rooms (``Room.idle``): they come back from the database on their next use. How many."""
-        now = asyncio.get_running_loop().time()
-        idle = [room for room in self.rooms.values() if room.idle(now, self.limits.idle_seconds)]
-        for room in idle:
-            room.close()
-            del self.rooms[room.id]
-        return len(idle)
-
-    def quarantine(self, room: Room, exc: BaseException) -> None:
-        """Take a room that failed out of play: log it, mark it in the database (its data kept), close its
-        sockets. The other rooms go on."""
-        reason = describe(exc)
-        log.error("room %s failed: %s: quarantined (its data kept)", room.id, reason, exc_info=exc)
-        self.store.quarantine(room.id, reason)
-        self.rooms.pop(room.id, None)
-        room.close(1011, "this room failed and is quarantined")
-
-    async def retry(self, room_id: str) -> Room | None:
-        """Take a quarantined room out of quarantine and restore it (``None``: it failed again, or there is no
-        such room)."""
-        self.store.release(room_id)
-        return await self.get(room_id)
-
-    def close(self) -> None:
-        for room in self.rooms.values():
-            room.close()
-        self.restorer.shutdown(wait=False, cancel_futures=True)
-
-
-def restore(db: str, room_id: str) -> tuple[SavedRoom, tamalou.Variant, tamalou.Match, list[tamalou.Event]] | None:
-    """A saved room's match back where it was, in a thread of its own (``Lobby.get``): ``None`` if there is no
-    such room or it is quarantined; an exception if it cannot be restored.
-
-    The database is the server's own, but its snapshot is checked as one from outside (``Match.from_json`` by
-    default: replayed from its seed and actions, so one edited on disk is refused); then the actions logged since
-    (the round in play) are applied to it, and the log of the rounds before must be the snapshot's."""
-    reader = Store(db, readonly=True)
-    try:
-        saved = reader.load_room(room_id)
-        if saved is None or saved.quarantined is not None:
-            return None
-        logged = [action for _, action in reader.actions(room_id)]
-    finally:
-        reader.close()
-    variant = load_ruleset(saved.ruleset, saved.toml)
-    match = tamalou.Match.from_json(saved.snapshot, variant)
-    played = [a.to_dict() for r in match.actions for a in r]
-    if logged[: len(played)] != played:
-        raise tamalou.SnapshotError("the action log does not match the snapshot")
-    for action in logged[len(played) :]:
-        if match.game.is_over:
-            raise tamalou.SnapshotError("the action log goes on past the end of a round")
-        match.game.apply(action)
-    return saved, variant, match, match.events_so_far()
-
-
-def describe(exc: BaseException) -> str:
-    """An error in one line, for the log and the admin endpoint."""
-    return f"{type(exc).__name__}: {exc}"[:2000]

@@ -10,7 +10,7 @@ registered rulesets, never a file of the server.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import tamalou
@@ -60,5 +60,13 @@ def load_ruleset(name: str | None = None, toml: str | None = None) -> tamalou.Va
         return tamalou.load_variant(name)  # installed code, plugins included
     assert toml is not None
     check_size(toml)
+    return uploaded(toml)
+
+
+@lru_cache(maxsize=256)
+def uploaded(toml: str) -> tamalou.Variant:
+    """The variant of uploaded rules, loaded once for every room of the same text (a variant is immutable): a
+    room restored or unloaded then makes no garbage that only a full collection would free (a variant's plugin
+    manager refers to itself)."""
     # Errors call the text "uploaded.toml", and rules that say no name are called "uploaded".
     return tamalou.variant_from_toml(toml, file=UPLOADED, allow_plugins=False)
