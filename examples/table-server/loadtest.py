@@ -43,6 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -144,11 +145,17 @@ HOSTILE_ADDRESS = "127.0.0.2"
 
 
 async def hostile_client(
-    url: str, honest_room: str, stop: asyncio.Event, sent: dict[str, int], flood: bool = False
+    url: str,
+    honest_room: str,
+    stop: asyncio.Event,
+    sent: dict[str, int],
+    flood: bool = False,
+    ready: Callable[[], None] = lambda: None,
 ) -> None:
     """Everything ``hostile.py`` lists, again and again until ``stop``, from ``HOSTILE_ADDRESS``; ``sent`` counts
     what was sent and the server's answers (``upload 400``, ``frame error``, ``closed 4429``...). ``flood``: also
-    ``hostile.FLOOD_UPLOADS`` uploads looping at once and ``hostile.SEARCH_ROOMS`` rooms of search bots."""
+    ``hostile.FLOOD_UPLOADS`` uploads looping at once and ``hostile.SEARCH_ROOMS`` rooms of search bots. ``ready``
+    is called once the search rooms are asked for (and the uploads loop)."""
 
     def count(key: str) -> None:
         sent[key] = sent.get(key, 0) + 1
@@ -156,20 +163,25 @@ async def hostile_client(
     transport = httpx.AsyncHTTPTransport(local_address=HOSTILE_ADDRESS)
     async with httpx.AsyncClient(base_url=url, timeout=120, transport=transport) as http:
         searchers = hostile.UPLOADS["a long points match of six search bots"]
-        for _ in range(hostile.SEARCH_ROOMS if flood else 1):
-            count(f"search-bot room {(await http.post('/api/rooms', json=searchers)).status_code}")
 
         async def refused_uploads() -> None:
             while not stop.is_set():
-                answer = await http.post("/api/rooms", json=hostile.UPLOADS["64 KB of unknown keys"])
-                count(f"flooding upload {answer.status_code}")
+                try:
+                    answer = await http.post("/api/rooms", json=hostile.UPLOADS["64 KB of unknown keys"])
+                    count(f"flooding upload {answer.status_code}")
+                except httpx.TransportError:  # a kept-alive connection the server closed meanwhile: again
+                    count("flooding upload dropped")
 
-        flooders = [asyncio.create_task(refused_uploads()) for _ in range(hostile.FLOOD_UPLOADS if flood else 0)]
+        # Its own room first, and the search rooms: past them, the flood takes every room this address may make.
         created = (await http.post("/api/rooms", json={"ruleset": "french", "players": 2})).json()
         own, codes = created["room"], created["invitations"]
         tokens = [
             (await http.post(f"/api/rooms/{own}/join", json={"invitation": c})).json()["token"] for c in codes.values()
         ]
+        for _ in range(hostile.SEARCH_ROOMS if flood else 1):
+            count(f"search-bot room {(await http.post('/api/rooms', json=searchers)).status_code}")
+        flooders = [asyncio.create_task(refused_uploads()) for _ in range(hostile.FLOOD_UPLOADS if flood else 0)]
+        ready()  # the search bots play and the uploads loop: the honest players may start
         ws_url = url.replace("http", "ws", 1) + f"/ws/{own}"
         while not stop.is_set():
             for body in hostile.UPLOADS.values():
@@ -226,8 +238,11 @@ async def attack(url: str, honest_room: str, flood: bool = False) -> dict[str, i
         await reader.read()
         stop.set()
 
+    def ready() -> None:
+        print("ready", flush=True)  # (``start_attacker`` waits for this line)
+
     watch = asyncio.create_task(until_closed())
-    await hostile_client(url, honest_room, stop, sent, flood)
+    await hostile_client(url, honest_room, stop, sent, flood, ready)
     await watch
     return sent
 
@@ -258,8 +273,10 @@ async def run(
                 token = (await own.post(f"/api/rooms/{room}/join", json={"invitation": invitation})).json()["token"]
             made.append((room, token))
         attacker = await start_attacker(url, made[0][0], flood) if hostile_too else None
-        if attacker is not None:
-            await asyncio.sleep(1.0)  # the hostile client is at work before the honest players start
+        if attacker is not None:  # the hostile client is at work before the honest players start
+            assert attacker.stdout is not None
+            if await asyncio.wait_for(attacker.stdout.readline(), 120) != b"ready\n":
+                raise SystemExit("the hostile client did not start")
         started = time.perf_counter()
         seats = [
             asyncio.create_task(play_seat(url, r, t, policy, variant, totals, think, address_of(k)))

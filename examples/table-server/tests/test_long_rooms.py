@@ -23,6 +23,7 @@ import time
 from contextlib import ExitStack
 from pathlib import Path
 
+import pytest
 import tamalou
 from websockets.sync.client import connect
 
@@ -164,6 +165,7 @@ def opened(server: Server, room: str) -> int:
         return open_room(server, room, sockets)
 
 
+@pytest.mark.alone
 def test_a_restart_with_long_rooms_serves_at_once_opens_them_off_the_loop_and_gives_their_memory_back(
     tmp_path: Path,
 ) -> None:
