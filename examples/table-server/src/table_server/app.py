@@ -366,7 +366,8 @@ def create_app(
     ``bot_workers``: the worker processes that play the bots; ``bot_seconds``: the budget of one bot move, its
     time in the queue included. ``check_workers``: the processes that check uploaded rules (each check within
     ``bot_seconds`` too). ``admin_token``: the token of the admin endpoint (none: no admin). ``limits``: what
-    one address may have at once (``limits.Limits``)."""
+    one address may have at once (``limits.Limits``). At its start the app freezes what the process has loaded
+    out of Python's collector (``gc.freeze``): in a process of your own, that is your objects too."""
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
