@@ -1,6 +1,6 @@
 """ISMCTS benchmark: how strong the search bots are, as win rates with 95 % Wilson intervals.
 
-1. ``tamalou.ismcts.ISMCTSBot`` against ``GreedyBot``, two-player French: game ``i`` is dealt with
+1. ``tamalou.bots.ismcts.ISMCTSBot`` against ``GreedyBot``, two-player French: game ``i`` is dealt with
    ``tamalou.new_game("french", players=2, seed=10_000 + i)`` and played with ``play_game``; the ISMCTS
    bot sits at seat ``i % 2`` (so each seat is played as often), seeded ``i``, the greedy bot seeded
    ``i`` too. A win scores 1, a round both win (a tie) 1/2.
@@ -29,7 +29,7 @@ def ismcts_vs_greedy(i: int, iterations: int) -> tuple[float, float]:
     """Game ``i``: the ISMCTS seat's score (1, 1/2 or 0) and the seconds it took."""
     import tamalou
     from tamalou.bots import GreedyBot, play_game
-    from tamalou.ismcts import ISMCTSBot
+    from tamalou.bots.ismcts import ISMCTSBot
 
     start = time.perf_counter()
     me = i % 2

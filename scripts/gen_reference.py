@@ -1098,9 +1098,7 @@ MODULES = (
         "Invariant checks that need no test framework (a server can run them on live games), random "
         "playouts, and what `tamalou verify` and `tamalou replay` run: games on every core, the table of "
         "invariants (`INVARIANTS` holds every check by the name `tamalou verify` shows), the shrinking of a "
-        "failing game and the `Counterexample` file (the variant embedded) that replays it anywhere. "
-        "`tamalou.invariants` and `tamalou.verification`, where these lived before, re-export them for this "
-        "release.",
+        "failing game and the `Counterexample` file (the variant embedded) that replays it anywhere.",
     ),
     (
         "tamalou.simulation",

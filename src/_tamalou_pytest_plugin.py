@@ -4,7 +4,7 @@ Installed with tamalou (entry point ``pytest11``), so any pytest run where tamal
 it. It is a top-level module (as hypothesis's ``_hypothesis_pytestplugin``), not a module of the package,
 so that loading it imports nothing of tamalou, nor hypothesis: only pytest. tamalou is imported when an
 option, a fixture or a hypothesis profile of tamalou's is used; runs that use none of it behave as
-without it. (``tamalou.pytest_plugin`` re-exports ``EventStream`` from here for code that imported it.)
+without it.
 
 - ``pytest --tamalou-variant FILE_OR_NAME`` (repeatable; ``a,b`` for a composition) adds the checks of
   that ruleset as test items (``pip install "tamalou[testing]"``): ``tamalou[FILE]::loads``, then one item
@@ -266,7 +266,7 @@ class TamalouSuite(pytest.Collector):
 
     def collect(self) -> Iterator[pytest.Item]:
         from tamalou.errors import TamalouError
-        from tamalou.variant import load_variant
+        from tamalou.rulesets.loader import load_variant
         from tamalou.verify import INVARIANTS
 
         try:
@@ -411,7 +411,7 @@ def _variant_spec(request: pytest.FixtureRequest, *, option: bool = True) -> str
 def tamalou_variant(request: pytest.FixtureRequest) -> Variant:
     """The ruleset of this test (``@pytest.mark.tamalou_variant("my-rules.toml")``, else the first
     ``--tamalou-variant``, else French), loaded."""
-    from tamalou.variant import load_variant
+    from tamalou.rulesets.loader import load_variant
 
     return load_variant(_variant_spec(request))
 
@@ -444,7 +444,7 @@ def tamalou_game(request: pytest.FixtureRequest) -> Callable[..., Game]:
         seed: int | None = 1,
     ) -> Game:
         from tamalou.engine.game import new_game
-        from tamalou.variant import load_variant
+        from tamalou.rulesets.loader import load_variant
 
         v = load_variant(_variant_spec(request, option=False) if variant is None else variant)
         spec: dict[str, Any] | None = None

@@ -59,10 +59,11 @@ from .hookspecs import MatchTally, Tally, TieBreak, hookimpl, hookspec
 from .match import Match, MatchResult, new_match, replay_match
 from .plugins.defaults import rank_by_total
 from .powers import CardPower, CardWorth
+from .rulesets.loader import load_variant, variant_from_dict, variant_from_toml, variant_json_schema
 from .rulesets.power_catalogue import PowerEntry, power_catalogue
+from .rulesets.registry import variant_names
 from .schema import Variant
 from .simulation import SimulationReport, simulate
-from .variant import load_variant, variant_from_dict, variant_from_toml, variant_json_schema, variant_names
 from .version import __version__
 from .views import PlayerView, Result, SeatInfo, SeatView, Slot, SlotView
 

@@ -85,8 +85,8 @@ def _variant_error(
 
 
 class RulesetNameError(VariantError):
-    """A name that cannot be a new ruleset's (``tamalou new``, ``tamalou.authoring.check_name``): the message says
-    why; its key is ``name``."""
+    """A name that cannot be a new ruleset's (``tamalou new``, ``tamalou.rulesets.authoring.check_name``): the
+    message says why; its key is ``name``."""
 
     def __init__(self, message: str, *, file: str | None = None, key: str | None = "name") -> None:
         super().__init__(message, file=file, key=key)

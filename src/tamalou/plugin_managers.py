@@ -12,7 +12,7 @@ Two kinds of plugin manager, both built on pluggy:
 Two switches, read when tamalou is imported (as datasette's ``DATASETTE_TRACE_PLUGINS``):
 
 - ``TAMALOU_TRACE_PLUGINS=1``: every hook call is written to standard error with the plugin that answered
-  (``tamalou.rules.first_result`` for the *first result wins* hooks, pluggy's monitoring for the others);
+  (``tamalou.engine.rulebook.first_result`` for the *first result wins* hooks, pluggy's monitoring for the others);
 - ``TAMALOU_NO_PLUGINS=1``: the entry-point group ``tamalou`` is not loaded (only the built-in plugins and the
   modules a ruleset names itself), to tell whether an installed package is behind a surprise.
 """

@@ -1,4 +1,4 @@
-"""``tamalou new`` (``tamalou.authoring``): the files of a new ruleset load as they are, say the base's values,
+"""``tamalou new`` (``tamalou.rulesets.authoring``): the files of a new ruleset load as they are, say the base's values,
 and, with a plugin, make an installable package whose hook applies."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import pytest
 from typer.testing import CliRunner
 
 import tamalou
-from tamalou.authoring import NameError_, check_name, module_name, scaffold, write_files
 from tamalou.cli import app
-from tamalou.effective import effective_rules
+from tamalou.rulesets.authoring import NameError_, check_name, module_name, scaffold, write_files
+from tamalou.rulesets.effective import effective_rules
 
 runner = CliRunner()
 

@@ -29,7 +29,7 @@ import tamalou
 from tamalou import VariantError, load_variant, variant_names
 from tamalou.actions import ACTION_TYPES
 from tamalou.plugin_managers import discovery_manager
-from tamalou.variant import _LOADED, _registry
+from tamalou.rulesets.registry import _LOADED, _registry
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "bad_variants"
 CASES = sorted(CORPUS.glob("*.toml"))

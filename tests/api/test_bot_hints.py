@@ -20,8 +20,8 @@ from tamalou import Action, Pass, SeatView
 from tamalou.bots import CautiousBot, GreedyBot, play_game
 from tamalou.bots.ismcts.rollout import RolloutPolicy
 from tamalou.engine.game import round_of
+from tamalou.engine.rulebook import rulebook
 from tamalou.powers import HINT_CONTRACT, hinted_move
-from tamalou.rules import rulebook
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "bots"
 

@@ -54,8 +54,8 @@ from tamalou.bots import (
 )
 from tamalou.bots.ismcts import ISMCTSBot
 from tamalou.engine import Game, Round, new_round
-from tamalou.invariants import exchange_faces
 from tamalou.plugins import powers as built_in
+from tamalou.verify import exchange_faces
 
 FRENCH = tamalou.load_variant("french")
 REASONS = {"called", "turn_limit", "no_card_to_draw", "emptied"}
@@ -806,7 +806,7 @@ def test_a_third_party_power_s_hints_are_played_by_greedy_cautious_and_the_ismct
     ISMCTS bot's rollouts play its best use (here: the last slot), where without hints they have no way to use
     a power they do not know (GreedyBot plays at random, CautiousBot passes, the rollouts go by its uses' shape)."""
     from tamalou.bots.ismcts import RolloutPolicy
-    from tamalou.rules import rulebook
+    from tamalou.engine.rulebook import rulebook
 
     v, g = _hinted_game()
     for bot in (GreedyBot(1), CautiousBot(1)):

@@ -15,7 +15,7 @@ import tamalou
 from tamalou import Call, Discard, Draw, IllegalAction, MatchAction, Pass
 from tamalou.cli import app
 from tamalou.engine import new_round
-from tamalou.rules import rulebook
+from tamalou.engine.rulebook import rulebook
 from tamalou.rulesets.effective import effective_rules
 
 

@@ -26,7 +26,7 @@ import tamalou
 import tamalou.engine
 from tamalou.engine import round as round_module
 from tamalou.events import Event
-from tamalou.invariants import random_playout
+from tamalou.verify import random_playout
 
 REPO = Path(__file__).resolve().parents[2]
 SRC = REPO / "src"

@@ -23,10 +23,10 @@ import scenario
 import tamalou
 from tamalou import Call, InvariantViolation, Round, SetupError, SnapshotError
 from tamalou.bots import GreedyBot, play_game
+from tamalou.bots.ismcts import Determinizer, ISMCTSBot
 from tamalou.cli import app
 from tamalou.engine import new_round
-from tamalou.ismcts import Determinizer, ISMCTSBot
-from tamalou.rules import rulebook
+from tamalou.engine.rulebook import rulebook
 from tamalou.rulesets.effective import effective_rules, variant_to_toml
 from tamalou.schema import Deck
 from tamalou.testing import check_conservation, tweak, variants

@@ -651,7 +651,7 @@ def test_a_snapshot_can_be_checked_against_its_own_replay() -> None:
 def test_seat_view_is_the_view_as_a_plain_object(name: str) -> None:
     """``game.seat_view(p)`` has every field of ``game.view(p)``, equal, at every step of seeded random
     rounds; ``to_model()`` and ``model_dump()`` give the pydantic view and its JSON."""
-    from tamalou.invariants import RandomChooser, play_out
+    from tamalou.verify import RandomChooser, play_out
 
     seen = 0
 

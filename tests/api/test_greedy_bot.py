@@ -22,8 +22,8 @@ import scenario
 import tamalou
 from tamalou import Action, Call, Discard, Draw, Game, MatchAction, Pass, Power, Replace, SeatView, Swap
 from tamalou.bots import GreedyBot, ISMCTSBot, RandomBot, bot_names, make_bot, play_game
+from tamalou.engine.rulebook import rulebook
 from tamalou.engine.state import Reason
-from tamalou.rules import rulebook
 from tutorials import run_page
 
 FRENCH = tamalou.load_variant("french")

@@ -14,10 +14,9 @@ import pytest
 import tamalou
 from tamalou import Action, Draw, Replace, Round
 from tamalou.bots import BUILTIN_BOTS, GreedyBot, RandomBot, make_bot, play_game
-from tamalou.bots.ismcts import ANCHOR, BUDGET
+from tamalou.bots.ismcts import ANCHOR, BUDGET, SEARCHED, Determinizer, ISMCTSBot
 from tamalou.engine import new_round
-from tamalou.invariants import exchange_faces
-from tamalou.ismcts import SEARCHED, Determinizer, ISMCTSBot
+from tamalou.verify import exchange_faces
 from tamalou.views import SeatView
 from train_a_bot_page import run_sections
 

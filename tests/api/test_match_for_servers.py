@@ -24,7 +24,7 @@ from tamalou.bots import make_bot
 from tamalou.engine import snapshot
 from tamalou.engine.snapshot import compact, variant_ref
 from tamalou.play import play_game
-from tamalou.variant import is_registered, refresh_registry
+from tamalou.rulesets.registry import is_registered, refresh_registry
 
 MATCH_RULESETS = ["multi-round", "dutch", "cabo", "cambia-circuit"]
 

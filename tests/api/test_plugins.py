@@ -42,10 +42,10 @@ from tamalou import (
     hookspecs,
 )
 from tamalou.engine import new_round
-from tamalou.invariants import random_playout
 from tamalou.plugin_managers import BUILTIN_PLUGINS, ENTRY_POINT_GROUP, discovery_manager, rules_manager
 from tamalou.plugins.defaults import builtin_variants_dir
-from tamalou.variant import refresh_registry
+from tamalou.rulesets.registry import refresh_registry
+from tamalou.verify import random_playout
 from tiers import sized
 
 TESTS_DIR = Path(__file__).resolve().parents[1]
@@ -997,9 +997,9 @@ def test_a_third_party_mechanic_takes_part_in_matching_through_the_declared_cont
     """The matching contract (docs/write-a-mechanic.md): a third party's mechanic implementing ``MatchBlocker``
     and ``MatchListener`` (``plugins_for_tests.match_contract``) is asked and told by matching, as the clock is;
     ``Matching.of`` finds matching and its contract methods say what it would refuse."""
+    from tamalou.engine.rulebook import rulebook
     from tamalou.mechanics.match_contract import MatchBlocker, MatchListener
     from tamalou.mechanics.matching import Matching
-    from tamalou.rules import rulebook
 
     v = house(tmp_path, "match_contract")
     mine = next(m for m in rulebook(v).mechanics if m.name == "seat_one_never_matches")

@@ -1,4 +1,4 @@
-"""``tamalou show --toml`` (``tamalou.effective.variant_to_toml``): a stand-alone file that loads back to the
+"""``tamalou show --toml`` (``tamalou.rulesets.effective.variant_to_toml``): a stand-alone file that loads back to the
 same ruleset and plays the same games, for every built-in ruleset and every composition the tests play."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 import tamalou
 from tamalou.cli import app
-from tamalou.effective import STANDALONE_LEFT_OUT, effective_rules, variant_to_toml
+from tamalou.rulesets.effective import STANDALONE_LEFT_OUT, effective_rules, variant_to_toml
 
 TESTS = Path(__file__).resolve().parents[1]
 

@@ -225,7 +225,7 @@ def test_workers_that_cannot_load_the_ruleset_leave_the_games_to_this_process(
     import tomllib
     import types
 
-    from tamalou.effective import variant_to_toml
+    from tamalou.rulesets.effective import variant_to_toml
 
     ghost = types.ModuleType("ghost_rules_for_simulate")
     exec(FREE_SEVENS, ghost.__dict__)  # a module that exists only in this process

@@ -16,7 +16,7 @@ import pytest
 
 import tamalou
 from tamalou import Game, GameStateError, IllegalAction
-from tamalou.invariants import RandomChooser, choose_action
+from tamalou.verify import RandomChooser, choose_action
 
 RULESETS = tamalou.variant_names()
 

@@ -22,7 +22,8 @@ import tomli_w
 
 import tamalou
 from tamalou import Variant, VariantError
-from tamalou.effective import variant_to_toml
+from tamalou.rulesets.effective import variant_to_toml
+from tamalou.rulesets.files import MAX_EXTENDS_DEPTH
 from tamalou.schema import (
     MAX_ALIASES,
     MAX_BASE_LENGTH,
@@ -32,7 +33,6 @@ from tamalou.schema import (
     MAX_SOURCES,
     MAX_TITLE_LENGTH,
 )
-from tamalou.variant import MAX_EXTENDS_DEPTH
 from tiers import sized
 
 TESTS_DIR = Path(__file__).resolve().parents[1]

@@ -25,9 +25,9 @@ import tamalou
 from tamalou import Variant, VariantError, load_variant, variant_from_dict, variant_json_schema, variant_names
 from tamalou.actions import MAX_TIME, Tick  # MAX_TIME: Game.from_json refuses a time (now, a deadline) from it on
 from tamalou.cards import Card, deck_counter
+from tamalou.engine.rulebook import rulebook
 from tamalou.engine.snapshot import MAX_TEXT
 from tamalou.plugins.defaults import builtin_variants_dir
-from tamalou.rules import rulebook
 from tamalou.schema import (
     MAX_DEAL,
     MAX_LIMIT,

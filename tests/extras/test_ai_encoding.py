@@ -41,7 +41,7 @@ from tamalou.ai import (  # noqa: E402
     observation_string,
 )
 from tamalou.ai.encoding import groups  # noqa: E402
-from tamalou.invariants import exchange_faces, random_playout  # noqa: E402
+from tamalou.verify import exchange_faces, random_playout  # noqa: E402
 
 NAMES = tamalou.variant_names()
 

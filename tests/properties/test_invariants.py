@@ -1,4 +1,4 @@
-"""The checks of ``tamalou.invariants`` catch broken games.
+"""The checks of ``tamalou.verify`` catch broken games.
 
 A check that never fails proves nothing: each one is shown here to pass on the engine and to
 raise ``InvariantViolation`` on a game broken on purpose (a card lost, a view or a listing that
@@ -22,7 +22,7 @@ import pytest
 import tamalou
 from tamalou import Draw, IllegalAction, MatchAction, Pass, PlayerView, Result, Round
 from tamalou.engine import new_round
-from tamalou.invariants import (
+from tamalou.verify import (
     INVARIANTS,
     InvariantViolation,
     VerifyReport,
@@ -43,13 +43,13 @@ from tamalou.invariants import (
     check_snapshot_roundtrip,
     check_step_knowledge,
     check_termination,
+    checks_actions,
     exchange_faces,
     random_playout,
     step_bound,
     turn_bound,
     verify,
 )
-from tamalou.verify import checks_actions
 
 EVERY_PAIR = 10_000  # more pairs than a small deal has: check_no_leak then tries all of them
 

@@ -475,13 +475,10 @@ def test_a_fresh_project_outside_the_repository(tmp_path: Path) -> None:
 
 def test_the_plugin_imports_nothing_of_tamalou_until_used() -> None:
     """Loading the plugin (what every pytest run where tamalou is installed does) imports neither tamalou nor
-    hypothesis; the old path still gives ``EventStream``."""
+    hypothesis."""
     code = "import sys, _tamalou_pytest_plugin; print('hypothesis' in sys.modules, 'tamalou' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=clean_env(), check=True)
     assert done.stdout.split() == ["False", "False"]
-    code = "import _tamalou_pytest_plugin as p, tamalou.pytest_plugin as old; print(old.EventStream is p.EventStream)"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=clean_env(), check=True)
-    assert done.stdout.split() == ["True"]
 
 
 def test_a_run_without_the_plugin_options_is_unchanged(pytester: pytest.Pytester) -> None:

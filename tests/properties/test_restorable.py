@@ -43,7 +43,6 @@ from tamalou.actions import Action, Call, MatchAction, Tick, action_to_dict
 from tamalou.engine import snapshot
 from tamalou.engine.deal import MAX_STACKED_DEALS
 from tamalou.engine.rulebook import rulebook
-from tamalou.invariants import choose_action
 from tamalou.schema import (
     MAX_DEAL,
     MAX_LOCKOUTS,
@@ -55,6 +54,7 @@ from tamalou.schema import (
     MAX_TURNS,
 )
 from tamalou.testing import DrawChooser, any_action, deals, dealt_games
+from tamalou.verify import choose_action
 from tiers import sized, tier
 
 pytestmark = pytest.mark.scaled

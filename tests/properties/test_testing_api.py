@@ -383,7 +383,7 @@ def test_an_unknown_property_is_refused() -> None:
 def test_old_names_still_work() -> None:
     for name in ("played_games", "stacked_games", "actions_for", "any_action", "DrawChooser", "games", "variants"):
         assert name in T.__all__ and callable(getattr(T, name))
-    from tamalou import invariants
+    from tamalou import verify
 
-    for name in invariants.__all__:  # every check of tamalou.invariants is importable from here too
-        assert name in T.__all__ and getattr(T, name) is getattr(invariants, name)
+    for name in verify.__all__:  # every name of tamalou.verify is importable from here too
+        assert name in T.__all__ and getattr(T, name) is getattr(verify, name)

@@ -24,14 +24,17 @@ import tamalou
 from simulated import FREE_SEVENS, house  # a sound house rule (sevens worth nothing), beside its file
 from tamalou import Pass, Round
 from tamalou.cli import app
-from tamalou.effective import variant_to_toml
-from tamalou.invariants import INVARIANTS, Failure, VerifyReport, random_playout
-from tamalou.verification import (
+from tamalou.rulesets.effective import variant_to_toml
+from tamalou.verify import (
+    INVARIANTS,
     Counterexample,
     EmbeddedVariant,
+    Failure,
     ShrinkBudget,
+    VerifyReport,
     check_game,
     counterexample_name,
+    random_playout,
     shrink,
     style_of,
     verify,

@@ -10,7 +10,7 @@ import pytest
 import scenario
 import tamalou
 from tamalou import Tally
-from tamalou.rules import rulebook
+from tamalou.engine.rulebook import rulebook
 
 HOUSE = 'extends = "french"\nplugins = ["plugins_for_tests.fewest_cards_tiebreak"]\n'
 

@@ -27,6 +27,7 @@ from scenario import (
 )
 from tamalou import Call, Discard, Draw, MatchAction, Pass, Power, Replace, Round, SetupError
 from tamalou.engine import new_round
+from tamalou.engine.rulebook import rulebook
 
 DUTCH = "dutch"
 deal = partial(scenario.deal, variant=DUTCH)
@@ -78,7 +79,7 @@ def test_deck_of_52_cards() -> None:
 
 def test_values_red_king_zero_black_king_thirteen() -> None:
     """Dutch: "Values: A 1, 2–10 face value, J 11, Q 12, red K 0, black K 13"."""
-    rb = tamalou.rules.rulebook(tamalou.load_variant(DUTCH))
+    rb = rulebook(tamalou.load_variant(DUTCH))
     for text in FULL_DECK:
         assert rb.value(tamalou.parse_card(text)) == dutch_value(text), text
     assert [dutch_value(c) for c in ("AS", "7D", "10C", "JH", "QS", "KH", "KD", "KS", "KC")] == [

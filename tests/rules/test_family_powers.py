@@ -19,7 +19,7 @@ import scenario
 import tamalou
 from scenario import assert_illegal, draw_and_throw, kinds, of_kind, seen, turn_options
 from tamalou import Discard, Draw, Event, IllegalAction, Pass, Power, Round, Swap
-from tamalou.rules import rulebook
+from tamalou.engine.rulebook import rulebook
 
 POWERS = {
     "7": "swap_any_blind",

@@ -13,11 +13,12 @@ import tomli_w
 from typer.testing import CliRunner
 
 import tamalou
-from tamalou import cli, invariants, simulation
+from tamalou import cli, simulation
+from tamalou import verify as checks
 from tamalou.bots import play_game
 from tamalou.cli import app, play_command
-from tamalou.effective import effective_rules
 from tamalou.engine.rulebook import ranking_rule, rulebook
+from tamalou.rulesets.effective import effective_rules
 from tamalou.simulation import game_seed
 
 runner = CliRunner()
@@ -522,7 +523,7 @@ def test_simulate_bad_variant() -> None:
 
 def test_verify_reports_like_the_library() -> None:
     result = run("verify", "french", "--games", "4", "--players", "2", "--seed", "1")
-    report = invariants.verify(tamalou.load_variant("french"), games=4, players=2, seed=1)
+    report = checks.verify(tamalou.load_variant("french"), games=4, players=2, seed=1)
     assert_clean_exit(result, 0 if not report.failures else 1)
     assert f"french: {report.games} games, {report.actions} actions, {len(report.failures)} failure(s)" in (
         result.output
@@ -532,11 +533,11 @@ def test_verify_reports_like_the_library() -> None:
 def test_verify_failures_exit_1(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[dict[str, Any]] = []
 
-    def fake(variant: Any, **kwargs: Any) -> invariants.VerifyReport:
+    def fake(variant: Any, **kwargs: Any) -> checks.VerifyReport:
         calls.append({"variant": variant.name, **kwargs})
-        return invariants.VerifyReport(games=3, actions=30, failures=[(17, 4, "conservation: 51 cards")])
+        return checks.VerifyReport(games=3, actions=30, failures=[(17, 4, "conservation: 51 cards")])
 
-    monkeypatch.setattr(invariants, "verify", fake)
+    monkeypatch.setattr(checks, "verify", fake)
     result = run("verify", "tamalou", "-n", "3", "-p", "4", "-s", "17")
     assert_clean_exit(result, 1)
     assert len(calls) == 1
@@ -546,7 +547,7 @@ def test_verify_failures_exit_1(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_verify_success_exit_0(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(invariants, "verify", lambda v, **kw: invariants.VerifyReport(games=2, actions=9))
+    monkeypatch.setattr(checks, "verify", lambda v, **kw: checks.VerifyReport(games=2, actions=9))
     result = run("verify", "french")
     assert_clean_exit(result, 0)
     assert "french: 2 games, 9 actions, 0 failure(s)" in result.output

@@ -24,8 +24,8 @@ import tiers
 from optional import require
 from scenario import load_script
 from tamalou import bots, hookspecs
-from tamalou.invariants import random_playout
 from tamalou.schema import Rules, Variant
+from tamalou.verify import random_playout
 from tutorials import blocks, console_commands, run_page
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
 import pkgutil
 from collections.abc import Iterator
@@ -55,37 +56,36 @@ def test_every_public_error_is_declared_in_errors() -> None:
     assert all(getattr(tamalou, n) is getattr(errors, n) for n in declared if not n.startswith("_"))
 
 
-#: Old import path -> new home, for names that moved (the old modules re-export them this release).
+#: A package's name -> its home, for names a package re-exports from the module that holds them.
 MOVED = [
-    ("tamalou.variant", "load_variant", "tamalou.rulesets.loader"),
-    ("tamalou.variant", "variant_names", "tamalou.rulesets.registry"),
-    ("tamalou.effective", "effective_rules", "tamalou.rulesets.effective"),
-    ("tamalou.authoring", "scaffold", "tamalou.rulesets.authoring"),
-    ("tamalou.invariants", "check_conservation", "tamalou.verify.checks_cards"),
-    ("tamalou.invariants", "random_playout", "tamalou.verify.playout"),
-    ("tamalou.invariants", "INVARIANTS", "tamalou.verify.registry"),
-    ("tamalou.verification", "verify", "tamalou.verify.runner"),
-    ("tamalou.verification", "Counterexample", "tamalou.verify.counterexample"),
-    ("tamalou.ismcts", "ISMCTSBot", "tamalou.bots.ismcts.bot"),
-    ("tamalou.ismcts", "Determinizer", "tamalou.bots.ismcts.determinizer"),
     ("tamalou.bots", "GreedyBot", "tamalou.bots.greedy"),
     ("tamalou.simulation", "simulate", "tamalou.simulation.run"),
     ("tamalou.testing", "RoundMachine", "tamalou.testing.machine"),
     ("tamalou.cli.commands", "app", "tamalou.cli.application"),
-    ("tamalou.pytest_plugin", "EventStream", "_tamalou_pytest_plugin"),
-    ("tamalou.rules", "rulebook", "tamalou.engine.rulebook"),
     ("tamalou.plugins", "rules_manager", "tamalou.plugin_managers"),
     ("tamalou.powers", "power_title", "tamalou.events"),
 ]
 
 
 @pytest.mark.parametrize(("old", "name", "home"), MOVED)
-def test_the_old_import_paths_keep_working(old: str, name: str, home: str) -> None:
+def test_a_package_re_exports_what_its_modules_hold(old: str, name: str, home: str) -> None:
     if old.startswith("tamalou.cli"):
         pytest.importorskip("typer")
     if old == "tamalou.testing":
         pytest.importorskip("hypothesis")
     assert getattr(importlib.import_module(old), name) is getattr(importlib.import_module(home), name)
+
+
+#: The compatibility modules of moved code, gone (the version is 0.1: nothing outside used the old paths).
+GONE = ["invariants", "verification", "ismcts", "authoring", "effective", "variant", "rules", "pytest_plugin"]
+
+
+@pytest.mark.parametrize("name", GONE)
+def test_no_compatibility_shim_is_left(name: str) -> None:
+    """The old paths are gone, not kept: ``tamalou.verify``, ``tamalou.bots.ismcts``, ``tamalou.rulesets``
+    (``authoring``, ``effective``, ``loader``, ``registry``), ``tamalou.engine.rulebook`` and the pytest plugin
+    ``_tamalou_pytest_plugin`` are the homes."""
+    assert importlib.util.find_spec(f"tamalou.{name}") is None
 
 
 def test_the_engine_reaches_the_ruleset_loader_through_the_resolver() -> None:

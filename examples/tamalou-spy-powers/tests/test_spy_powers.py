@@ -15,7 +15,7 @@ import pytest
 import tamalou
 from hypothesis import HealthCheck, given, settings
 from tamalou import Discard, Draw, Event, IllegalAction, Pass, Power, Replace, Round
-from tamalou import invariants as inv
+from tamalou import verify as inv
 from tamalou.engine import new_round
 from tamalou.testing import played_games
 

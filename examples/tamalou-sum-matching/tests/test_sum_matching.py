@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 import tamalou
-from tamalou import Call, Discard, Draw, Event, IllegalAction, MatchAction, Pass, Round, invariants
+from tamalou import Call, Discard, Draw, Event, IllegalAction, MatchAction, Pass, Round
+from tamalou import verify as checks
 from tamalou.engine import new_round
 
 from tamalou_sum_matching import SumMatch
@@ -250,23 +251,23 @@ def test_random_games_keep_every_invariant(players: int) -> None:
     knowledge, no leak, listed = accepted, refusals change nothing, snapshots, replay)."""
     seen: set[str] = set()
     for seed in range(RANDOM_GAMES // 4):
-        g = invariants.random_playout(RULESET, players=players, seed=seed, check_every=1)
+        g = checks.random_playout(RULESET, players=players, seed=seed, check_every=1)
         assert g.is_over
-        invariants.check_result(g)
-        invariants.check_replay(g)
+        checks.check_result(g)
+        checks.check_replay(g)
         seen |= {e.type for e in g.events_so_far()}
     assert {"sum_matched", "sum_missed"} <= seen  # the move was played, both ways
 
 
 def test_verify() -> None:
-    report = invariants.verify(RULESET, games=RANDOM_GAMES)
+    report = checks.verify(RULESET, games=RANDOM_GAMES)
     assert report.ok, report
     assert report.games == RANDOM_GAMES
 
 
 def test_opponent_matching_keeps_its_invariants() -> None:
     """With the opponent-matching modifier, sum matching still throws only one's own cards."""
-    report = invariants.verify([RULESET, "opponent-matching"], games=6)
+    report = checks.verify([RULESET, "opponent-matching"], games=6)
     assert report.ok, report
 
 

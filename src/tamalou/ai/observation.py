@@ -45,8 +45,8 @@ import numpy.typing as npt
 from ..engine.round import Round
 from ..engine.rulebook import rulebook
 from ..engine.state import NO_CARD
+from ..rulesets.loader import load_variant
 from ..schema import Variant
-from ..variant import load_variant
 from ..views import PlayerView, SeatView, Slot
 from .encoding import default_max_slots
 

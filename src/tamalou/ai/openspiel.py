@@ -72,9 +72,9 @@ import pyspiel
 
 from ..engine.game import Game, game_of
 from ..engine.round import Round, new_round
-from ..invariants import step_bound
+from ..rulesets.loader import load_variant
 from ..schema import Variant
-from ..variant import load_variant
+from ..verify import step_bound
 from ..views import Result
 from .encoding import ActionSpace
 from .observation import Observer, observation_string

@@ -62,8 +62,8 @@ from pettingzoo.utils import wrappers
 
 from ..engine.game import Game, round_of
 from ..errors import GameStateError
+from ..rulesets.loader import load_variant
 from ..schema import Variant
-from ..variant import load_variant
 from ..views import Result
 from .encoding import ActionEncodingError, ActionSpace
 from .observation import Observer, table_view

@@ -32,7 +32,7 @@ class _ViewReader:
 
     def setup(self, variant: Variant | str, player: int | None = None) -> None:
         """Learn the ruleset (card values, powers, threshold); ``play_game`` calls it."""
-        from ..variant import load_variant
+        from ..rulesets.loader import load_variant
 
         v = variant if isinstance(variant, Variant) else load_variant(variant)
         self._facts = _facts(rulebook(v))

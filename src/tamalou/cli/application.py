@@ -28,8 +28,9 @@ from typer.core import TyperCommand, TyperGroup
 
 from ..bots import BUILTIN_BOTS, BotLike
 from ..errors import VariantError
+from ..rulesets.loader import load_variant
+from ..rulesets.registry import is_registered
 from ..schema import Variant
-from ..variant import is_registered, load_variant
 from ..version import __version__
 from .printable import printable
 

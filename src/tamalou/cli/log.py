@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..effective import power_title
 from ..engine.round import Round
 from ..engine.rulebook import rulebook
 from ..events import Event
+from ..rulesets.effective import power_title
 
 
 def seat(p: Any) -> str:

@@ -14,12 +14,12 @@ from typing import Annotated, Any
 import typer
 
 from ..bots import BotLike, make_bot, play_game
-from ..effective import match_words
 from ..engine.game import round_of
 from ..engine.round import Round, new_round
 from ..errors import SetupError, TamalouError, VariantError
 from ..events import Event
 from ..match import Match, MatchResult, new_match
+from ..rulesets.effective import match_words
 from ..schema import Variant
 from ..simulation import bot_seed
 from ..views import Result

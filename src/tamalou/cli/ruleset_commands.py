@@ -16,13 +16,14 @@ from pydantic import BaseModel
 from rich.table import Table
 from rich.tree import Tree
 
-from ..authoring import check_name, module_name, scaffold, write_files
-from ..effective import EffectiveRules, effective_rules, variant_to_toml
 from ..engine.rulebook import rulebook
 from ..errors import RulesetNameError, VariantError
+from ..rulesets.authoring import check_name, module_name, scaffold, write_files
+from ..rulesets.effective import EffectiveRules, effective_rules, variant_to_toml
+from ..rulesets.loader import load_variant, variant_json_schema
 from ..rulesets.power_catalogue import PowerEntry, power_catalogue
+from ..rulesets.registry import is_registered, variant_names
 from ..schema import Variant
-from ..variant import is_registered, load_variant, variant_json_schema, variant_names
 from .application import (
     RULE_FAILURE,
     RULESET,

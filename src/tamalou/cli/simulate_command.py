@@ -16,9 +16,9 @@ from rich.text import Text
 
 from ..bots import BUILTIN_BOTS
 from ..errors import TamalouError, VariantError
+from ..rulesets.loader import load_variant
 from ..schema import Variant
 from ..simulation import Comparison, Distribution, Estimate, SimulationReport
-from ..variant import load_variant
 from .application import (
     RULE_FAILURE,
     RULESET,

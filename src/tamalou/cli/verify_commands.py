@@ -48,8 +48,7 @@ from .log import seat
 from .printable import printable
 
 if TYPE_CHECKING:
-    from ..verification import Counterexample
-    from ..verify import Failure
+    from ..verify import Counterexample, Failure
 
 #: Off a terminal, ``verify`` prints a line of progress this often (seconds): 5, or the environment's
 #: ``TAMALOU_PROGRESS_SECONDS`` (a CI log that wants more or fewer lines).
@@ -139,9 +138,9 @@ def verify(
     $ tamalou verify our-table.toml --strict --out failure.json
     """
     try:
-        from .. import invariants, verification
+        from .. import verify as checks
     except ImportError:
-        _fail("tamalou.invariants is not available in this installation")
+        _fail("tamalou.verify is not available in this installation")
     _at_least_one("--games", games)
     if workers is not None:
         _at_least_one("--workers", workers)
@@ -156,13 +155,13 @@ def verify(
     v = _load(_rulesets(rulesets, default=None))
     if players is not None:
         _check_players(v, players)
-    n_workers = verification.default_workers(games) if workers is None else min(workers, games)
+    n_workers = checks.default_workers(games) if workers is None else min(workers, games)
     err = _err()
     start = time.perf_counter()
     stop = StopSignals()
     with stop, _progress(err, f"verify {v.name}", games) as advance:
         try:
-            report = invariants.verify(
+            report = checks.verify(
                 v,
                 games=games,
                 players=players,
@@ -233,25 +232,25 @@ def verify(
     if not report.details:
         raise typer.Exit(stop.status if interrupted else RULE_FAILURE)
     first = _to_shrink(report.details)  # the shortest of the fewest players: the smallest to start from
-    as_found = verification.ShrinkBudget(evaluations=0)
+    as_found = checks.ShrinkBudget(evaluations=0)
     if interrupted or _timed_out(first):  # stop at once; or a game that could take the whole limit at each try
         why = "the run was interrupted" if interrupted else "it was stopped by its time limit"
         err.print(f"the failure of seed {first.seed} is written as found ({why}): not shrunk", soft_wrap=True)
-        example = verification.shrink(v, first, budget=as_found, players=False)
+        example = checks.shrink(v, first, budget=as_found, players=False)
     else:
         err.print(f"shrinking the failure of seed {first.seed} ({first.invariant})...", soft_wrap=True)
         try:
             with stop:
-                example = verification.shrink(v, first)
+                example = checks.shrink(v, first)
         except KeyboardInterrupt:  # Ctrl-C while shrinking: the game as it was found, and the signal's status
             err.print("shrinking interrupted: the game is written as found", soft_wrap=True)
-            example = verification.shrink(v, first, budget=as_found, players=False)
+            example = checks.shrink(v, first, budget=as_found, players=False)
         except Exception as exc:  # a bug of the shrinker must not hide the failure: the game as it was found
             err.print(
                 f"note: shrinking failed ({type(exc).__name__}: {exc}); the game is written as found", soft_wrap=True
             )
-            example = verification.shrink(v, first, budget=as_found, players=False)
-    path = out if out is not None else Path(verification.counterexample_name(v.name, example.seed))
+            example = checks.shrink(v, first, budget=as_found, players=False)
+    path = out if out is not None else Path(checks.counterexample_name(v.name, example.seed))
     try:
         example.write(path)
     except OSError as exc:
@@ -362,7 +361,7 @@ def _progress_bar(console: Console) -> Any:
 
 def _invariants_table(checks: dict[str, int], failed: dict[str, int]) -> Table:
     """Which invariants held: checks run and games that failed, one row per invariant."""
-    from ..invariants import INVARIANTS
+    from ..verify import INVARIANTS
 
     table = Table(title="Invariants")
     table.add_column("invariant", no_wrap=True)
@@ -518,7 +517,7 @@ def _read_replayable(text: str, file: Path, allow_plugins: bool) -> Counterexamp
     from pydantic import ValidationError
 
     from ..errors import SnapshotError
-    from ..verification import Counterexample
+    from ..verify import Counterexample
 
     try:
         data = json.loads(text)

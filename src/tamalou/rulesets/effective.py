@@ -1,7 +1,7 @@
 """A ruleset as it is played: the rules after every hook, and a stand-alone copy of its keys.
 
 ``effective_rules(variant)`` asks the variant's plugins what each card is worth and does, what the call
-threshold is and how a round is ranked (``tamalou.rules.ranking_rule``), and says which plugins are in
+threshold is and how a round is ranked (``tamalou.ranking_rule``), and says which plugins are in
 effect: what ``tamalou show`` prints, and what an author checks after writing a hook. The answer is a
 pydantic model, so ``model_dump(mode="json")`` gives it as JSON.
 

@@ -83,7 +83,7 @@ def rules_problems(sections: Mapping[str, Any]) -> list[Problem]:
 
     ``sections`` maps section names (``"deck"``, ``"deal"``...) to validated sections; a check runs only
     when every section it reads is there, so that a variant with a wrong section is still checked
-    for the rest (``tamalou.variant`` lists every problem of a file at once)."""
+    for the rest (``tamalou.rulesets.loader`` lists every problem of a file at once)."""
     out: list[Problem] = []
     deck: Deck | None = sections.get("deck")
     deal: Deal | None = sections.get("deal")

@@ -54,7 +54,7 @@ VariantRef = str | list[str] | dict[str, Any]
 
 def _variant_ref(v: Variant) -> VariantRef:
     """How the ruleset travels to a worker: its registered name(s), or its stand-alone TOML text."""
-    from ..verification import EmbeddedVariant
+    from ..verify import EmbeddedVariant
 
     spec = v.spec
     if isinstance(spec, str) and is_registered(spec):
@@ -73,7 +73,7 @@ def _variant_of(ref: VariantRef) -> Variant:
     v = _LOADED.get(key)
     if v is None:
         if isinstance(ref, dict):
-            from ..verification import EmbeddedVariant
+            from ..verify import EmbeddedVariant
 
             v = EmbeddedVariant.model_validate(ref).load()
         else:

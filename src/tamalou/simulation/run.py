@@ -96,7 +96,7 @@ def simulate(
         start = time.perf_counter()
         tallies = _run_ray(v, names, n, seed, _chunks(games, used), done)
     else:
-        from ..verification import default_workers
+        from ..verify import default_workers
 
         used = 1 if backend == "inline" else min(games, workers if workers is not None else default_workers(games))
         unguarded = unguarded_note("simulate") if used > 1 else None

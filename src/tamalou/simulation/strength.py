@@ -178,7 +178,7 @@ def tournament(
         raise ValueError(f"the field is one bot, got {', '.join(field)}")
     jobs = [(v, _players(v, players), name) for v in variants for name in names]
     total = len(jobs) * games
-    from ..verification import default_workers
+    from ..verify import default_workers
 
     used = min(total, workers if workers is not None else default_workers(total))
     notes: list[str] = []

@@ -3,7 +3,7 @@
 Write property tests for your house rules with the tools tamalou tests itself with. The strategies
 draw *valid* things: rulesets (``variants``), stacked deals (``deals``), games in progress
 (``games``) and actions (``actions``). The invariant checks (``check_*``, ``play_out``,
-``verify``...) come from ``tamalou.invariants`` and are re-exported here, so one import gives both::
+``verify``...) come from ``tamalou.verify`` and are re-exported here, so one import gives both::
 
     from hypothesis import given
     from tamalou.testing import check_conservation, check_no_leak, games, property_settings
@@ -46,9 +46,9 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
         "tamalou.testing needs hypothesis, which is not installed: pip install 'tamalou[testing]'"
     ) from exc
 
-from .. import invariants as _invariants
-from ..invariants import *  # noqa: F403  (every check of tamalou.invariants, those added later included)
-from ..invariants import (
+from .. import verify as _verify
+from ..verify import *  # noqa: F403  (every name of tamalou.verify, those added later included)
+from ..verify import (
     InvariantViolation,
     RandomChooser,
     VerifyReport,
@@ -128,4 +128,4 @@ __all__ = [
     "variants",
     "verify",
 ]
-__all__ += [name for name in _invariants.__all__ if name not in __all__]
+__all__ += [name for name in _verify.__all__ if name not in __all__]

@@ -15,7 +15,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from ..engine.game import Game
 from ..errors import IllegalAction
-from ..invariants import (
+from ..verify import (
     check_accepted_is_listed,
     check_conservation,
     check_illegal_leaves_state,

@@ -17,8 +17,8 @@ from ..actions import Action, action_to_dict
 from ..engine.game import Game, GameOrRound, round_of
 from ..engine.round import Round
 from ..errors import IllegalAction
-from ..invariants import InvariantViolation, check_conservation, choose_action, play_out
 from ..schema import Variant
+from ..verify import InvariantViolation, check_conservation, choose_action, play_out
 from .rulesets import DrawFn
 
 
@@ -42,7 +42,7 @@ def _replay_note(game: Game | Round) -> str:
 
 
 class DrawChooser:
-    """A ``tamalou.invariants.Chooser`` that draws every choice from hypothesis, so that games
+    """A ``tamalou.verify.Chooser`` that draws every choice from hypothesis, so that games
     shrink: the simplest choice (0, False) is the first action and "no".
 
     After ``budget`` choices it goes on with a ``random.Random`` seeded by one more draw, so that a

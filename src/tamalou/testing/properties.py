@@ -28,7 +28,8 @@ from hypothesis import strategies as st
 
 from ..actions import Action
 from ..engine.game import Game, new_game, round_of
-from ..invariants import (
+from ..schema import Variant
+from ..verify import (
     Failure,
     InvariantViolation,
     VerifyReport,
@@ -41,11 +42,10 @@ from ..invariants import (
     check_replay,
     check_result,
     check_snapshot_roundtrip,
+    reproduce,
     step_bound,
     verify,
 )
-from ..schema import Variant
-from ..verify import reproduce
 from .playing import _MATCH_STYLES, BUDGET, _moves, _ref, _replay_note
 from .profiles import property_settings
 from .rulesets import VariantArg, _load

@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 
 from ..engine.rulebook import rulebook
 from ..errors import VariantError
+from ..rulesets.loader import load_variant, variant_from_dict
+from ..rulesets.registry import variant_names
 from ..schema import Deck, Variant
-from ..variant import load_variant, variant_from_dict, variant_names
 
 DrawFn = Callable[[st.SearchStrategy[Any]], Any]
 #: A ruleset as the strategies take it: a name or a file (``str`` or ``Path``), a ``Variant``, a

@@ -18,8 +18,8 @@ from ..actions import ACTION_TYPES, Action, Tick, action_to_dict
 from ..engine.game import Game, new_game, round_of
 from ..engine.round import Round
 from ..engine.rulebook import rulebook
-from ..invariants import choose_action
 from ..schema import Variant
+from ..verify import choose_action
 from .playing import DrawChooser, _ref, _replay_note
 from .rulesets import DrawFn, VariantArg, _load, variants
 
@@ -149,7 +149,7 @@ def games(
 ) -> Game:
     """A game after a random legal prefix: dealt (``dealt_games``; ``stacked``: ``stacked_games``),
     then a drawn number (``min_actions`` to ``max_actions``) of random legal actions of random
-    players, each chosen by hypothesis (see ``tamalou.invariants.choose_action`` for the
+    players, each chosen by hypothesis (see ``tamalou.verify.choose_action`` for the
     probabilities), so a failing example shrinks to fewer and simpler actions. It may be over if the
     round ended sooner. ``budget``: choices drawn one by one before a drawn seed takes over (see
     ``DrawChooser``): lower is faster, higher shrinks better. ``played_games`` is the same strategy.

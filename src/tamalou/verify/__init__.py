@@ -72,8 +72,7 @@ Where each subject lives (everything public is importable from here):
 - ``shrink.py``: a failure made a small counterexample (``shrink``, ``ShrinkBudget``; ``shortest``: the
   failure of a run to shrink).
 
-``tamalou.invariants`` and ``tamalou.verification``, where these lived before, re-export them for this
-release; ``tamalou.testing`` builds hypothesis strategies on them.
+``tamalou.testing`` builds hypothesis strategies on them.
 """
 
 from __future__ import annotations

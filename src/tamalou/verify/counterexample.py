@@ -44,7 +44,7 @@ class EmbeddedVariant(_Model):
 
     @classmethod
     def of(cls, variant: Variant) -> EmbeddedVariant:
-        from ..effective import variant_to_toml
+        from ..rulesets.effective import variant_to_toml
 
         spec = variant.spec
         loaded_as = [str(s) for s in spec] if isinstance(spec, list | tuple) else None if spec is None else str(spec)
@@ -64,7 +64,9 @@ class EmbeddedVariant(_Model):
         that names any other module is refused as ``variant_from_dict(..., allow_plugins=False)`` refuses it (a
         ``VariantError`` at the key ``plugins``). ``True`` (the default) imports the modules found beside the
         ruleset's file again, from the folders the file names: for a file you wrote (``tamalou verify``'s)."""
-        from ..variant import _import_again, _parse_toml, variant_from_dict
+        from ..rulesets.loader import variant_from_dict
+        from ..rulesets.plugin_modules import _import_again
+        from ..rulesets.toml_text import _parse_toml
 
         file = f"{self.name} (embedded)"
         data = _parse_toml(self.toml, file)  # a VariantError if it is not TOML

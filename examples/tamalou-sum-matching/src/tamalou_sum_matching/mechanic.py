@@ -43,7 +43,7 @@ from tamalou.mechanics.matching import Matching
 
 if TYPE_CHECKING:
     from tamalou import Round
-    from tamalou.rules import Rulebook
+    from tamalou.engine.rulebook import Rulebook
 
 #: The version of the matching contract this mechanic is written against.
 CONTRACT = 1

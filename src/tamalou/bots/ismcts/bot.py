@@ -122,7 +122,7 @@ class ISMCTSBot:
 
     def setup(self, variant: Variant | str, player: int | None = None) -> None:
         """Learn the ruleset; ``play_game`` calls it."""
-        from ...variant import load_variant
+        from ...rulesets.loader import load_variant
 
         v = variant if isinstance(variant, Variant) else load_variant(variant)
         self.variant = v
