@@ -15,12 +15,17 @@ Optional attributes a bot may have:
   (a simulation then builds no view for it);
 - ``may_match() -> bool``: asked out of turn before anything is listed for the bot; ``False`` lets the
   chance go without listing its matches (a random bot that tries one match in twenty).
+
+``seat_bot`` reads them, once, with their defaults (no setup, a view, every listed match asked): everything
+that seats a bot (``play_game``, the gym environment, ``simulate``'s strength runs, the terminal) uses what it
+gives (``Seated``), never the bot's attributes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from .actions import Action, MatchAction, Tick, timed
 from .engine.game import Game, round_of
@@ -29,14 +34,15 @@ from .engine.state import OVER
 from .events import Event
 from .views import Result, SeatView
 
-__all__ = ["Bot", "BotLike", "as_bot", "play_game", "play_out"]
+__all__ = ["Bot", "BotLike", "Seated", "as_bot", "play_game", "play_out", "seat_bot"]
 
 
 class Bot(Protocol):
     """What ``play_game`` needs of a bot: one decision from what its seat sees.
 
     Return one of ``legal_actions``. Out of turn (only matches listed) ``None`` declines. ``view`` is
-    ``None`` for a bot whose ``needs_view`` is ``False``.
+    ``None`` for a bot whose ``needs_view`` is ``False``. The optional members (``setup``, ``needs_view``,
+    ``may_match``: the module's docstring) are read by ``seat_bot``, with their defaults.
     """
 
     def act(self, view: SeatView, legal_actions: list[Action]) -> Action | None: ...
@@ -53,6 +59,42 @@ def as_bot(bot: BotLike) -> Callable[[SeatView, list[Action]], Action | None]:
     if callable(bot):
         return bot
     raise TypeError(f"a bot has an act(view, legal_actions) method or is such a callable, got {bot!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """A bot as a table uses it (``seat_bot``): its decision function, and its optional members read once."""
+
+    #: The bot as given.
+    bot: object
+    #: Its decision: ``act(view, legal_actions)``; ``view`` is ``None`` when ``needs_view`` is false.
+    act: Callable[[Any, list[Action]], Action | None]
+    #: Whether it is given its seat's view (``False``: ``None`` instead, and no view is built).
+    needs_view: bool
+    #: Asked out of turn before its matches are listed (``None``: every listed match is offered).
+    may_match: Callable[[], bool] | None
+    #: Called once before the first action with the ruleset and the seat (``None``: nothing to set up).
+    setup: Callable[[Any, int], object] | None
+
+    def sit(self, variant: Any, player: int) -> None:
+        """Seat the bot at ``player`` of a round of ``variant`` (its ``setup``, if it has one)."""
+        if self.setup is not None:
+            self.setup(variant, player)
+
+
+def seat_bot(bot: BotLike) -> Seated:
+    """``bot`` (an object with ``act`` or a plain callable) with its optional members read, once, with their
+    defaults; ``TypeError`` for anything that is not a bot."""
+    act = as_bot(bot)
+    setup = getattr(bot, "setup", None)
+    may_match = getattr(bot, "may_match", None)
+    return Seated(
+        bot=bot,
+        act=act,
+        needs_view=getattr(bot, "needs_view", True) is not False,
+        may_match=may_match if callable(may_match) else None,
+        setup=setup if callable(setup) else None,
+    )
 
 
 def play_game(
@@ -104,13 +146,12 @@ def play_out(
     n = game.players
     if len(bots) != n:
         raise ValueError(f"one bot per seat: {n} players, {len(bots)} bots")
-    acts = [as_bot(b) for b in bots]
-    for p, b in enumerate(bots):
-        setup = getattr(b, "setup", None)
-        if callable(setup):
-            setup(game.variant, p)
-    sees = [getattr(b, "needs_view", True) is not False for b in bots]
-    asks: list[Callable[[], bool] | None] = [getattr(b, "may_match", None) for b in bots]
+    seated = [seat_bot(b) for b in bots]
+    for p, s in enumerate(seated):
+        s.sit(game.variant, p)
+    acts = [s.act for s in seated]
+    sees = [s.needs_view for s in seated]
+    asks = [s.may_match for s in seated]
     seat_view = game.seat_view
     legal_actions = game.legal_actions
     game_apply = game.apply
@@ -151,7 +192,7 @@ def play_out(
                 continue
             legal = legal_actions(q)
             if legal and all(isinstance(a, MatchAction) for a in legal):
-                action = acts[q](seat_view(q) if sees[q] else None, legal)  # type: ignore[arg-type]
+                action = acts[q](seat_view(q) if sees[q] else None, legal)
                 if action is not None:
                     apply(action)
                     if game.phase == OVER:
@@ -176,7 +217,7 @@ def play_out(
                 apply(Tick(at=max(game.now, game.deadline or game.now)))
                 continue
             raise RuntimeError(f"nobody can act in phase {game.phase!r}")
-        action = acts[mover](seat_view(mover) if sees[mover] else None, legal)  # type: ignore[arg-type]
+        action = acts[mover](seat_view(mover) if sees[mover] else None, legal)
         if action is None:
             raise TypeError(f"the bot of player {mover} must act now (phase {game.phase!r}) but returned None")
         apply(action)

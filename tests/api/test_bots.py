@@ -890,3 +890,54 @@ def test_no_bot_module_names_a_built_in_power() -> None:
     named = [(m.relative_to(bots).as_posix(), n) for m in modules for n in BUILT_IN_POWERS if n in m.read_text("utf-8")]
     assert named == []
     assert {power.name for power in built_in.tamalou_powers()} == set(BUILT_IN_POWERS)  # the list is whole
+
+
+def test_seat_bot_reads_the_optional_members_once_with_their_defaults() -> None:
+    """``seat_bot`` is the one adapter: a plain callable gets the defaults (no setup, a view, every match
+    asked); a bot's ``setup``, ``needs_view = False`` and ``may_match`` are read from it; anything else is a
+    ``TypeError``. Nothing else in the library reads a bot's attributes (``getattr`` on a bot)."""
+    from tamalou.bots import Seated, seat_bot
+
+    def plain(view: Any, legal: list[Action]) -> Action | None:
+        return legal[0]
+
+    seated = seat_bot(plain)
+    assert isinstance(seated, Seated)
+    assert seated.act is plain and seated.needs_view and seated.may_match is None and seated.setup is None
+    seated.sit(tamalou.load_variant("french"), 0)  # nothing to set up: nothing happens
+
+    class Blind:
+        needs_view = False
+
+        def __init__(self) -> None:
+            self.seen: list[tuple[str, int]] = []
+
+        def setup(self, variant: tamalou.Variant, player: int) -> None:
+            self.seen.append((variant.name, player))
+
+        def may_match(self) -> bool:
+            return False
+
+        def act(self, view: Any, legal: list[Action]) -> Action | None:
+            assert view is None
+            return legal[0]
+
+    bot = Blind()
+    seated = seat_bot(bot)
+    assert not seated.needs_view and seated.may_match is not None and not seated.may_match()
+    seated.sit(tamalou.load_variant("french"), 1)
+    assert bot.seen == [("french", 1)]
+    tamalou.bots.play_game(tamalou.new_game("french", players=2, seed=3), [bot, RandomBot(seed=1)])
+    with pytest.raises(TypeError, match="act"):
+        seat_bot(42)  # type: ignore[arg-type]
+
+    src = Path(tamalou.__file__).parent
+    sniffing = [
+        f"{path.relative_to(src)}:{n}"
+        for path in src.rglob("*.py")
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if "getattr(" in line
+        and any(f'"{member}"' in line for member in ("act", "setup", "needs_view", "may_match"))
+        and path.name != "play.py"
+    ]
+    assert not sniffing, f"a bot's members read outside tamalou.play.seat_bot: {sniffing}"

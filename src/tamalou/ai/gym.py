@@ -41,7 +41,7 @@ from ..actions import Action, Tick
 from ..bots import make_bot
 from ..engine.game import Game, round_of
 from ..errors import GameStateError
-from ..play import BotLike, as_bot
+from ..play import BotLike, Seated, as_bot, seat_bot
 from ..schema import Variant
 from ..views import Result
 from .pettingzoo import TamalouEnv
@@ -107,7 +107,7 @@ class TamalouGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self.noop = self.table.noop
         self.observation_space = spaces.Box(-1.0, 1.0, (self.table.observer.size,), np.float32)
         self.action_space = spaces.Discrete(self.space.size + 1)
-        self._bots: dict[int, BotLike] = {}
+        self._bots: dict[int, Seated] = {}
         self._seeds = random.Random()
 
     # ----------------------------------------------------------------------------- reading
@@ -140,10 +140,8 @@ class TamalouGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self.table.reset(seed=self._seeds.getrandbits(63))
         self._bots = {}
         for p, bot in self._given.items():
-            made: BotLike = make_bot(bot, self._seeds.getrandbits(31)) if isinstance(bot, str) else bot
-            setup = getattr(made, "setup", None)
-            if callable(setup):
-                setup(self.variant, p)
+            made = seat_bot(make_bot(bot, self._seeds.getrandbits(31)) if isinstance(bot, str) else bot)
+            made.sit(self.variant, p)
             self._bots[p] = made
         self._others()
         return self._observation(), self._info()
@@ -186,16 +184,14 @@ class TamalouGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         g = round_of(self.game)
         mask = self.table.action_mask(self.table.possible_agents[p])
         react = p not in g.to_act
-        if react:
-            may_match = getattr(bot, "may_match", None)
-            if callable(may_match) and not may_match():
-                return self.noop
+        if react and bot.may_match is not None and not bot.may_match():
+            return self.noop
         listed: list[Action] = [a for a in g.legal_actions(p) if type(a) is not Tick and self.space.encodable(a)]
         listed = [a for a in listed if mask[self.space.id(a)]]
         if not listed:
             return self.noop
-        view = g.seat_view(p) if getattr(bot, "needs_view", True) is not False else None
-        choice = as_bot(bot)(view, listed)  # type: ignore[arg-type]
+        view = g.seat_view(p) if bot.needs_view else None
+        choice = bot.act(view, listed)
         if choice is None:
             if not mask[self.noop]:
                 raise GameStateError(f"the bot of seat {p} returned no action where it must act")

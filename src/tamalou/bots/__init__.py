@@ -33,7 +33,7 @@ print(result.winners)
 
 from __future__ import annotations
 
-from ..play import Bot, BotLike, as_bot, play_game
+from ..play import Bot, BotLike, Seated, as_bot, play_game, seat_bot
 from .cautious import CautiousBot
 from .greedy import GreedyBot
 from .ismcts import ISMCTSBot
@@ -52,9 +52,11 @@ __all__ = [
     "ISMCTSBot",
     "LinearBot",
     "RandomBot",
+    "Seated",
     "as_bot",
     "bot_factory",
     "bot_names",
     "make_bot",
     "play_game",
+    "seat_bot",
 ]

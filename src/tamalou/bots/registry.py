@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..errors import PluginError
-from ..play import BotLike
+from ..play import BotLike, as_bot
 from .cautious import CautiousBot
 from .greedy import GreedyBot
 from .ismcts import ISMCTSBot
@@ -112,8 +112,10 @@ def bot_factory(name: str) -> Callable[[int], BotLike]:
 
     def make(seed: int) -> BotLike:
         bot: BotLike = loaded(seed)
-        if not callable(getattr(bot, "act", None)) and not callable(bot):
-            raise PluginError(f"{where} made {bot!r}, which has no act(view, legal_actions) method")
+        try:
+            as_bot(bot)
+        except TypeError:
+            raise PluginError(f"{where} made {bot!r}, which has no act(view, legal_actions) method") from None
         return bot
 
     return make

@@ -34,7 +34,7 @@ from rich.console import Console
 
 from ..action_words import Words
 from ..actions import Action, MatchAction, Power, Tick, timed
-from ..bots import BotLike, GreedyBot, as_bot
+from ..bots import BotLike, GreedyBot, seat_bot
 from ..engine.round import Round
 from ..events import Event, power_title
 from ..views import PlayerView, Result
@@ -262,11 +262,11 @@ class HumanTable:
 
     def _play(self, g: Round, bots: Sequence[BotLike | None]) -> Result:
         n = g.players
-        acts = [None if b is None else as_bot(b) for b in bots]
-        for p, b in enumerate(bots):
-            setup = getattr(b, "setup", None)
-            if callable(setup):
-                setup(g.variant, p)
+        seated = [None if b is None else seat_bot(b) for b in bots]
+        for p, s in enumerate(seated):
+            if s is not None:
+                s.sit(g.variant, p)
+        acts = [None if s is None else s.act for s in seated]
         timed_rules = g.variant.rules.timing.turn_seconds > 0
         clock = self.clock_for(g.now) if timed_rules else None
         self.tell(g, g.events_so_far() if not g.actions else [])

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..actions import MatchAction
 from ..engine.round import new_round
 from ..errors import SimulationError
-from ..play import BotLike, as_bot, play_game
+from ..play import BotLike, play_game, seat_bot
 from ..rulesets import load_variant
 from ..schema import Variant
 from ..verify.interruptions import unguarded_note
@@ -76,20 +76,17 @@ class _Timed:
     """A bot whose decisions on its own moves are timed."""
 
     def __init__(self, bot: BotLike) -> None:
-        self.bot = bot
-        self._act = as_bot(bot)
+        self.seated = seat_bot(bot)
+        self._act = self.seated.act
         self.moves = 0
         self.seconds = 0.0
         self.slowest = 0.0
-        self.needs_view = getattr(bot, "needs_view", True)
-        may_match = getattr(bot, "may_match", None)
-        if callable(may_match):
-            self.may_match = may_match
+        self.needs_view = self.seated.needs_view
+        if self.seated.may_match is not None:
+            self.may_match = self.seated.may_match
 
     def setup(self, variant: Variant, player: int) -> None:
-        setup = getattr(self.bot, "setup", None)
-        if callable(setup):
-            setup(variant, player)
+        self.seated.sit(variant, player)
 
     def act(self, view: Any, legal: list[Any]) -> Any:
         if all(isinstance(a, MatchAction) for a in legal):  # offered out of its turn: not timed
