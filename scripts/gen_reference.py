@@ -1269,9 +1269,9 @@ def render_powers() -> str:
     """The catalogue of the built-in card powers (``tamalou.power_catalogue`` of the built-in games): an installed
     package's powers are in ``tamalou show --powers``, not in this page."""
     from tamalou.plugins.defaults import builtin_variants_dir
-    from tamalou.rulesets.registry import _discover
+    from tamalou.rulesets.registry import discover
 
-    names_of = _discover()[2]
+    names_of = discover()[2]
     own = sorted({name for path, name in names_of.items() if path.parent == builtin_variants_dir()})
     own = [name for name in own if not tamalou.load_variant(name).base]  # games (a modifier alone is its base)
     out = [

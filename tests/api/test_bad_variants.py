@@ -29,7 +29,7 @@ import tamalou
 from tamalou import VariantError, load_variant, variant_names
 from tamalou.actions import ACTION_TYPES
 from tamalou.plugin_managers import discovery_manager
-from tamalou.rulesets.registry import _LOADED, _registry
+from tamalou.rulesets.registry import LOADED, name_table
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "bad_variants"
 CASES = sorted(CORPUS.glob("*.toml"))
@@ -70,8 +70,8 @@ def state() -> dict[str, object]:
     """Everything a load could leave behind."""
     return {
         "names": variant_names(),
-        "registry": dict(_registry()),
-        "cache": set(_LOADED),
+        "registry": dict(name_table()),
+        "cache": set(LOADED),
         "modules": set(sys.modules),
         "actions": dict(ACTION_TYPES),
         "discovery": sorted(name for name, _ in discovery_manager().list_name_plugin()),

@@ -44,9 +44,9 @@ def play(spec: str | list[str], seed: int) -> list[tuple[int, list[dict[str, Any
 def fresh_caches() -> Iterator[None]:
     """Empty the process-wide action lists, so that the threads grow them at the same time."""
     with seats.GROWTH:
-        saved_seats, saved_own = list(seats.SEATS), list(_match_actions._OWN)
+        saved_seats, saved_own = list(seats.SEATS), list(_match_actions.OWN)
         seats.SEATS[:] = []
-        _match_actions._OWN[:] = []
+        _match_actions.OWN[:] = []
     seats.seat_actions(11)
     interval = sys.getswitchinterval()
     sys.setswitchinterval(1e-6)
@@ -56,7 +56,7 @@ def fresh_caches() -> Iterator[None]:
         sys.setswitchinterval(interval)
         with seats.GROWTH:
             seats.SEATS[:] = saved_seats
-            _match_actions._OWN[:] = saved_own
+            _match_actions.OWN[:] = saved_own
 
 
 def test_games_on_eight_threads_list_what_a_single_thread_lists(fresh_caches: None) -> None:

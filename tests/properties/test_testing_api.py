@@ -21,6 +21,7 @@ import tamalou
 from tamalou import IllegalAction, InvariantViolation, VariantError
 from tamalou import testing as T
 from tamalou.testing.properties import run_invariants
+from tamalou.testing.rulesets import FAILED_CHANGES
 
 CI = "tamalou-ci"
 Load = Callable[[str], None]
@@ -100,7 +101,7 @@ def test_every_drawn_ruleset_loads_and_plays() -> None:
         T.check_replay(game)
 
     test()
-    assert not T._FAILED_CHANGES, T._FAILED_CHANGES
+    assert not FAILED_CHANGES, FAILED_CHANGES
     assert any(v.name.endswith("*") for v in seen), "no ruleset with changed keys"
     assert any(isinstance(v.spec, list) for v in seen), "no composition"
     assert any(isinstance(v.spec, str) for v in seen), "no plain built-in"

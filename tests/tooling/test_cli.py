@@ -17,6 +17,7 @@ from tamalou import cli, simulation
 from tamalou import verify as checks
 from tamalou.bots import play_game
 from tamalou.cli import app, play_command
+from tamalou.cli.play_command import round_bots, seat_bots
 from tamalou.engine.rulebook import ranking_rule, rulebook
 from tamalou.rulesets.effective import effective_rules
 from tamalou.simulation import game_seed
@@ -368,7 +369,7 @@ def test_play_is_reproducible_and_prints_the_whole_game() -> None:
     for p in range(3):
         assert f"P{p} ({kinds[p]}): {' '.join(c or '·' for c in table.layout(p))}" in first.output
     events: list[tamalou.Event] = []
-    result = play_game(game, cli._bots(kinds, 5), on_event=events.append)
+    result = play_game(game, seat_bots(kinds, 5), on_event=events.append)
     winners = ", ".join(f"P{p}" for p in result.winners) or "nobody"
     assert _winners_line(first.output).startswith(f"winners: {winners};")
     assert f"actions: {len(game.actions)}" in first.output
@@ -432,7 +433,7 @@ def test_simulate_counts_add_up() -> None:
     for i in range(12):
         seed = game_seed(3, i)
         game = tamalou.new_game("french", players=3, seed=seed)
-        r = play_game(game, cli._bots(["random"] * 3, seed))
+        r = play_game(game, seat_bots(["random"] * 3, seed))
         actions.append(len(game.actions))
         for p in r.winners:
             wins[p] += 1
@@ -708,7 +709,7 @@ def test_turn_numbers_agree_with_the_events() -> None:
     assert f"turns: {turns[-1] + 1};" in _winners_line(text)
     # The events are the game's, the result its result.
     game = tamalou.new_game("french", players=3, seed=4)
-    result = play_game(game, cli._bots(["cautious", "random", "random"], 4))
+    result = play_game(game, seat_bots(["cautious", "random", "random"], 4))
     assert events == [e.to_dict() for e in game.events_so_far()]
     assert doc["rounds"][0]["result"] == result.model_dump(mode="json")
     assert doc["match"] is None and doc["seed"] == 4 and doc["bots"] == ["cautious", "random", "random"]
@@ -727,7 +728,7 @@ def _match_of(spec: list[str], players: int, seed: int, kinds: list[str]) -> tam
     """The match the command plays, played here with the same bots."""
     m = tamalou.new_match(spec, players=players, seed=seed)
     while not m.is_over:
-        play_game(m.game, cli._round_bots(kinds, seed, m.round))
+        play_game(m.game, round_bots(kinds, seed, m.round))
         m.next_round()
     return m.result()
 
@@ -854,7 +855,6 @@ def test_a_command_that_needs_a_missing_extra_says_which_in_one_line(
 ) -> None:
     """Whatever command meets a package of an extra that is not installed says which extra, in one line on standard
     error, with status 2, and no traceback; an import error of anything else is not hidden."""
-    from tamalou import cli
     from tamalou.cli import commands
 
     def needs_matplotlib() -> None:

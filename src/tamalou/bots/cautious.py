@@ -9,10 +9,10 @@ from ..actions import Action, Call, Discard, Draw, MatchAction, Pass, PeekAction
 from ..powers import CardPower
 from ..schema import Variant
 from ..views import SeatView
-from .view_reader import _card_at, _ViewReader
+from .view_reader import ViewReader, card_at
 
 
-class CautiousBot(_ViewReader):
+class CautiousBot(ViewReader):
     """A simple, sensible player that uses only its view.
 
     - keeps known low cards; puts a low drawn card in place of its highest known card (or of an
@@ -103,7 +103,7 @@ class CautiousBot(_ViewReader):
             if not isinstance(a, MatchAction) or len(a.slots) != 1:
                 continue
             owner = me if a.owner is None else a.owner
-            card = _card_at(view, owner, a.slots[0])
+            card = card_at(view, owner, a.slots[0])
             if card is None or not self._same_kind(card, top):
                 continue
             # Own cards first (the highest first); an opponent's card costs us a card to give.

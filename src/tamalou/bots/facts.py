@@ -1,6 +1,6 @@
-"""What the ruleset tells a bot: ``_Facts``, the public facts of one ruleset (card values, what matching
+"""What the ruleset tells a bot: ``Facts``, the public facts of one ruleset (card values, what matching
 compares, the deck's values at each table, the threshold, the mechanics that give hints), worked out once per
-ruleset and process and shared by every bot of that ruleset (``_facts``)."""
+ruleset and process and shared by every bot of that ruleset (``facts_of``)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ class DeckFacts(NamedTuple):
     value_counts: dict[int, int]
 
 
-class _Facts:
+class Facts:
     """The public facts of one ruleset a bot decides with, worked out once per ruleset and process (shared
     by every bot of that ruleset): card values, what matching compares, the deck's values, the threshold."""
 
@@ -99,13 +99,13 @@ class _Facts:
         return same
 
 
-_FACTS: dict[int, _Facts] = {}
+_FACTS: dict[int, Facts] = {}
 
 
-def _facts(rb: Rulebook) -> _Facts:
+def facts_of(rb: Rulebook) -> Facts:
     facts = _FACTS.get(id(rb))
     if facts is None or facts.rb is not rb:
         if len(_FACTS) > 64:
             _FACTS.clear()
-        facts = _FACTS[id(rb)] = _Facts(rb)
+        facts = _FACTS[id(rb)] = Facts(rb)
     return facts

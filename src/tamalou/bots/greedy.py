@@ -10,12 +10,12 @@ from ..actions import Action, Call, Discard, Draw, Give, MatchAction, Pass, Peek
 from ..powers import hinted_next, hinted_use
 from ..schema import Variant
 from ..views import SeatView, Slot
-from .view_reader import _ViewReader
+from .view_reader import ViewReader
 
 _Decision = Callable[["GreedyBot", SeatView, list[Action]], Action | None]
 
 
-class GreedyBot(_ViewReader):
+class GreedyBot(ViewReader):
     """A memory-based greedy player: each decision takes the most points it can count on now.
 
     It decides from its view and the ruleset's public facts alone (card values and the call threshold,

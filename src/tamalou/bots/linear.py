@@ -33,7 +33,7 @@ from ..actions import Action, Call, Discard, Draw, Pass, Power, Replace
 from ..schema import Variant
 from ..views import SeatView
 from .greedy import GreedyBot
-from .view_reader import _card_at
+from .view_reader import card_at
 
 if TYPE_CHECKING:
     from typing import Self
@@ -107,7 +107,7 @@ class LinearBot(GreedyBot):
                     f[_AT["draw_stock"]] = 1.0
                     f[_AT["draw_stock_gain"]] = (worst - est) / 10
             elif isinstance(action, Replace) and view.held is not None:
-                card = _card_at(view, me, action.slot)
+                card = card_at(view, me, action.slot)
                 there = est if card is None else float(values[card])
                 f[_AT["keep"]] = 1.0
                 f[_AT["keep_gain"]] = (there - values[view.held]) / 10

@@ -1,6 +1,6 @@
-"""What the cautious and the greedy bot share: ``_ViewReader`` (the ruleset's public facts, read in
+"""What the cautious and the greedy bot share: ``ViewReader`` (the ruleset's public facts, read in
 ``setup``, and what a seat's view tells of the cards), ``ViewWorth`` (the cards as they count them, handed
-to a power's hints) and the cards a view shows at a slot (``_card_at``, ``_target_card``)."""
+to a power's hints) and the cards a view shows at a slot (``card_at``, ``_target_card``)."""
 
 from __future__ import annotations
 
@@ -13,20 +13,20 @@ from ..engine.rulebook import Rulebook, rulebook
 from ..powers import hinted_move
 from ..schema import Variant
 from ..views import SeatView
-from .facts import _Facts, _facts
+from .facts import Facts, facts_of
 
 if TYPE_CHECKING:
     from typing import Self
 
 
-class _ViewReader:
+class ViewReader:
     """What the cautious and the greedy bot share: the ruleset's public facts (read in ``setup``, the
     French rules when it was never called) and what a view tells of the cards."""
 
     def __init__(self, seed: int = 0, variant: Variant | str | None = None) -> None:
         self.rng = random.Random(seed)
         self.player: int | None = None
-        self._facts: _Facts | None = None
+        self._facts: Facts | None = None
         if variant is not None:
             self.setup(variant)
 
@@ -35,11 +35,11 @@ class _ViewReader:
         from ..rulesets.loader import load_variant
 
         v = variant if isinstance(variant, Variant) else load_variant(variant)
-        self._facts = _facts(rulebook(v))
+        self._facts = facts_of(rulebook(v))
         self.player = player
 
     @property
-    def facts(self) -> _Facts:
+    def facts(self) -> Facts:
         if self._facts is None:
             self.setup("french")
         assert self._facts is not None
@@ -102,7 +102,7 @@ class _ViewReader:
         gives = [a for a in mine if isinstance(a, Give)]
         if not gives:
             return mine[0]
-        return max(gives, key=lambda a: (self._worth(_card_at(view, view.player, a.slot), est), -a.slot))
+        return max(gives, key=lambda a: (self._worth(card_at(view, view.player, a.slot), est), -a.slot))
 
     def __deepcopy__(self, memo: dict[int, object]) -> Self:
         """A copy that decides as this one would (same random state, same memory); the ruleset's
@@ -115,11 +115,11 @@ class _ViewReader:
 
 class ViewWorth:
     """The cards as the cautious and the greedy bot count them (a ``tamalou.powers.CardWorth``): a card at its
-    value, a card the seat has not seen at the mean of the cards it has not seen (``_ViewReader.estimate``)."""
+    value, a card the seat has not seen at the mean of the cards it has not seen (``ViewReader.estimate``)."""
 
     __slots__ = ("_reader", "_unseen", "_view")
 
-    def __init__(self, reader: _ViewReader, view: SeatView) -> None:
+    def __init__(self, reader: ViewReader, view: SeatView) -> None:
         self._reader = reader
         self._view = view
         self._unseen = reader.estimate(view)
@@ -131,13 +131,13 @@ class ViewWorth:
         return self._unseen
 
     def at(self, player: int, slot: int) -> float:
-        return self._reader._worth(_card_at(self._view, player, slot), self._unseen)
+        return self._reader._worth(card_at(self._view, player, slot), self._unseen)
 
     def layout(self, player: int) -> float:
         return self._reader.expected_total(self._view, player, self._unseen)
 
 
-def _card_at(view: SeatView, player: int, slot: int) -> str | None:
+def card_at(view: SeatView, player: int, slot: int) -> str | None:
     for s in view.hands[player]:
         if s.slot == slot:
             return s.card
@@ -147,4 +147,4 @@ def _card_at(view: SeatView, player: int, slot: int) -> str | None:
 def _target_card(view: SeatView, a: Power) -> str | None:
     if a.target is None or a.target_slot is None:
         return None
-    return _card_at(view, a.target, a.target_slot)
+    return card_at(view, a.target, a.target_slot)

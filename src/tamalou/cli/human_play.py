@@ -14,7 +14,7 @@ from ..errors import SetupError, SnapshotError, TamalouError, VariantError
 from ..match import Match, new_match
 from ..schema import Variant
 from ..simulation import bot_seed
-from .application import RULE_FAILURE, _fail, _load, _out
+from ._options import RULE_FAILURE, console_out, fail_command, load_ruleset
 from .human_seat import HUMAN, HumanTable, Keyboard, read_snapshot, write_snapshot
 from .log import seat
 from .result_tables import match_table, result_table
@@ -45,7 +45,7 @@ def play_with_people(
         else:
             _play_round(new_round(v, players=players, seed=seed), named, seed, kinds, save)
     except (VariantError, SetupError) as exc:
-        _fail(str(exc))
+        fail_command(str(exc))
 
 
 def resume_with_people(path: Path, save: Path | None) -> None:
@@ -53,9 +53,9 @@ def resume_with_people(path: Path, save: Path | None) -> None:
     try:
         document = read_snapshot(path)
     except ValueError as exc:
-        _fail(str(exc))
+        fail_command(str(exc))
     named, kinds, seed = document["rulesets"], document["bots"], document["seed"]
-    v = _load(named)
+    v = load_ruleset(named)
     try:
         if "match" in document:
             match = Match.from_json(document["match"], v)
@@ -68,21 +68,21 @@ def resume_with_people(path: Path, save: Path | None) -> None:
                 raise SnapshotError(f"{len(kinds)} seats named for a game of {game.players} players")
             _play_round(game, named, seed, kinds, save or path)
     except SnapshotError as exc:
-        _fail(f"{path}: {exc}")
+        fail_command(f"{path}: {exc}")
 
 
 def _table(kinds: Sequence[str]) -> HumanTable:
-    return HumanTable(kinds, _out(), Keyboard())
+    return HumanTable(kinds, console_out(), Keyboard())
 
 
 def _left(path: Path) -> None:
-    _out().print(
+    console_out().print(
         f"you left the table: the game is saved in {path}; play on with: tamalou play --resume {path}", soft_wrap=True
     )
 
 
 def _play_round(game: Round, named: Sequence[str], seed: int, kinds: list[str], save: Path | None) -> None:
-    out = _out()
+    out = console_out()
     title = game.variant.title or game.variant.name
     seats = ", ".join(f"{seat(p)} {k}" for p, k in enumerate(kinds))
     out.print(f"{title}: {game.players} players, seed {seed}; {seats}", soft_wrap=True)
@@ -90,7 +90,7 @@ def _play_round(game: Round, named: Sequence[str], seed: int, kinds: list[str], 
     try:
         result = table.play(game, _seats(kinds, seed, None))
     except TamalouError as exc:  # a plugin's hook failed during the game
-        _fail(str(exc), RULE_FAILURE)
+        fail_command(str(exc), RULE_FAILURE)
     if result is None:  # the person left
         path = save or _default_save(named, seed)
         write_snapshot(path, named, kinds, seed, {"game": game.to_json()})
@@ -102,7 +102,7 @@ def _play_round(game: Round, named: Sequence[str], seed: int, kinds: list[str], 
 
 
 def _play_match(match: Match, named: Sequence[str], seed: int, kinds: list[str], save: Path | None) -> None:
-    out = _out()
+    out = console_out()
     v = match.variant
     out.print(f"{v.title or v.name}: {match.players} players, seed {seed}; {', '.join(kinds)}", soft_wrap=True)
     table = _table(kinds)
@@ -113,7 +113,7 @@ def _play_match(match: Match, named: Sequence[str], seed: int, kinds: list[str],
             try:
                 played = table.play(game, _seats(kinds, seed, r))
             except TamalouError as exc:
-                _fail(str(exc), RULE_FAILURE)
+                fail_command(str(exc), RULE_FAILURE)
             if played is None:  # the person left
                 path = save or _default_save(named, seed)
                 write_snapshot(path, named, kinds, seed, {"match": match.to_json()})

@@ -23,65 +23,65 @@ from ..rulesets.effective import match_words
 from ..schema import Variant
 from ..simulation import bot_seed
 from ..views import Result
-from .application import (
+from ._options import (
     RULE_FAILURE,
     BotsOption,
     OlderVariantOption,
     RulesetsArgument,
-    _bot_list,
-    _check_players,
-    _echo_document,
-    _fail,
-    _load,
-    _out,
-    _rulesets,
+    bot_list,
+    check_players,
+    chosen_rulesets,
+    console_out,
+    echo_document,
+    fail_command,
+    load_ruleset,
 )
 from .human_seat import HUMAN
 from .log import Narrator, cards, seat
 from .result_tables import match_table, result_table
 
 
-def _bot_kinds(spec: str, players: int, people: bool = False) -> list[str]:
-    kinds = _bot_list(spec, people)
+def bot_kinds(spec: str, players: int, people: bool = False) -> list[str]:
+    kinds = bot_list(spec, people)
     if len(kinds) == 1:
         kinds *= players
     if len(kinds) != players:
-        _fail(f"--bots names one bot for every seat, or one for all: {players} players, {len(kinds)} bots")
+        fail_command(f"--bots names one bot for every seat, or one for all: {players} players, {len(kinds)} bots")
     return kinds
 
 
-def _bots(kinds: list[str], seed: int) -> list[BotLike]:
+def seat_bots(kinds: list[str], seed: int) -> list[BotLike]:
     """One bot per seat, each seeded from the game's seed and its seat (as ``simulate`` seeds them)."""
     return [make_bot(k, bot_seed(seed, seat)) for seat, k in enumerate(kinds)]
 
 
-def _round_bots(kinds: list[str], seed: int, round_index: int) -> list[BotLike]:
+def round_bots(kinds: list[str], seed: int, round_index: int) -> list[BotLike]:
     """The bots of round ``round_index`` (0 for the first) of a match played with ``seed``."""
     return [make_bot(k, bot_seed(seed, seat, round_index)) for seat, k in enumerate(kinds)]
 
 
-def _new_game(variant: Variant, players: int, seed: int) -> Round:
+def start_game(variant: Variant, players: int, seed: int) -> Round:
     try:
         return new_round(variant, players=players, seed=seed)
     except (VariantError, SetupError) as exc:
-        _fail(str(exc))
+        fail_command(str(exc))
 
 
-def _new_match(variant: Variant, players: int, seed: int) -> Match:
+def start_match(variant: Variant, players: int, seed: int) -> Match:
     try:
         return new_match(variant, players=players, seed=seed)
     except (VariantError, SetupError) as exc:
-        _fail(str(exc))
+        fail_command(str(exc))
 
 
-def _is_match(v: Variant) -> bool:
+def is_match(v: Variant) -> bool:
     return v.rules.rounds.form != "single"
 
 
 # ----------------------------------------------------------------------------- play
 
 
-class _Round:
+class RoundOrMatch:
     """Plays one round between bots, saying it line by line (``say`` is ``None``: silently)."""
 
     def __init__(self, game: Round, kinds: list[str], say: Callable[[str], None] | None) -> None:
@@ -108,7 +108,7 @@ class _Round:
         try:
             return play_game(g, bots, on_event=self.event)
         except TamalouError as exc:  # a plugin's hook failed during the game
-            _fail(str(exc), RULE_FAILURE)
+            fail_command(str(exc), RULE_FAILURE)
 
     @property
     def turns(self) -> int:
@@ -116,7 +116,7 @@ class _Round:
         return self.last_turn + 1
 
 
-def _play_json(v: Variant, players: int, seed: int, kinds: list[str]) -> dict[str, Any]:
+def play_json(v: Variant, players: int, seed: int, kinds: list[str]) -> dict[str, Any]:
     """The whole game (or match) as one JSON document."""
     rounds: list[dict[str, Any]] = []
 
@@ -124,7 +124,7 @@ def _play_json(v: Variant, players: int, seed: int, kinds: list[str]) -> dict[st
         try:
             result = play_game(game, bots)
         except TamalouError as exc:
-            _fail(str(exc), RULE_FAILURE)
+            fail_command(str(exc), RULE_FAILURE)
         rounds.append(
             {
                 "seed": game.seed,
@@ -135,14 +135,14 @@ def _play_json(v: Variant, players: int, seed: int, kinds: list[str]) -> dict[st
         )
 
     match: MatchResult | None = None
-    if _is_match(v):
-        m = _new_match(v, players, seed)
+    if is_match(v):
+        m = start_match(v, players, seed)
         while not m.is_over:
-            one(round_of(m.game), _round_bots(kinds, seed, m.round))
+            one(round_of(m.game), round_bots(kinds, seed, m.round))
             m.next_round()
         match = m.result()
     else:
-        one(_new_game(v, players, seed), _bots(kinds, seed))
+        one(start_game(v, players, seed), seat_bots(kinds, seed))
     return {
         "variant": v.name,
         "players": players,
@@ -213,53 +213,53 @@ def play(
     """
     if resume is not None:
         if as_json:
-            _fail("--json plays bots only: a game with people cannot be printed as one document")
+            fail_command("--json plays bots only: a game with people cannot be printed as one document")
         from .human_play import resume_with_people
 
         resume_with_people(resume, save)
         return
-    named = _rulesets(rulesets, variant)
-    v = _load(named)
+    named = chosen_rulesets(rulesets, variant)
+    v = load_ruleset(named)
     if players is None:
         listed = len(bots.split(","))
         players = listed if listed > 1 else 4
-    _check_players(v, players)
-    kinds = _bot_kinds(bots, players, people=True)
+    check_players(v, players)
+    kinds = bot_kinds(bots, players, people=True)
     if HUMAN in kinds:
         if as_json:
-            _fail("--json plays bots only: a game with people cannot be printed as one document")
+            fail_command("--json plays bots only: a game with people cannot be printed as one document")
         from .human_play import play_with_people
 
         play_with_people(v, named, players, seed, kinds, save)
         return
     if as_json:
-        _echo_document(json.dumps(_play_json(v, players, seed, kinds), indent=1, ensure_ascii=False))
+        echo_document(json.dumps(play_json(v, players, seed, kinds), indent=1, ensure_ascii=False))
         return
-    out = _out()
+    out = console_out()
 
     def say(line: str) -> None:
         out.print(line, soft_wrap=True)
 
     log = None if quiet else say
     title = v.title or v.name
-    if not _is_match(v):
-        game = _new_game(v, players, seed)
+    if not is_match(v):
+        game = start_game(v, players, seed)
         if not quiet:
             say(f"{title}: {players} players, seed {seed}, bots {', '.join(kinds)}")
-        rnd = _Round(game, kinds, log)
-        result = rnd.play(_bots(kinds, seed))
+        rnd = RoundOrMatch(game, kinds, log)
+        result = rnd.play(seat_bots(kinds, seed))
         out.print(result_table(result, game, kinds))
         winners = ", ".join(seat(p) for p in result.winners) or "nobody"
         caller = seat(result.caller) if result.caller is not None else "nobody"
         say(f"winners: {winners}; caller: {caller}; turns: {rnd.turns}; actions: {len(game.actions)}")
         return
-    m = _new_match(v, players, seed)
+    m = start_match(v, players, seed)
     say(f"{title}: {match_words(v)}; {players} players, seed {seed}, bots {', '.join(kinds)}")
     while not m.is_over:
         r, game = m.round, round_of(m.game)
         say(f"== round {r + 1}: {seat(game.first_player)} plays first")
-        rnd = _Round(game, kinds, log)
-        result = rnd.play(_round_bots(kinds, seed, r))
+        rnd = RoundOrMatch(game, kinds, log)
+        result = rnd.play(round_bots(kinds, seed, r))
         if not quiet:
             out.print(result_table(result, game, kinds, title=f"Round {r + 1}"))
         m.next_round()

@@ -24,37 +24,37 @@ from ..rulesets.loader import load_variant, variant_json_schema
 from ..rulesets.power_catalogue import PowerEntry, power_catalogue
 from ..rulesets.registry import is_registered, variant_names
 from ..schema import Variant
-from .application import (
+from ._options import (
     RULE_FAILURE,
     RULESET,
     USAGE_ERROR,
     RulesetsArgument,
-    _echo_document,
-    _err,
-    _fail,
-    _findable,
-    _load,
-    _out,
-    _parts,
-    _rulesets,
-    _spec,
+    chosen_rulesets,
+    console_err,
+    console_out,
+    echo_document,
+    fail_command,
+    findable,
+    load_ruleset,
+    ruleset_parts,
+    ruleset_spec,
 )
 
 
-def _text(value: Any) -> str:
+def text(value: Any) -> str:
     """A rule value as a person reads it."""
     if value is None:
         return "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, dict):
-        return ", ".join(f"{k}={_text(v)}" for k, v in value.items()) or "(none)"
+        return ", ".join(f"{k}={text(v)}" for k, v in value.items()) or "(none)"
     if isinstance(value, list | tuple):
-        return ", ".join(_text(v) for v in value) or "(none)"
+        return ", ".join(text(v) for v in value) or "(none)"
     return str(value)
 
 
-def _first_line(doc: str | None) -> str:
+def first_line(doc: str | None) -> str:
     return (doc or "").strip().splitlines()[0] if doc and doc.strip() else ""
 
 
@@ -85,42 +85,42 @@ def variants() -> None:
             modifiers = True
             title += f"; alone: on {v.base}"
         table.add_row(v.name, f"{p.min}-{p.max}", "modifier" if v.base else "game", title)
-    out = _out()
+    out = console_out()
     out.print(table)
     if modifiers:
         out.print("A modifier composes with any game: tamalou play french gabo (or french+gabo).", soft_wrap=True)
 
 
-def _keys_tree(v: Variant) -> Tree:
+def keys_tree(v: Variant) -> Tree:
     """Every key of the ruleset, section by section (``show --keys``)."""
     data = v.model_dump(mode="json")
     tree = Tree(f"{v.name}" + (f" — {v.title}" if v.title else ""))
     for key in ("aliases", "description", "sources", "plugins", "base"):
         value = data.get(key)
         if value:
-            tree.add(f"{key}: {_text(value)}")
+            tree.add(f"{key}: {text(value)}")
     rules = tree.add("rules")
     for section_name in type(v.rules).model_fields:
         section = getattr(v.rules, section_name)
-        doc = _first_line(type(section).__doc__)
+        doc = first_line(type(section).__doc__)
         branch = rules.add(f"{section_name}" + (f" — {doc}" if doc else ""))
         assert isinstance(section, BaseModel)
         for key, field in type(section).model_fields.items():
             value = data["rules"][section_name][key]
-            line = f"{key} = {_text(value)}"
+            line = f"{key} = {text(value)}"
             if field.description:
                 line += f"    ({field.description})"
             branch.add(line)
     return tree
 
 
-def _from(plugin: str | None) -> str:
+def from_plugin(plugin: str | None) -> str:
     return f" (plugin {plugin})" if plugin else ""
 
 
-def _print_effective(v: Variant, e: EffectiveRules, spec: str) -> None:
+def print_effective(v: Variant, e: EffectiveRules, spec: str) -> None:
     """The rules as they are played (``show``)."""
-    out = _out()
+    out = console_out()
 
     def say(line: str = "") -> None:
         out.print(line, soft_wrap=True)
@@ -155,13 +155,13 @@ def _print_effective(v: Variant, e: EffectiveRules, spec: str) -> None:
     table.add_column("power")
     for line in e.cards:
         label = line.rank if line.whole_rank else f"{line.rank}: {' '.join(line.cards)}"
-        points = f"{line.value}{_from(line.value_from)}"
-        power = "" if line.power == "none" else f"{line.power} — {line.power_title}{_from(line.power_from)}"
+        points = f"{line.value}{from_plugin(line.value_from)}"
+        power = "" if line.power == "none" else f"{line.power} — {line.power_title}{from_plugin(line.power_from)}"
         table.add_row(label, points, power)
     out.print(table)
     say()
     if e.calls:
-        say(f"call: right at {e.call_threshold} points or less{_from(e.threshold_from)}")
+        say(f"call: right at {e.call_threshold} points or less{from_plugin(e.threshold_from)}")
         for words in e.call[1:]:
             say(f"  {words}")
     else:
@@ -222,34 +222,34 @@ def show(
     """
     if powers:
         if keys or as_json or as_toml or effective:
-            _fail("--powers goes alone (with a ruleset or none)")
-        entries = power_catalogue([_load(rulesets)] if rulesets else None)
+            fail_command("--powers goes alone (with a ruleset or none)")
+        entries = power_catalogue([load_ruleset(rulesets)] if rulesets else None)
         if rulesets:  # the ruleset's own powers, not every one its plugins could give
             entries = [e for e in entries if e.used_by]
-        _out().print(_powers_table(entries))
+        console_out().print(_powers_table(entries))
         return
-    variant = _rulesets(rulesets, default=None)
+    variant = chosen_rulesets(rulesets, default=None)
     if diagram:
         if keys or as_json or as_toml or effective:
-            _fail("--diagram goes alone")
+            fail_command("--diagram goes alone")
         from ..verify import phase_diagram
 
-        _echo_document(phase_diagram(_load(variant)), nl=False)
+        echo_document(phase_diagram(load_ruleset(variant)), nl=False)
         return
     if sum((keys, as_json, as_toml)) > 1:
-        _fail("choose one of --keys, --json and --toml")
+        fail_command("choose one of --keys, --json and --toml")
     if effective and (keys or as_toml):
-        _fail("--effective goes with --json (the plain show is the effective rules already)")
-    v = _load(variant)
+        fail_command("--effective goes with --json (the plain show is the effective rules already)")
+    v = load_ruleset(variant)
     if as_json:
         data = effective_rules(v).model_dump(mode="json") if effective else v.model_dump(mode="json")
-        _echo_document(json.dumps(data, indent=2, ensure_ascii=False))
+        echo_document(json.dumps(data, indent=2, ensure_ascii=False))
     elif as_toml:
-        _echo_document(variant_to_toml(v), nl=False)
+        echo_document(variant_to_toml(v), nl=False)
     elif keys:
-        _out().print(_keys_tree(v))
+        console_out().print(keys_tree(v))
     else:
-        _print_effective(v, effective_rules(v), "+".join(_parts(variant)))
+        print_effective(v, effective_rules(v), "+".join(ruleset_parts(variant)))
 
 
 def _powers_table(entries: list[PowerEntry]) -> Table:
@@ -266,13 +266,13 @@ def _powers_table(entries: list[PowerEntry]) -> Table:
 
 def schema() -> None:
     """Print the JSON Schema of the variant TOML format (for editors)."""
-    _echo_document(json.dumps(variant_json_schema(), indent=2, ensure_ascii=False))
+    echo_document(json.dumps(variant_json_schema(), indent=2, ensure_ascii=False))
 
 
 # ----------------------------------------------------------------------------- new / validate
 
 
-def _extends_entry(part: str, folder: Path) -> str:
+def extends_entry(part: str, folder: Path) -> str:
     """How the new file names the base ``part``: its name, or its path relative to the new file's folder."""
     if is_registered(part):
         return part
@@ -318,22 +318,22 @@ def new(
     try:
         name = check_name(name)
     except RulesetNameError as exc:
-        _fail(str(exc))
+        fail_command(str(exc))
     if is_registered(name):
-        _fail(f"{name!r} is the name of a known ruleset: choose another name")
-    base = _load(extends)
-    parts = _parts(extends)
+        fail_command(f"{name!r} is the name of a known ruleset: choose another name")
+    base = load_ruleset(extends)
+    parts = ruleset_parts(extends)
     try:
-        files = scaffold(name, [_extends_entry(p, folder) for p in parts], plugin=plugin, base=base)
+        files = scaffold(name, [extends_entry(p, folder) for p in parts], plugin=plugin, base=base)
     except VariantError as exc:  # a RulesetNameError too
-        _fail(str(exc))
+        fail_command(str(exc))
     try:
         written = write_files(files, folder, force=force)
     except FileExistsError as exc:
-        _fail(f"{exc}: nothing written (--force overwrites)")
+        fail_command(f"{exc}: nothing written (--force overwrites)")
     except OSError as exc:
-        _fail(f"cannot write in {folder}: {exc.strerror}" if exc.strerror else str(exc))
-    out = _out()
+        fail_command(f"cannot write in {folder}: {exc.strerror}" if exc.strerror else str(exc))
+    out = console_out()
     for path in written:
         out.print(f"wrote {path}", soft_wrap=True)
     toml = written[0]
@@ -363,13 +363,13 @@ def validate(
     $ tamalou validate our-table.toml
     $ tamalou validate rules/*.toml french+gabo
     """
-    out, err = _out(), _err()
+    out, err = console_out(), console_err()
     bad = missing = 0
     for f in files:
         try:
-            v = load_variant(_spec(f))
+            v = load_variant(ruleset_spec(f))
         except VariantError as exc:
-            if all(_findable(part) for part in _parts(f)):
+            if all(findable(part) for part in ruleset_parts(f)):
                 bad += 1
             else:
                 missing += 1

@@ -19,21 +19,21 @@ from ..errors import TamalouError, VariantError
 from ..rulesets.loader import load_variant
 from ..schema import Variant
 from ..simulation import Comparison, Distribution, Estimate, SimulationReport
-from .application import (
+from ._options import (
     RULE_FAILURE,
     RULESET,
     RulesetsArgument,
     StopSignals,
-    _at_least_one,
-    _bot_list,
-    _check_players,
-    _echo_document,
-    _err,
-    _fail,
-    _load,
-    _out,
-    _parts,
-    _rulesets,
+    at_least_one,
+    bot_list,
+    check_players,
+    chosen_rulesets,
+    console_err,
+    console_out,
+    echo_document,
+    fail_command,
+    load_ruleset,
+    ruleset_parts,
 )
 from .log import seat
 from .printable import printable
@@ -131,85 +131,85 @@ def simulate(
     """
     from .. import simulation
 
-    _at_least_one("--games", games)
+    at_least_one("--games", games)
     if workers is not None:
-        _at_least_one("--workers", workers)
+        at_least_one("--workers", workers)
     if backend not in simulation.BACKENDS:
-        _fail(f"--backend is one of {', '.join(simulation.BACKENDS)}, got {backend!r}")
-    first = _rulesets(rulesets)
-    parts = _parts(first)
+        fail_command(f"--backend is one of {', '.join(simulation.BACKENDS)}, got {backend!r}")
+    first = chosen_rulesets(rulesets)
+    parts = ruleset_parts(first)
     if len(parts) > 1:  # several names compose (every command's grammar); rulesets are compared with --compare
         try:
             load_variant(parts)
         except VariantError as exc:
             if "rulesets of their own" in exc.errors[0].reason:
-                _fail(f"{exc}\nto compare them instead: tamalou simulate {parts[0]} --compare {parts[1]}")
-    loaded = [_load(first)] + [_load(spec) for spec in [*(compare or []), *(older or [])]]
+                fail_command(f"{exc}\nto compare them instead: tamalou simulate {parts[0]} --compare {parts[1]}")
+    loaded = [load_ruleset(first)] + [load_ruleset(spec) for spec in [*(compare or []), *(older or [])]]
     if players is not None:
         for v in loaded:
-            _check_players(v, players)
-    names = _bot_list(bots)
+            check_players(v, players)
+    names = bot_list(bots)
     if json_out not in (None, "-"):
-        _writable("--json", Path(json_out))
+        writable("--json", Path(json_out))
     if plot_out is not None:
-        _writable("--plot", plot_out)
+        writable("--plot", plot_out)
         try:
             import matplotlib  # noqa: F401  (first: the package itself, which a test may hide)
             from matplotlib.backend_bases import FigureCanvasBase
         except ImportError:
-            _fail("--plot needs matplotlib: pip install 'tamalou[plot]'")
+            fail_command("--plot needs matplotlib: pip install 'tamalou[plot]'")
         kinds = FigureCanvasBase.get_supported_filetypes()
         if plot_out.suffix.lower().lstrip(".") not in kinds:  # said before the games, not after them
-            _fail(f"--plot {str(plot_out)!r}: an image file is one of .{', .'.join(sorted(kinds))}")
+            fail_command(f"--plot {str(plot_out)!r}: an image file is one of .{', .'.join(sorted(kinds))}")
     if backend == "ray":
         try:
             import ray  # noqa: F401
         except ImportError:
-            _fail("--backend ray needs Ray: pip install 'tamalou[ray]'")
+            fail_command("--backend ray needs Ray: pip install 'tamalou[ray]'")
     quiet = json_out == "-"
-    reports = [_simulate_one(v, names, games, players, seed, workers, backend) for v in loaded]
+    reports = [simulate_one(v, names, games, players, seed, workers, backend) for v in loaded]
     comparison = simulation.compare(reports) if len(reports) > 1 else None
     if quiet:
-        _echo_document((comparison or reports[0]).model_dump_json(indent=1))
+        echo_document((comparison or reports[0]).model_dump_json(indent=1))
     else:
-        out = _out()
+        out = console_out()
         for r in reports:
-            _print_report(out, r)
+            print_report(out, r)
         if comparison is not None:
-            _print_balance(out, comparison)
+            print_balance(out, comparison)
     written = []
     if json_out not in (None, "-"):
         path = Path(json_out)
         try:
             path.write_text((comparison or reports[0]).model_dump_json(indent=1) + "\n", encoding="utf-8")
         except OSError as exc:
-            _fail(f"cannot write {json_out!r}: {exc.strerror or exc}")
+            fail_command(f"cannot write {json_out!r}: {exc.strerror or exc}")
         written.append(path)
     if plot_out is not None:
         try:
             written.append(simulation.plot(reports, plot_out))
         except (OSError, ValueError) as exc:
-            _fail(f"cannot draw {str(plot_out)!r}: {exc}")
+            fail_command(f"cannot draw {str(plot_out)!r}: {exc}")
     for path in written:
-        _err().print(f"wrote {path}", soft_wrap=True)
+        console_err().print(f"wrote {path}", soft_wrap=True)
 
 
 # ----------------------------------------------------------------------------- simulate: helpers
 
 
-def _writable(option: str, path: Path) -> None:
+def writable(option: str, path: Path) -> None:
     if not path.parent.is_dir():
-        _fail(f"{option}: no folder {str(path.parent)!r} to write {path.name!r} into")
+        fail_command(f"{option}: no folder {str(path.parent)!r} to write {path.name!r} into")
 
 
-def _simulate_one(
+def simulate_one(
     v: Variant, names: list[str], games: int, players: int | None, seed: int, workers: int | None, backend: str
 ) -> SimulationReport:
     """One ruleset's run, with a progress bar on stderr (a failing game: exit 1)."""
     from .. import simulation
 
-    err = _err()
-    with _simulate_progress(err) as bar:
+    err = console_err()
+    with simulate_progress(err) as bar:
         task = bar.add_task(printable(f"simulate {v.name}"), total=games)
 
         def advance(done: int, total: int) -> None:
@@ -229,17 +229,19 @@ def _simulate_one(
                     progress=advance,
                 )
         except KeyboardInterrupt:
-            _fail(f"stopped by {stop.name}: the run and its worker processes were stopped, no report", stop.status)
+            fail_command(
+                f"stopped by {stop.name}: the run and its worker processes were stopped, no report", stop.status
+            )
         except simulation.SimulationError as exc:
-            _fail(str(exc), RULE_FAILURE)
+            fail_command(str(exc), RULE_FAILURE)
         except (TamalouError, ValueError, ImportError) as exc:
-            _fail(str(exc))
+            fail_command(str(exc))
     for note in report.run.notes:
         err.print(f"note: {note}", soft_wrap=True)
     return report
 
 
-def _simulate_progress(console: Console) -> Any:
+def simulate_progress(console: Console) -> Any:
     """The progress bar of ``simulate``: games done, games per second, time (on stderr, if a terminal)."""
     from rich.progress import (
         BarColumn,
@@ -269,15 +271,15 @@ def _simulate_progress(console: Console) -> Any:
     )
 
 
-def _pct(rate: float | None) -> str:
+def pct(rate: float | None) -> str:
     return "-" if rate is None else f"{rate:.1%}"
 
 
-def _num(x: float | None, digits: int = 1) -> str:
+def num(x: float | None, digits: int = 1) -> str:
     return "-" if x is None else f"{x:.{digits}f}"
 
 
-def _table(title: str, *columns: str, left: int = 2) -> Table:
+def result_table(title: str, *columns: str, left: int = 2) -> Table:
     """A table of ``simulate``: no vertical rules (it fits 80 columns); the first ``left`` columns on the left."""
     from rich import box
 
@@ -287,7 +289,7 @@ def _table(title: str, *columns: str, left: int = 2) -> Table:
     return table
 
 
-def _print_report(out: Console, r: SimulationReport) -> None:
+def print_report(out: Console, r: SimulationReport) -> None:
     """The summary of one run: what was played, then tables by seat, by bot, per round, by reason."""
 
     def say(line: str = "") -> None:
@@ -301,11 +303,11 @@ def _print_report(out: Console, r: SimulationReport) -> None:
     speed = f"{run.games_per_second:,.0f}" if run.games_per_second else "-"
     workers = f"{run.workers} worker{'s' if run.workers != 1 else ''}"
     per = "round" if is_match else "game"
-    say(f"{run.seconds:.2f} s, {speed} {what}/s ({run.backend}, {workers}), {_num(rs.actions.mean)} actions/{per}")
+    say(f"{run.seconds:.2f} s, {speed} {what}/s ({run.backend}, {workers}), {num(rs.actions.mean)} actions/{per}")
     if r.matches is not None:
-        say(f"{rs.rounds} rounds, {_num(r.matches.rounds.mean, 2)} per match ({r.matches.form})")
+        say(f"{rs.rounds} rounds, {num(r.matches.rounds.mean, 2)} per match ({r.matches.form})")
     say("place: mean place (1 + players ranked ahead); total: mean card total; call %: calls the caller won")
-    seats = _table(
+    seats = result_table(
         "Rounds by seat" if is_match else "Seats",
         "seat", "bot", "win %", "place", "total", "calls", "call %", "matched", "missed",
     )  # fmt: skip
@@ -313,17 +315,17 @@ def _print_report(out: Console, r: SimulationReport) -> None:
         seats.add_row(
             seat(p),
             s.bot,
-            _pct(s.win_rate),
-            _num(s.mean_place, 2),
-            _num(s.total.mean),
+            pct(s.win_rate),
+            num(s.mean_place, 2),
+            num(s.total.mean),
             str(s.calls),
-            _pct(s.call_success),
+            pct(s.call_success),
             str(s.matched),
             str(s.missed),
         )
     out.print(seats)
     if len(rs.by_bot) > 1:
-        bots = _table(
+        bots = result_table(
             "Bots (matched, missed: per round)",
             "bot", "seats", "win %", "place", "total", "p10-p90", "call %", "matched", "missed",
         )  # fmt: skip
@@ -331,17 +333,17 @@ def _print_report(out: Console, r: SimulationReport) -> None:
             bots.add_row(
                 name,
                 " ".join(seat(p) for p in s.seats),
-                _pct(s.win_rate),
-                _num(s.mean_place, 2),
-                _num(s.total.mean),
-                _range(s.total),
-                _pct(s.call_success),
-                _num(s.matched / s.rounds, 2),
-                _num(s.missed / s.rounds, 2),
+                pct(s.win_rate),
+                num(s.mean_place, 2),
+                num(s.total.mean),
+                spread(s.total),
+                pct(s.call_success),
+                num(s.matched / s.rounds, 2),
+                num(s.missed / s.rounds, 2),
             )
         out.print(bots)
     if r.matches is not None:
-        matches = _table(
+        matches = result_table(
             f"Matches ({r.matches.form}; total: the match's)",
             "seat", "bot", "match wins", "win %", "place", "total", "p10-p90",
         )  # fmt: skip
@@ -350,35 +352,35 @@ def _print_report(out: Console, r: SimulationReport) -> None:
             rows += [("all", m) for m in r.matches.by_bot.values()]
         for label, m in rows:
             matches.add_row(
-                label, m.bot, str(m.wins), _pct(m.win_rate), _num(m.mean_place, 2), _num(m.total.mean), _range(m.total)
+                label, m.bot, str(m.wins), pct(m.win_rate), num(m.mean_place, 2), num(m.total.mean), spread(m.total)
             )
         out.print(matches)
-    rounds = _table("Per round", "", "", left=1)
+    rounds = result_table("Per round", "", "", left=1)
     rounds.add_column("", justify="left")
     rounds.show_header = False
     for label, d in (("turns", rs.turns), ("actions", rs.actions)):
         q = d.percentiles
-        rounds.add_row(label, _num(d.mean, 2), f"mean; p10 {q[10]}, median {q[50]}, p90 {q[90]}" if q else "mean")
-    rounds.add_row("right matches", _num(rs.matched_per_round, 2), "mean")
-    rounds.add_row("missed matches", _num(rs.missed_per_round, 2), "mean")
-    rounds.add_row("penalty cards", _num(rs.penalties_per_round, 2), "mean")
-    rounds.add_row("calls", str(rs.calls), f"rounds; the caller won {_pct(rs.call_success)} of them")
-    fair = _pct(1 / r.players)
-    rounds.add_row("first player won", _pct(rs.first_player_win_rate), f"of the rounds; 1/players: {fair}")
+        rounds.add_row(label, num(d.mean, 2), f"mean; p10 {q[10]}, median {q[50]}, p90 {q[90]}" if q else "mean")
+    rounds.add_row("right matches", num(rs.matched_per_round, 2), "mean")
+    rounds.add_row("missed matches", num(rs.missed_per_round, 2), "mean")
+    rounds.add_row("penalty cards", num(rs.penalties_per_round, 2), "mean")
+    rounds.add_row("calls", str(rs.calls), f"rounds; the caller won {pct(rs.call_success)} of them")
+    fair = pct(1 / r.players)
+    rounds.add_row("first player won", pct(rs.first_player_win_rate), f"of the rounds; 1/players: {fair}")
     out.print(rounds)
-    ends = _table("How rounds ended", "reason", "", "rounds", "share")
+    ends = result_table("How rounds ended", "reason", "", "rounds", "share")
     for reason, count in rs.reasons.items():
-        ends.add_row(reason, "", str(count), _pct(count / rs.rounds))
+        ends.add_row(reason, "", str(count), pct(count / rs.rounds))
     if rs.no_winner:
-        ends.add_row("(without a winner)", "", str(rs.no_winner), _pct(rs.no_winner / rs.rounds))
+        ends.add_row("(without a winner)", "", str(rs.no_winner), pct(rs.no_winner / rs.rounds))
     out.print(ends)
 
 
-def _range(d: Distribution) -> str:
+def spread(d: Distribution) -> str:
     return "-" if d.count == 0 else f"{d.percentiles[10]}-{d.percentiles[90]}"
 
 
-def _interval(e: Estimate, form: str) -> str:
+def interval_text(e: Estimate, form: str) -> str:
     """An estimate and its interval: a rate (``%``), a signed rate (``+%``) or a number."""
     if e.value is None or e.low is None or e.high is None:
         return "- (no data)"
@@ -386,13 +388,13 @@ def _interval(e: Estimate, form: str) -> str:
     return f"{f(e.value)} [{f(e.low)}, {f(e.high)}]"
 
 
-def _print_balance(out: Console, comparison: Comparison) -> None:
+def print_balance(out: Console, comparison: Comparison) -> None:
     """The rulesets side by side: each figure with its 95 % interval; * where two intervals are apart."""
     heads = [f"{r.variant} ({r.players} players)" for r in comparison.reports]
-    table = _table("Balance (95 % confidence intervals)", "figure", *heads, "")
+    table = result_table("Balance (95 % confidence intervals)", "figure", *heads, "")
     for line in comparison.balance:
         form = {"caller win rate": "%", "first player's advantage": "+%"}.get(line.metric, "")
-        table.add_row(line.metric, *(_interval(e, form) for e in line.estimates), "*" if line.differs else "")
+        table.add_row(line.metric, *(interval_text(e, form) for e in line.estimates), "*" if line.differs else "")
     out.print(table)
     for line in comparison.balance:
         out.print(f"{line.metric}: {line.description}", soft_wrap=True)

@@ -13,23 +13,23 @@ import typer
 from ..bots import BUILTIN_BOTS
 from ..errors import TamalouError
 from ..simulation import SimulationError
-from .application import (
+from ._options import (
     RULE_FAILURE,
     RULESET,
     RulesetsArgument,
     StopSignals,
-    _at_least_one,
-    _bot_list,
-    _check_players,
-    _echo_document,
-    _err,
-    _fail,
-    _load,
-    _out,
-    _rulesets,
+    at_least_one,
+    bot_list,
+    check_players,
+    chosen_rulesets,
+    console_err,
+    console_out,
+    echo_document,
+    fail_command,
+    load_ruleset,
 )
 from .printable import printable
-from .simulate_command import _interval, _simulate_progress, _table, _writable
+from .simulate_command import interval_text, result_table, simulate_progress, writable
 
 
 def tournament(
@@ -91,22 +91,22 @@ def tournament(
     """
     from ..simulation import tournament as run
 
-    _at_least_one("--games", games)
+    at_least_one("--games", games)
     if workers is not None:
-        _at_least_one("--workers", workers)
-    loaded = [_load(_rulesets(rulesets))] + [_load(spec) for spec in compare or []]
+        at_least_one("--workers", workers)
+    loaded = [load_ruleset(chosen_rulesets(rulesets))] + [load_ruleset(spec) for spec in compare or []]
     if players is not None:
         for v in loaded:
-            _check_players(v, players)
-    names = _bot_list(bots)
-    field = _bot_list(against)
+            check_players(v, players)
+    names = bot_list(bots)
+    field = bot_list(against)
     if len(field) != 1:
-        _fail(f"--against names one bot, got {', '.join(field)}")
+        fail_command(f"--against names one bot, got {', '.join(field)}")
     if json_out not in (None, "-"):
-        _writable("--json", Path(json_out))
-    err = _err()
+        writable("--json", Path(json_out))
+    err = console_err()
     total = len(loaded) * len(names) * games
-    with _simulate_progress(err) as bar:
+    with simulate_progress(err) as bar:
         task = bar.add_task(printable("tournament"), total=total)
         stop = StopSignals()
         try:
@@ -122,32 +122,34 @@ def tournament(
                     progress=lambda done, _: bar.update(task, completed=done),
                 )
         except KeyboardInterrupt:
-            _fail(f"stopped by {stop.name}: the run and its worker processes were stopped, no report", stop.status)
+            fail_command(
+                f"stopped by {stop.name}: the run and its worker processes were stopped, no report", stop.status
+            )
         except SimulationError as exc:
-            _fail(str(exc), RULE_FAILURE)
+            fail_command(str(exc), RULE_FAILURE)
         except (TamalouError, ValueError) as exc:
-            _fail(str(exc))
+            fail_command(str(exc))
     for note in report.notes:
         err.print(f"note: {note}", soft_wrap=True)
     document = report.model_dump_json(indent=1)
     if json_out == "-":
-        _echo_document(document)
+        echo_document(document)
         return
-    out = _out()
+    out = console_out()
     n = report.lines[0].players
     out.print(
         f"{games} games a bot and ruleset, {n} players, against {field[0]}, seed {seed}; even: 1/{n} = {1 / n:.1%}",
         soft_wrap=True,
     )
-    table = _table("Tournament", "ruleset", "bot", "score [95 %]", "verdict", "ms/move", "slowest", left=2)
+    table = result_table("Tournament", "ruleset", "bot", "score [95 %]", "verdict", "ms/move", "slowest", left=2)
     for line in report.lines:
         speed = "-" if line.seconds_per_move is None else f"{1000 * line.seconds_per_move:.1f}"
         slowest = "-" if line.slowest_move is None else f"{1000 * line.slowest_move:.0f}"
-        table.add_row(line.ruleset, line.bot, _interval(line.score, "%"), line.verdict, speed, slowest)
+        table.add_row(line.ruleset, line.bot, interval_text(line.score, "%"), line.verdict, speed, slowest)
     out.print(table)
     if json_out is not None:
         try:
             Path(json_out).write_text(document + "\n", encoding="utf-8")
         except OSError as exc:
-            _fail(f"cannot write {json_out!r}: {exc.strerror or exc}")
+            fail_command(f"cannot write {json_out!r}: {exc.strerror or exc}")
         err.print(f"wrote {json_out}", soft_wrap=True)

@@ -32,17 +32,17 @@ from rich.table import Table
 from ..engine.round import Round
 from ..errors import SetupError, VariantError
 from ..events import Event
-from .application import (
+from ._options import (
     RULE_FAILURE,
     RulesetsArgument,
     StopSignals,
-    _at_least_one,
-    _check_players,
-    _err,
-    _fail,
-    _load,
-    _out,
-    _rulesets,
+    at_least_one,
+    check_players,
+    chosen_rulesets,
+    console_err,
+    console_out,
+    fail_command,
+    load_ruleset,
 )
 from .log import seat
 from .printable import printable
@@ -140,26 +140,26 @@ def verify(
     try:
         from .. import verify as checks
     except ImportError:
-        _fail("tamalou.verify is not available in this installation")
-    _at_least_one("--games", games)
+        fail_command("tamalou.verify is not available in this installation")
+    at_least_one("--games", games)
     if workers is not None:
-        _at_least_one("--workers", workers)
+        at_least_one("--workers", workers)
     if max_failures < 0:
-        _fail(f"--max-failures must be at least 0, got {max_failures}")
+        fail_command(f"--max-failures must be at least 0, got {max_failures}")
     if not timeout >= 0:
-        _fail(f"--timeout must be at least 0 seconds, got {timeout:g}")
+        fail_command(f"--timeout must be at least 0 seconds, got {timeout:g}")
     if not hook_budget >= 0:
-        _fail(f"--hook-budget must be at least 0 ms, got {hook_budget:g}")
+        fail_command(f"--hook-budget must be at least 0 ms, got {hook_budget:g}")
     if out is not None and not out.parent.is_dir():
-        _fail(f"--out: no folder {str(out.parent)!r} to write {out.name!r} into")
-    v = _load(_rulesets(rulesets, default=None))
+        fail_command(f"--out: no folder {str(out.parent)!r} to write {out.name!r} into")
+    v = load_ruleset(chosen_rulesets(rulesets, default=None))
     if players is not None:
-        _check_players(v, players)
+        check_players(v, players)
     n_workers = checks.default_workers(games) if workers is None else min(workers, games)
-    err = _err()
+    err = console_err()
     start = time.perf_counter()
     stop = StopSignals()
-    with stop, _progress(err, f"verify {v.name}", games) as advance:
+    with stop, verify_progress(err, f"verify {v.name}", games) as advance:
         try:
             report = checks.verify(
                 v,
@@ -174,7 +174,7 @@ def verify(
                 strict=strict,
             )
         except (VariantError, SetupError) as exc:
-            _fail(str(exc))
+            fail_command(str(exc))
         except KeyboardInterrupt as exc:  # tamalou.verify.VerifyInterrupted: the report of the games finished
             partial = getattr(exc, "report", None)
             if partial is None:
@@ -187,7 +187,7 @@ def verify(
         err.print(f"warning: slow hook: {slow.describe(report.hook_budget or 0)}", soft_wrap=True)
     for lint in report.lints:
         err.print(f"{'error' if strict else 'warning'}: {lint.hook} of {lint.plugin}: {lint.message}", soft_wrap=True)
-    out_console = _out()
+    out_console = console_out()
 
     def say(line: str = "") -> None:
         out_console.print(line, soft_wrap=True)
@@ -209,7 +209,7 @@ def verify(
             "games, or other player counts)",
             soft_wrap=True,
         )
-    out_console.print(_invariants_table(report.checks, report.failed))
+    out_console.print(invariants_table(report.checks, report.failed))
     err.print(f"{seconds:.1f} s, {n_workers} worker(s)", soft_wrap=True)
     interrupted = getattr(report, "interrupted", False)
     if interrupted:
@@ -254,14 +254,14 @@ def verify(
     try:
         example.write(path)
     except OSError as exc:
-        _fail(f"cannot write the counterexample to {str(path)!r}: {exc}")
+        fail_command(f"cannot write the counterexample to {str(path)!r}: {exc}")
     say(
         f"counterexample ({example.invariant}): {len(example.actions)} actions, {example.players} players "
         f"(found with {len(first.actions)} actions, {first.players} players): {path}"
     )
-    trusted = " --allow-plugins" if _foreign(list(v.plugins)) else ""  # our own file, the user's own modules
-    say(f"reproduce: tamalou replay {_quoted(str(path))}{trusted}")
-    named = " ".join(_quoted(r) for r in rulesets or [])
+    trusted = " --allow-plugins" if foreign(list(v.plugins)) else ""  # our own file, the user's own modules
+    say(f"reproduce: tamalou replay {quoted(str(path))}{trusted}")
+    named = " ".join(quoted(r) for r in rulesets or [])
     again = f"tamalou verify {named} --games 1 --seed {first.seed} --players {first.players}"
     say(f"play a failing game again: {again} (--seed and --players of any failure above)")
     raise typer.Exit(stop.status if stop.received else RULE_FAILURE)
@@ -283,7 +283,7 @@ def _timed_out(failure: Failure) -> bool:
 
 
 @contextlib.contextmanager
-def _progress(console: Console, description: str, total: int) -> Iterator[Any]:
+def verify_progress(console: Console, description: str, total: int) -> Iterator[Any]:
     """How ``verify`` shows its progress, on stderr: a bar on a terminal; off one, a line every
     ``PROGRESS_SECONDS`` (``_ProgressLines``). Gives the ``progress(done, failures)`` callback of ``verify``."""
     if not console.is_terminal:
@@ -359,7 +359,7 @@ def _progress_bar(console: Console) -> Any:
     )
 
 
-def _invariants_table(checks: dict[str, int], failed: dict[str, int]) -> Table:
+def invariants_table(checks: dict[str, int], failed: dict[str, int]) -> Table:
     """Which invariants held: checks run and games that failed, one row per invariant."""
     from ..verify import INVARIANTS
 
@@ -373,7 +373,7 @@ def _invariants_table(checks: dict[str, int], failed: dict[str, int]) -> Table:
     return table
 
 
-def _quoted(text: str) -> str:
+def quoted(text: str) -> str:
     import shlex
 
     return shlex.quote(text)
@@ -413,19 +413,19 @@ def replay(
     try:
         text = file.read_text(encoding="utf-8")
     except OSError as exc:
-        _fail(f"cannot read {str(file)!r}: {exc.strerror or exc}")
-    example = _read_replayable(text, file, allow_plugins)
+        fail_command(f"cannot read {str(file)!r}: {exc.strerror or exc}")
+    example = read_replayable(text, file, allow_plugins)
     try:
         v = example.load_variant(allow_plugins=allow_plugins)
     except (VariantError, SetupError) as exc:
-        named = [] if allow_plugins else _foreign_plugins(example)
+        named = [] if allow_plugins else foreign_plugins(example)
         if named:
-            _fail(_plugins_refused(file, named, example.variant.plugin_dirs))
+            fail_command(plugins_refused(file, named, example.variant.plugin_dirs))
         where = "; ".join(f"{name} was in {folder}" for name, folder in example.variant.plugin_dirs.items())
-        _fail(f"the ruleset in {str(file)!r} does not load here: {exc}" + (f" ({where})" if where else ""))
+        fail_command(f"the ruleset in {str(file)!r} does not load here: {exc}" + (f" ({where})" if where else ""))
     if seat_ is not None and not 0 <= seat_ < example.players:
-        _fail(f"--seat: a seat from 0 to {example.players - 1}, got {seat_}")
-    out = _out()
+        fail_command(f"--seat: a seat from 0 to {example.players - 1}, got {seat_}")
+    out = console_out()
 
     def say(line: str = "") -> None:
         out.print(line, soft_wrap=True)
@@ -459,7 +459,7 @@ def replay(
     try:
         outcome = example.check(on_step=on_step, allow_plugins=allow_plugins)
     except (VariantError, SetupError) as exc:
-        _fail(str(exc))
+        fail_command(str(exc))
     say()
     if outcome.refused is not None:
         index, reason = outcome.refused
@@ -510,7 +510,7 @@ def _stopped_by_the_time_limit(example: Counterexample) -> bool:
     return example.invariant == TIMEOUT_INVARIANT and example.message.startswith(TIMEOUT_WORDS)
 
 
-def _read_replayable(text: str, file: Path, allow_plugins: bool) -> Counterexample:
+def read_replayable(text: str, file: Path, allow_plugins: bool) -> Counterexample:
     """A counterexample from ``text``, or a game snapshot made into one; else a usage error. Unless
     ``allow_plugins``, a snapshot's ruleset may use no plugin module but tamalou's own and those already imported
     (``Round.from_json``): nothing it names is imported."""
@@ -522,25 +522,25 @@ def _read_replayable(text: str, file: Path, allow_plugins: bool) -> Counterexamp
     try:
         data = json.loads(text)
     except ValueError as exc:
-        _fail(f"{str(file)!r} is not JSON: {exc}")
+        fail_command(f"{str(file)!r} is not JSON: {exc}")
     except RecursionError:
-        _fail(f"{str(file)!r} is not JSON that can be read: nested too deep")
+        fail_command(f"{str(file)!r} is not JSON that can be read: nested too deep")
     if isinstance(data, dict) and data.get("kind") == "tamalou-counterexample":
         try:
             return Counterexample.model_validate(data)
         except ValidationError as exc:
-            _fail(f"{str(file)!r} is not a valid counterexample: {exc}")
+            fail_command(f"{str(file)!r} is not a valid counterexample: {exc}")
     try:
         return Counterexample.from_snapshot(text, allow_plugins=allow_plugins)
     except (SnapshotError, VariantError) as exc:
         variant = data.get("variant") if isinstance(data, dict) else None
-        named = _foreign(variant.get("plugins") if isinstance(variant, dict) else None)
+        named = foreign(variant.get("plugins") if isinstance(variant, dict) else None)
         if named and not allow_plugins:
-            _fail(_plugins_refused(file, named, {}))
-        _fail(f"{str(file)!r} is neither a counterexample nor a game snapshot: {exc}")
+            fail_command(plugins_refused(file, named, {}))
+        fail_command(f"{str(file)!r} is neither a counterexample nor a game snapshot: {exc}")
 
 
-def _foreign(plugins: object) -> list[str]:
+def foreign(plugins: object) -> list[str]:
     """The module names of a ``plugins`` list read from a file that are not tamalou's own plugins."""
     from ..plugin_managers import is_builtin_plugin
 
@@ -549,7 +549,7 @@ def _foreign(plugins: object) -> list[str]:
     return [p for p in plugins if isinstance(p, str) and not is_builtin_plugin(p)]
 
 
-def _foreign_plugins(example: Counterexample) -> list[str]:
+def foreign_plugins(example: Counterexample) -> list[str]:
     """The modules other than tamalou's own plugins that a counterexample names: in its ruleset's ``plugins``
     (the embedded TOML's, and the list beside it) and in ``plugin_dirs``. Read for the message only: what
     refuses them is the load (``allow_plugins=False``)."""
@@ -560,11 +560,11 @@ def _foreign_plugins(example: Counterexample) -> list[str]:
         in_toml = tomllib.loads(embedded.toml).get("plugins")
     except (tomllib.TOMLDecodeError, RecursionError):
         in_toml = None
-    names = _foreign(in_toml) + _foreign(embedded.plugins) + _foreign(list(embedded.plugin_dirs))
+    names = foreign(in_toml) + foreign(embedded.plugins) + foreign(list(embedded.plugin_dirs))
     return list(dict.fromkeys(names))
 
 
-def _plugins_refused(file: Path, named: list[str], folders: dict[str, str]) -> str:
+def plugins_refused(file: Path, named: list[str], folders: dict[str, str]) -> str:
     """What replay says of a file whose ruleset needs plugin modules, without --allow-plugins."""
     listed = ", ".join(f"{name} (in {folders[name]})" if name in folders else name for name in named)
     return (

@@ -10,32 +10,32 @@ from __future__ import annotations
 from ..actions import MatchAction
 from ..engine.seats import GROWTH
 
-_OWN: list[list[MatchAction]] = []  # per seat, per slot: the one-card match of one's own card
+OWN: list[list[MatchAction]] = []  # per seat, per slot: the one-card match of one's own card
 _OTHERS: dict[tuple[int, int, int], MatchAction] = {}
-_THEIRS: dict[tuple[int, int], list[MatchAction]] = {}  # per (seat, opponent), per slot
+THEIRS: dict[tuple[int, int], list[MatchAction]] = {}  # per (seat, opponent), per slot
 
 
 def own_matches(p: int, slots: int) -> list[MatchAction]:
     """The one-card matches of seat ``p`` on its slots ``0..slots-1``, made once per process (and, for
     the seats before ``p``, the list that will hold theirs). Grows under the seats' lock: games on
     several threads share these lists."""
-    if len(_OWN) <= p or len(_OWN[p]) < slots:
+    if len(OWN) <= p or len(OWN[p]) < slots:
         with GROWTH:
-            while len(_OWN) <= p:
-                _OWN.append([])
-            own = _OWN[p]
+            while len(OWN) <= p:
+                OWN.append([])
+            own = OWN[p]
             while len(own) < slots:
                 own.append(MatchAction(p, (len(own),)))
-    return _OWN[p]
+    return OWN[p]
 
 
 def their_matches(p: int, q: int, slots: int) -> list[MatchAction]:
     """The one-card matches by seat ``p`` of seat ``q``'s slots ``0..slots-1`` (opponent matching), made
     once per process, grown under the seats' lock like ``own_matches``."""
-    theirs = _THEIRS.get((p, q))
+    theirs = THEIRS.get((p, q))
     if theirs is None or len(theirs) < slots:
         with GROWTH:
-            theirs = _THEIRS.setdefault((p, q), [])
+            theirs = THEIRS.setdefault((p, q), [])
             while len(theirs) < slots:
                 theirs.append(match_action(p, len(theirs), q))
     return theirs

@@ -38,7 +38,7 @@ from ..engine.seats import SEATS
 from ..engine.state import CLOSING, DRAW, GIVE, HOLD, NO_CARD, OVER, POWER, SWAP, mypyc_attr
 from ..errors import IllegalAction
 from ..events import Event
-from ._match_actions import _OWN, own_matches
+from ._match_actions import OWN, own_matches
 from .match_contract import MatchBlocker, MatchListener
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ WINDOW = "window"
 NO_PENALTY_CARD = "no penalty card is left (the stock is empty and the discard holds only its top): matching is closed"
 #: The phases where matches come in although they are not open to out-of-turn actions: each waits for
 #: the players who may still match or pass.
-_WINDOWS = frozenset((CLOSING, WINDOW))
+WINDOWS = frozenset((CLOSING, WINDOW))
 
 
 @mypyc_attr(native_class=False)  # snapshots and undo read and set its __slots__
@@ -153,7 +153,7 @@ class Matching(Mechanic):
             return "the window names a card or a player that is not there"
         if len(st.tried) != g.players or any(not 0 <= t <= self.max_cards for t in st.tried):
             return "the cards thrown on the window are out of bounds"
-        if g.phase in _WINDOWS and not st.waiting >> g.current_player & 1:
+        if g.phase in WINDOWS and not st.waiting >> g.current_player & 1:
             return "the window waits for nobody it names"
         if self.after_power and g.phase != OVER:  # (a match may end the round in its window)
             turn = getattr(st, "turn_player", -1)
@@ -211,7 +211,7 @@ class Matching(Mechanic):
         elif self.blocked(g, p) is not None:
             return
         hand = g.hands[p]
-        own = _OWN[p]
+        own = OWN[p]
         if len(own) < len(hand):
             own = own_matches(p, len(hand))
         if NO_CARD in hand:
@@ -249,7 +249,7 @@ class Matching(Mechanic):
         if not 0 <= p < g.players:
             raise IllegalAction(f"no player {p}", a)
         phase = g.phase
-        if phase not in g.flow.open and phase not in _WINDOWS:
+        if phase not in g.flow.open and phase not in WINDOWS:
             raise IllegalAction(f"no matching now (phase {str(phase)!r})", a)
         st: MatchingState = g.ms[self.index]
         owner = p if a.owner is None else a.owner
@@ -274,7 +274,7 @@ class Matching(Mechanic):
         why = self.blocked(g, p)
         if why is not None:
             raise IllegalAction(why, a)
-        if phase in _WINDOWS and not st.waiting >> p & 1:
+        if phase in WINDOWS and not st.waiting >> p & 1:
             raise IllegalAction(
                 "you have had your last chance to match in this round"
                 if phase == CLOSING
@@ -320,7 +320,7 @@ class Matching(Mechanic):
             return events
         if self._after or (g.phase == DRAW and not g.stock):  # (else nothing can follow from it)
             g.after_out_of_turn(events)
-        if g.phase in _WINDOWS:
+        if g.phase in WINDOWS:
             self.closing_moves_on(g, events)
         return events
 
@@ -348,7 +348,7 @@ class Matching(Mechanic):
         st.win = g.discard[-1] if g.discard else NO_CARD
         st.win_by = -1
         st.tried = [0] * g.players
-        st.waiting = info.waiting if phase in _WINDOWS else 0
+        st.waiting = info.waiting if phase in WINDOWS else 0
         if self.after_power:
             st.turn_player = -2 if phase in (POWER, SWAP) else -1
         if not any(type(a) is MatchAction for a in info.legal):
@@ -392,7 +392,7 @@ class Matching(Mechanic):
             return "there is no thrown card to match on"
         if p == g.caller and not self.caller_may_match:
             return "the caller may not match"
-        if phase in _WINDOWS and not st.waiting >> p & 1:
+        if phase in WINDOWS and not st.waiting >> p & 1:
             passed = "you have passed on this card's window"
             return "you have had your last chance to match in this round" if phase == CLOSING else passed
         if st.tried[p] + count > self.max_cards:

@@ -23,8 +23,8 @@ from ..engine.seats import SEATS
 from ..engine.state import GIVE, NO_CARD, mypyc_attr
 from ..errors import IllegalAction
 from ..events import Event
-from ._match_actions import _THEIRS, own_matches, their_matches
-from .matching import _WINDOWS, Matching, MatchingState
+from ._match_actions import THEIRS, own_matches, their_matches
+from .matching import WINDOWS, Matching, MatchingState
 
 if TYPE_CHECKING:
     from ..engine.round import Round
@@ -109,7 +109,7 @@ class OpponentMatching(Matching):
                 continue
             hand = hands[q]
             n = len(hand)
-            theirs = _THEIRS.get((p, q))
+            theirs = THEIRS.get((p, q))
             if theirs is None or len(theirs) < n:
                 theirs = their_matches(p, q, n)
             if NO_CARD in hand:
@@ -186,7 +186,7 @@ class OpponentMatching(Matching):
         st.resume = ""
         st.resume_player = -1
         g.after_out_of_turn(events)
-        if g.phase in _WINDOWS:
+        if g.phase in WINDOWS:
             self.closing_moves_on(g, events)
 
     def auto_give(self, g: Round, events: list[Event]) -> None:

@@ -26,7 +26,7 @@ from ..resolver import set_resolver
 from ..schema import Variant
 from .files import MAX_EXTENDS_DEPTH
 from .loader import TEXT_LABEL, VariantSpec, load_variant, variant_from_dict, variant_from_toml, variant_json_schema
-from .plugin_modules import _import_again
+from .plugin_modules import import_plugins_again
 from .registry import is_registered, refresh_registry, variant_names
 from .toml_text import MAX_NESTING
 
@@ -44,7 +44,7 @@ class _Loader:
         return is_registered(name)
 
     def import_again(self, dirs: Any) -> None:
-        _import_again(dirs)
+        import_plugins_again(dirs)
 
 
 set_resolver(_Loader())

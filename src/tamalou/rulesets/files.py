@@ -1,6 +1,6 @@
 """Ruleset files and texts read into one table of data: names and paths looked up, each file read once per
 load, ``extends`` and a modifier's ``base`` followed, compositions merged (tables merge key by key, ``plugins``
-lists add up, other values replace). ``_Loader`` is one load; it gathers every file's own problems.
+lists add up, other values replace). ``Loader`` is one load; it gathers every file's own problems.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from typing import Any
 from ..cards import parse_card
 from ..errors import VariantError
 from ..schema.bounds import MAX_TITLE_LENGTH
-from .problems import _describe, _partial_errors, did_you_mean, short, short_path
-from .registry import _discover, _registry, variant_names
-from .toml_text import _parse_toml
-from .trust import _Allowed, _refusals, _unique_names
+from .problems import describe_problem, did_you_mean, partial_errors, short, short_path
+from .registry import discover, name_table, variant_names
+from .toml_text import parse_toml
+from .trust import Allowed, refusals, unique_names
 
 _META_NOT_INHERITED = ("name", "aliases", "title", "description", "base")
 
@@ -95,14 +95,14 @@ def _rank_text(key: Any) -> Any:
     return key.upper() if isinstance(key, str) else key
 
 
-class _Loader:
+class Loader:
     """One load: every file is read, and resolved, at most once (an ``extends`` diamond stays cheap).
 
     Problems are gathered (``errors``), not raised one at a time, so that a load reports them all; a
     problem that leaves no whole variant to check (a file that cannot be read, an ``extends`` that
     cannot be followed) also sets ``broken``."""
 
-    def __init__(self, allowed: _Allowed = None) -> None:
+    def __init__(self, allowed: Allowed = None) -> None:
         self.allowed = allowed
         self.untrusted = allowed is not None
         self.stack: list[str] = []
@@ -137,7 +137,7 @@ class _Loader:
         refused without looking at it, so the error says nothing of what is on the disk. So it is for a
         name written in TOML text (``folder=False``): a text has no folder a path could start from."""
         text = str(spec)
-        reg = _registry()
+        reg = name_table()
         if isinstance(spec, str) and text.lower() in reg:
             return reg[text.lower()]
         where = key if file else None
@@ -171,7 +171,7 @@ class _Loader:
         if found:
             return p
         names = variant_names()
-        hint = did_you_mean(text.lower(), [*names, *_registry()]) if len(text) <= 100 else ""
+        hint = did_you_mean(text.lower(), [*names, *name_table()]) if len(text) <= 100 else ""
         known = ", ".join(names)
         raise VariantError(
             f"unknown variant {short(text)}{hint} (known: {known}; or give a path to a .toml file)",
@@ -191,7 +191,7 @@ class _Loader:
             raise VariantError(f"cannot read: {exc.strerror}", file=str(path)) from None
         except UnicodeDecodeError:
             raise VariantError("not valid TOML: not UTF-8 text", file=path.name) from None
-        raw = _parse_toml(text, path.name)
+        raw = parse_toml(text, path.name)
         self.raw[key] = raw
         return raw
 
@@ -199,8 +199,8 @@ class _Loader:
         """The data of TOML text (parsed: ``raw``) with its ``extends`` merged in: like a file's, but with
         no folder (``extends`` names registered variants only; plugin modules come from ``sys.path``).
         ``file`` is what errors call the text, ``name`` its name if it says none."""
-        self.errors += _partial_errors(raw, file, echo=not self.untrusted, name=name)
-        refused = _refusals(raw.get("plugins"), self.allowed, file)
+        self.errors += partial_errors(raw, file, echo=not self.untrusted, name=name)
+        refused = refusals(raw.get("plugins"), self.allowed, file)
         self.refused = self.refused or bool(refused)
         self.errors += refused
         self.stack.append("\0" + file)  # counts in the depth of the chain; no file can extend a text
@@ -238,14 +238,14 @@ class _Loader:
     def _check_own(self, path: Path, raw: dict[str, Any]) -> None:
         """The problems of a file's own keys; where to look for the plugin modules it names."""
         file = path.name
-        self.errors += _partial_errors(raw, file, echo=not self.untrusted)
-        refused = _refusals(raw.get("plugins"), self.allowed, file)
+        self.errors += partial_errors(raw, file, echo=not self.untrusted)
+        refused = refusals(raw.get("plugins"), self.allowed, file)
         self.refused = self.refused or bool(refused)
         self.errors += refused
         plugins = raw.get("plugins")
         if isinstance(plugins, list):
             folder = path.resolve().parent
-            for name in _unique_names(plugins):  # (a file is checked once: each name once per file)
+            for name in unique_names(plugins):  # (a file is checked once: each name once per file)
                 self.beside.setdefault(name, []).append((folder, file))
 
     def _resolve(self, path: Path, raw: dict[str, Any], *, as_delta: bool) -> dict[str, Any]:
@@ -265,7 +265,7 @@ class _Loader:
         if isinstance(extends, str):
             extends = [extends]
         if not isinstance(extends, list) or not all(isinstance(e, str) for e in extends):
-            got = f", got {_describe(extends)}" if not self.untrusted else ""
+            got = f", got {describe_problem(extends)}" if not self.untrusted else ""
             self.fail(VariantError(f"expected a variant name or a list of names{got}", file=file, key="extends"))
             extends = []
         base_name = raw.get("base")
@@ -329,7 +329,7 @@ class _Loader:
         aliases = raw.get("aliases")
         if not isinstance(aliases, list):
             return []
-        reg, names = _registry(), _discover()[2]
+        reg, names = name_table(), discover()[2]
         here = path.resolve() if path is not None else None
         where = path.name if path is not None else file
         out = []

@@ -36,12 +36,12 @@ from typing import Any
 
 from ..errors import VariantError
 from ..schema import Variant
-from .files import _Loader
-from .problems import _describe
-from .registry import _LOADED
-from .toml_text import _parse_toml
-from .trust import _Allowed, _allowed, _check_plugins
-from .validation import _validate
+from .files import Loader
+from .problems import describe_problem
+from .registry import LOADED
+from .toml_text import parse_toml
+from .trust import Allowed, allowed_names, check_plugins
+from .validation import validate
 
 VariantSpec = str | Path | Variant | Sequence[str | Path]
 
@@ -77,9 +77,9 @@ def load_variant(spec: VariantSpec, *, allow_plugins: bool | Iterable[str] = Tru
     being looked at — and errors say the key and what was expected, never a value read from a file.
     ``spec`` itself is the caller's and may still be a path (the uploaded file) or a composition.
     """
-    allowed = _allowed(allow_plugins)
+    allowed = allowed_names(allow_plugins)
     if isinstance(spec, Variant):
-        _check_plugins(list(spec.plugins), allowed, None)
+        check_plugins(list(spec.plugins), allowed, None)
         return spec
     specs = [spec] if isinstance(spec, str | Path) else spec
     if not isinstance(specs, Sequence) or not all(isinstance(s, str | Path) for s in specs):
@@ -87,17 +87,17 @@ def load_variant(spec: VariantSpec, *, allow_plugins: bool | Iterable[str] = Tru
     # (a name and a list of that one name make the same rules but not the same spec: a snapshot names its
     # variant by the spec it was loaded by)
     key = (os.getcwd(), specs is spec, *(str(s) for s in specs), allowed)
-    cached = _LOADED.get(key)
+    cached = LOADED.get(key)
     if cached is not None and _unchanged(cached[1]):
         return cached[0]
     variant, files = _load(spec, allowed)
-    if len(_LOADED) > 256:
-        _LOADED.clear()
-    _LOADED[key] = (variant, files)
+    if len(LOADED) > 256:
+        LOADED.clear()
+    LOADED[key] = (variant, files)
     return variant
 
 
-def _whole_rulesets(loader: _Loader, spec: Sequence[str | Path]) -> list[str]:
+def _whole_rulesets(loader: Loader, spec: Sequence[str | Path]) -> list[str]:
     """The items of a composition that are rulesets of their own (not modifiers), as written."""
     found = []
     for s in spec:
@@ -109,8 +109,8 @@ def _whole_rulesets(loader: _Loader, spec: Sequence[str | Path]) -> list[str]:
     return found
 
 
-def _load(spec: VariantSpec, allowed: _Allowed = None) -> tuple[Variant, dict[str, int]]:
-    loader = _Loader(allowed)
+def _load(spec: VariantSpec, allowed: Allowed = None) -> tuple[Variant, dict[str, int]]:
+    loader = Loader(allowed)
     raw: dict[str, Any] = {}
     file: str | None = None
     keep: object = None
@@ -131,12 +131,12 @@ def _load(spec: VariantSpec, allowed: _Allowed = None) -> tuple[Variant, dict[st
         try:
             shown = repr(spec)
         except ValueError:  # an integer too long to write in it
-            shown = _describe(spec)
+            shown = describe_problem(spec)
         raise VariantError(f"expected a variant name, a path or a list of them, got {shown}")
     if loader.broken:
         raise VariantError.combine(loader.errors)
     try:
-        variant = _validate(raw, file, allowed, loader)
+        variant = validate(raw, file, allowed, loader)
     except VariantError as exc:
         whole = _whole_rulesets(loader, spec) if isinstance(keep, list) and not isinstance(spec, str | Path) else []
         if len(whole) < 2:
@@ -162,7 +162,7 @@ def variant_from_dict(
     received from elsewhere), so that only tamalou's own plugin modules may be imported. Its plugin
     modules are imported by name (a module already imported, e.g. one found beside a variant file that
     was loaded, is the one used)."""
-    return _validate(data, file, _allowed(allow_plugins))
+    return validate(data, file, allowed_names(allow_plugins))
 
 
 #: What ``variant_from_toml`` calls the text in its errors unless told.
@@ -190,7 +190,7 @@ def variant_from_toml(
     is imported), or the module names you allow. Bytes must be UTF-8. How long a text you accept is
     yours to decide (a whole ruleset is a few kilobytes); it is not cached: keep the variant to reuse it.
     """
-    allowed = _allowed(allow_plugins)
+    allowed = allowed_names(allow_plugins)
     if isinstance(text, bytes | bytearray):
         try:
             text = bytes(text).decode("utf-8")
@@ -198,9 +198,9 @@ def variant_from_toml(
             raise VariantError("not valid TOML: not UTF-8 text", file=file) from None
     if not isinstance(text, str):
         raise VariantError(f"expected the TOML text of a variant (a str), got {type(text).__name__}", file=file)
-    raw = _parse_toml(text, file)
+    raw = parse_toml(text, file)
     name = Path(file).stem if file.endswith(".toml") and Path(file).stem else None
-    loader = _Loader(allowed)
+    loader = Loader(allowed)
     data: dict[str, Any] = {}
     try:
         data = loader.resolve_text(raw, file, name)
@@ -210,7 +210,7 @@ def variant_from_toml(
         loader.errors += loader.alias_errors(None, raw, file)
     if loader.broken:
         raise VariantError.combine(loader.errors)
-    return _validate(data, file, allowed, loader)
+    return validate(data, file, allowed, loader)
 
 
 def variant_json_schema() -> dict[str, Any]:

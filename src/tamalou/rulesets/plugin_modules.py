@@ -16,8 +16,8 @@ from ..actions import ACTION_TYPES
 from ..errors import VariantError
 from ..plugin_managers import import_plugin, is_builtin_plugin, rules_manager
 from ..schema import Variant
-from .files import _Loader
-from .trust import _unique_names
+from .files import Loader
+from .trust import unique_names
 
 _BESIDE_LOCK = threading.RLock()
 
@@ -45,7 +45,7 @@ def _same_file(a: str | None, b: str | None) -> bool:
         return False
 
 
-def _import_beside(
+def import_beside(
     plugins: Sequence[str], beside: Mapping[str, list[tuple[Path, str]]], found: dict[str, str] | None = None
 ) -> list[VariantError]:
     """Import the plugin modules found beside the files that name them: the folder of such a file is
@@ -53,7 +53,7 @@ def _import_beside(
     it may import its neighbours), then left as it was. A module of the same name already imported from
     elsewhere is an error, not a silent mix-up. ``found`` gets the folder of each module found so."""
     errors = []
-    for name in _unique_names(plugins):
+    for name in unique_names(plugins):
         if is_builtin_plugin(name) or name not in beside:
             continue
         top = name.partition(".")[0]
@@ -89,12 +89,12 @@ def _import_beside(
     return errors
 
 
-def _plugin_errors(plugins: Sequence[str], file: str | None) -> list[VariantError]:
+def plugin_errors(plugins: Sequence[str], file: str | None) -> list[VariantError]:
     """The problems of each plugin module on its own (import, hook names), for a failed load's report: one
     per module, however often it is listed. A module that cannot be imported is told without building a
     plugin manager for it (a list of thousands of unknown names stays cheap)."""
     errors = []
-    for name in _unique_names(plugins):
+    for name in unique_names(plugins):
         if is_builtin_plugin(name):
             continue
         try:
@@ -107,16 +107,16 @@ def _plugin_errors(plugins: Sequence[str], file: str | None) -> list[VariantErro
     return errors
 
 
-def _import_again(plugin_dirs: Mapping[str, str]) -> None:
+def import_plugins_again(plugin_dirs: Mapping[str, str]) -> None:
     """Import, where a variant is unpickled (another process), the plugin modules its load found beside
     its files, from the same folders; a problem is left to the rulebook, which says it."""
     todo = [name for name in plugin_dirs if name not in sys.modules]
     if todo:
-        _import_beside(todo, {name: [(Path(plugin_dirs[name]), "")] for name in todo})
+        import_beside(todo, {name: [(Path(plugin_dirs[name]), "")] for name in todo})
 
 
 @contextmanager
-def _rollback(plugins: Sequence[str], loader: _Loader | None) -> Iterator[None]:
+def rollback(plugins: Sequence[str], loader: Loader | None) -> Iterator[None]:
     """If the block raises, undo what the failed load left behind: the plugin modules it imported (and
     their own modules, beside a file or in a plugin's package) and the action types their mechanics
     registered."""

@@ -34,7 +34,7 @@ def short_path(text: str, limit: int = 120) -> str:
     return repr(text[:head] + "…" + text[head - limit :]) + f" ({len(text)} characters)"
 
 
-def _describe(value: Any, limit: int = 80) -> str:
+def describe_problem(value: Any, limit: int = 80) -> str:
     """``value`` as JSON (else its ``repr``), cut to about ``limit`` characters. An integer too long to
     write in decimal (``sys.get_int_max_str_digits()``) is told by its size."""
     if type(value) is int and _too_long(value):
@@ -87,7 +87,7 @@ _EXPECTED = {
 _UNION_TAG = re.compile(r"(int|str|float|bool|none|constrained-[a-z]+|[a-z-]+\[.*\])")
 
 
-def _errors_of(
+def errors_of(
     exc: ValidationError, file: str | None, *, echo: bool = True, skip_cross: bool = False
 ) -> list[VariantError]:
     """One ``VariantError`` per problem of ``exc``; with ``echo=False`` (untrusted variants) the message
@@ -95,7 +95,7 @@ def _errors_of(
     between sections (``cross_field``), made on the merged variant only."""
 
     def got(value: Any) -> str:
-        return f", got {_describe(value)}" if echo else ""
+        return f", got {describe_problem(value)}" if echo else ""
 
     errs = [e for e in exc.errors() if not (skip_cross and e["type"] == "cross_field")]
     locs = [[str(x) for x in e["loc"] if x != "[key]"] for e in errs]
@@ -173,7 +173,7 @@ def _did_you_mean(loc: list[str]) -> str:
     return did_you_mean(loc[-1], _keys_at(loc[:-1])) if loc else ""
 
 
-def _partial_errors(
+def partial_errors(
     raw: Mapping[str, Any], file: str, *, echo: bool = True, name: str | None = ""
 ) -> list[VariantError]:
     """The problems of the keys of one file on their own, so that each error names the file that wrote
@@ -186,5 +186,5 @@ def _partial_errors(
     try:
         Variant.model_validate(data)
     except ValidationError as exc:
-        return _errors_of(exc, file, echo=echo, skip_cross=True)
+        return errors_of(exc, file, echo=echo, skip_cross=True)
     return []

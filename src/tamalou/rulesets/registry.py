@@ -15,11 +15,11 @@ from ..schema import Variant
 
 #: The variants ``load_variant`` returned, by spec (with the modification times of the files each was read
 #: from): forgotten with the discoveries, since a name may find another file once a plugin is installed.
-_LOADED: dict[tuple[object, ...], tuple[Variant, dict[str, int]]] = {}
+LOADED: dict[tuple[object, ...], tuple[Variant, dict[str, int]]] = {}
 
 
 @lru_cache(maxsize=1)
-def _discover() -> tuple[dict[str, Path], tuple[str, ...], dict[Path, str]]:
+def discover() -> tuple[dict[str, Path], tuple[str, ...], dict[Path, str]]:
     """Read every discovery plugin's files once: lower-cased names and aliases -> file, the
     names of the variants found (a file whose name and aliases are all taken by an earlier one
     is not found), and the name of each file."""
@@ -46,24 +46,24 @@ def _discover() -> tuple[dict[str, Path], tuple[str, ...], dict[Path, str]]:
     return found, names, name_of
 
 
-def _registry() -> dict[str, Path]:
+def name_table() -> dict[str, Path]:
     """Lower-cased names and aliases -> file."""
-    return _discover()[0]
+    return discover()[0]
 
 
 def variant_names() -> list[str]:
     """The names of every known variant (built-ins and installed plugins'), sorted."""
-    return list(_discover()[1])
+    return list(discover()[1])
 
 
 def is_registered(name: str) -> bool:
     """Whether ``name`` is a registered variant's name or alias (case-insensitive)."""
-    return name.lower() in _registry()
+    return name.lower() in name_table()
 
 
 def refresh_registry() -> None:
     """Forget cached discoveries (after installing a plugin at run time)."""
-    _LOADED.clear()
-    _discover.cache_clear()
+    LOADED.clear()
+    discover.cache_clear()
     discovery_manager.cache_clear()
     forget_variant_refs()

@@ -1,6 +1,6 @@
 """The TOML text of a ruleset read into a table: nesting bounded, integers too long to convert kept in range.
 
-``_parse_toml(text, file)`` is what every load reads a file (or a text) with: a ``VariantError`` naming the file
+``parse_toml(text, file)`` is what every load reads a file (or a text) with: a ``VariantError`` naming the file
 for what is not TOML, for tables or lists nested more than ``MAX_NESTING`` levels deep, and an integer of more
 digits than Python converts from text read as an integer of that size (its key's checks then refuse it).
 """
@@ -21,7 +21,7 @@ from ..errors import VariantError
 MAX_NESTING = 32
 
 
-def _check_nesting(data: Any, file: str | None) -> None:
+def check_nesting(data: Any, file: str | None) -> None:
     """Refuse tables or lists nested more than ``MAX_NESTING`` deep (walked without recursion)."""
     todo: list[tuple[Any, int]] = [(data, 0)]
     while todo:
@@ -34,7 +34,7 @@ def _check_nesting(data: Any, file: str | None) -> None:
             todo.extend((v, depth + 1) for v in value)
 
 
-def _parse_toml(text: str, file: str) -> dict[str, Any]:
+def parse_toml(text: str, file: str) -> dict[str, Any]:
     """The table of TOML ``text`` (``file`` is what errors call it), its nesting checked.
 
     An integer of more digits than Python converts from text (``sys.get_int_max_str_digits()``, 4300 by
@@ -47,7 +47,7 @@ def _parse_toml(text: str, file: str) -> dict[str, Any]:
         raise
     except ValueError:  # int() of a decimal integer too long to convert: tomllib says nothing of where
         raw = _parse_long_integers(text, file)
-    _check_nesting(raw, file)
+    check_nesting(raw, file)
     return raw
 
 

@@ -13,10 +13,10 @@ from ..plugin_managers import is_builtin_plugin
 
 #: Which plugin modules a load may import: ``None`` for any (trusted), else the allowed ones beyond
 #: tamalou's own (``tamalou.plugins.*``).
-_Allowed = frozenset[str] | None
+Allowed = frozenset[str] | None
 
 
-def _allowed(allow_plugins: bool | Iterable[str]) -> _Allowed:
+def allowed_names(allow_plugins: bool | Iterable[str]) -> Allowed:
     if allow_plugins is True:
         return None
     if allow_plugins is False:
@@ -29,14 +29,14 @@ def _allowed(allow_plugins: bool | Iterable[str]) -> _Allowed:
     return names
 
 
-def _refusals(plugins: Any, allowed: _Allowed, file: str | None) -> list[VariantError]:
+def refusals(plugins: Any, allowed: Allowed, file: str | None) -> list[VariantError]:
     """The plugin modules an untrusted variant may not use (refused before anything is imported)."""
     if allowed is None or not isinstance(plugins, list | tuple):
         return []
     out = []
     listed = sorted(allowed)
     extra = f" or one of {', '.join(listed)}" if len(listed) <= 8 else " or those allowed"
-    for name in _unique_names(plugins):  # a name listed twice is one problem
+    for name in unique_names(plugins):  # a name listed twice is one problem
         if not (is_builtin_plugin(name) or name in allowed):
             out.append(
                 VariantError(
@@ -49,13 +49,13 @@ def _refusals(plugins: Any, allowed: _Allowed, file: str | None) -> list[Variant
     return out
 
 
-def _unique_names(items: Iterable[Any]) -> list[str]:
+def unique_names(items: Iterable[Any]) -> list[str]:
     """The strings of ``items``, each once, in order (linear: a list of thousands of names stays cheap)."""
     return list(dict.fromkeys(x for x in items if isinstance(x, str)))
 
 
-def _check_plugins(plugins: Any, allowed: _Allowed, file: str | None) -> None:
+def check_plugins(plugins: Any, allowed: Allowed, file: str | None) -> None:
     """Refuse, before anything is imported, a plugin module an untrusted variant may not use."""
-    refused = _refusals(plugins, allowed, file)
+    refused = refusals(plugins, allowed, file)
     if refused:
         raise VariantError.combine(refused)

@@ -14,12 +14,12 @@ from pydantic import BaseModel, ValidationError
 from ..engine.rulebook import rulebook
 from ..errors import VariantError
 from ..plugin_managers import rules_manager
-from ..schema import _MODULE_NAME, Powers, Rules, Variant, rules_problems
-from .files import _Loader
-from .plugin_modules import _import_beside, _plugin_errors, _rollback
-from .problems import _errors_of
-from .toml_text import _check_nesting
-from .trust import _Allowed, _refusals, _unique_names
+from ..schema import MODULE_NAME, Powers, Rules, Variant, rules_problems
+from .files import Loader
+from .plugin_modules import import_beside, plugin_errors, rollback
+from .problems import errors_of
+from .toml_text import check_nesting
+from .trust import Allowed, refusals, unique_names
 
 #: A name in quotes in an error's reason (how a reason names a plugin module: ``repr(name)``).
 _QUOTED = re.compile(r"'([^'\\\s]+)'")
@@ -36,7 +36,7 @@ def _plugin_origins(order: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str,
     for i, (_, raw) in enumerate(order):
         named = raw.get("plugins")
         if isinstance(named, list):
-            for p in _unique_names(named):
+            for p in unique_names(named):
                 last[p] = i
     return last
 
@@ -73,14 +73,14 @@ def _sets(raw: Mapping[str, Any], parts: Sequence[str]) -> bool:
     return True
 
 
-def _validate(data: Mapping[str, Any], file: str | None, allowed: _Allowed, loader: _Loader | None = None) -> Variant:
+def validate(data: Mapping[str, Any], file: str | None, allowed: Allowed, loader: Loader | None = None) -> Variant:
     """The variant of ``data`` (merged, ``extends`` resolved), checked whole and compiled; else one
     ``VariantError`` with every problem: the loader's (each file's own), then the merged variant's."""
     if not isinstance(data, Mapping):
         raise VariantError(f"expected a table, got {type(data).__name__}", file=file)
     if "extends" in data:
         raise VariantError("'extends' is resolved by load_variant; pass the merged data", file=file)
-    _check_nesting(data, file)
+    check_nesting(data, file)
     errors = list(loader.errors) if loader else []
     order = loader.order if loader else []
 
@@ -103,7 +103,7 @@ def _validate(data: Mapping[str, Any], file: str | None, allowed: _Allowed, load
             out.append(e if where == e.file else VariantError(e.reason, file=where, key=e.key))
         return out
 
-    refused = _refusals(data.get("plugins"), allowed, file)
+    refused = refusals(data.get("plugins"), allowed, file)
     said = {x.reason for x in errors}
     errors += [e for e in refused if e.reason not in said]
     untouchable = bool(refused) or (loader is not None and loader.refused)  # nothing may be imported
@@ -113,12 +113,12 @@ def _validate(data: Mapping[str, Any], file: str | None, allowed: _Allowed, load
         variant = Variant.model_validate(dict(data))
     except ValidationError as exc:
         sections = _sections(data)
-        errors += attribute(_errors_of(exc, file, echo=allowed is None) + _problems_left(sections, file))
+        errors += attribute(errors_of(exc, file, echo=allowed is None) + _problems_left(sections, file))
     plugins = [] if untouchable else _plugin_names(variant, data)
     beside: dict[str, str] = {}  # the plugin modules found beside a file, and where
-    with _rollback(plugins, loader):
+    with rollback(plugins, loader):
         if plugins and allowed is None and loader is not None:
-            errors += _import_beside(plugins, loader.beside, beside)
+            errors += import_beside(plugins, loader.beside, beside)
         if errors:
             if variant is None and not untouchable:
                 errors += attribute(
@@ -140,7 +140,7 @@ def _plugin_names(variant: Variant | None, data: Mapping[str, Any]) -> list[str]
     plugins = data.get("plugins")
     if not isinstance(plugins, list | tuple):
         return []
-    return [p for p in plugins if isinstance(p, str) and _MODULE_NAME.fullmatch(p)]
+    return [p for p in plugins if isinstance(p, str) and MODULE_NAME.fullmatch(p)]
 
 
 def _sections(data: Mapping[str, Any]) -> dict[str, BaseModel]:
@@ -177,7 +177,7 @@ def _failed_plugins_and_powers(
     powers named that no plugin registers."""
     said = {name for e in errors for name in _quoted(e.reason)}
     left = [p for p in plugins if p not in said]
-    found = _plugin_errors(left, file)
+    found = plugin_errors(left, file)
     if found or len(left) < len(plugins) or not isinstance(powers, Powers):
         return found
     try:
@@ -210,7 +210,7 @@ def _compile(variant: Variant, file: str | None, *, echo: bool = True) -> None:
             # A mechanic's settings (Mechanic.options_of): each problem of its table, worded as the rules' are.
             errors = [
                 VariantError(e.reason, file=file, key=key + (f".{e.key}" if e.key else ""))
-                for e in _errors_of(cause, file, echo=echo)
+                for e in errors_of(cause, file, echo=echo)
             ]
             raise VariantError.combine(errors) from cause
         raise VariantError.combine(_compile_errors(variant, exc, file)) from cause
@@ -228,7 +228,7 @@ def _compile_errors(variant: Variant, exc: VariantError, file: str | None) -> li
         if key.startswith("rules.powers."):
             return _unknown_powers(variant.rules.powers, rules_manager(variant), file) or [first]
         if key == "plugins" and len(variant.plugins) > 1:
-            return _plugin_errors(variant.plugins, file) or [first]
+            return plugin_errors(variant.plugins, file) or [first]
     except Exception:  # the report of one problem is better than none
         return [first]
     return [first]

@@ -49,7 +49,7 @@ from .key_types import CONTROL, FrozenTable, Points, PowerName, RankName, Second
 from .play import Call, DrawRules, Matching
 from .table import DECK_RANKS, Deal, Deck, Peek, Players
 from .timing import Timing
-from .variant import _MODULE_NAME as _MODULE_NAME
+from .variant import MODULE_NAME as MODULE_NAME
 from .variant import Problem, Rules, Variant, rules_problems
 
 __all__ = [

@@ -10,8 +10,8 @@ from typing import Annotated, Literal
 from pydantic import BeforeValidator, Field, field_validator
 
 from .bounds import MAX_NAME_LENGTH, MAX_POINTS
-from .checks import _card_keys, _rank_keys
-from .key_types import Points, PowerName, RankName, Table, _Section
+from .checks import card_keys, rank_keys
+from .key_types import Points, PowerName, RankName, Section, Table
 
 DEFAULT_VALUES: dict[str, int] = {
     "A": 1,
@@ -31,7 +31,7 @@ DEFAULT_VALUES: dict[str, int] = {
 }
 
 
-class Values(_Section):
+class Values(Section):
     """Points of each card: by rank, then per-card overrides (e.g. red kings)."""
 
     ranks: Table[RankName, Points] = Field(
@@ -44,17 +44,17 @@ class Values(_Section):
         description=f"Points of single cards, e.g. KS = 15 (-{MAX_POINTS} to {MAX_POINTS}).",
     )
 
-    _norm = field_validator("cards", mode="before")(classmethod(lambda cls, v: _card_keys(v)))
+    _norm = field_validator("cards", mode="before")(classmethod(lambda cls, v: card_keys(v)))
 
     @field_validator("ranks", mode="before")
     @classmethod
     def _keep_defaults(cls, v: object) -> object:
         if isinstance(v, Mapping):
-            return {**DEFAULT_VALUES, **_rank_keys(v)}
+            return {**DEFAULT_VALUES, **rank_keys(v)}
         return v
 
 
-class Powers(_Section):
+class Powers(Section):
     """Card powers."""
 
     trigger: Literal["drawn_thrown", "landing"] = Field(
@@ -71,7 +71,7 @@ class Powers(_Section):
         description="After a stock draw, the card replaced out of the layout also gives its power, resolved as "
         "part of the replace: it cannot be declined ('pass' is offered only when it has no use) (cambia house rule).",
     )
-    ranks: Annotated[Table[RankName, PowerName], BeforeValidator(_rank_keys)] = Field(
+    ranks: Annotated[Table[RankName, PowerName], BeforeValidator(rank_keys)] = Field(
         default_factory=dict,
         description=f"Power by rank (a power's name: at most {MAX_NAME_LENGTH} characters, on one line).",
     )
@@ -81,4 +81,4 @@ class Powers(_Section):
         "line).",
     )
 
-    _norm = field_validator("cards", mode="before")(classmethod(lambda cls, v: _card_keys(v)))
+    _norm = field_validator("cards", mode="before")(classmethod(lambda cls, v: card_keys(v)))

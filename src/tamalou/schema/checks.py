@@ -14,7 +14,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from ..cards import JOKER, parse_card
 
 
-def _card_keys(value: Any) -> Any:
+def card_keys(value: Any) -> Any:
     """A table keyed by cards (``values.cards``, ``powers.cards``), its keys written the standard way
     (``kh`` is ``KH``). Every key that is no card is an error, and so are two keys naming one card."""
     if not isinstance(value, Mapping):
@@ -26,11 +26,13 @@ def _card_keys(value: Any) -> Any:
         try:
             card = parse_card(key)
         except ValueError as exc:
-            errors.append(_error("card_key", (str(key),), f"{key!r} is not a card: {exc}", key))
+            errors.append(error_details("card_key", (str(key),), f"{key!r} is not a card: {exc}", key))
             continue
         text = str(card)
         if text in first:
-            errors.append(_error("key_collision", (), f"{first[text]!r} and {key!r} both name the card {text}", key))
+            errors.append(
+                error_details("key_collision", (), f"{first[text]!r} and {key!r} both name the card {text}", key)
+            )
             continue
         first[text] = key
         out[text] = v
@@ -39,7 +41,7 @@ def _card_keys(value: Any) -> Any:
     return out
 
 
-def _rank_keys(value: Any) -> Any:
+def rank_keys(value: Any) -> Any:
     """A table keyed by ranks: two keys naming one rank (``a`` and ``A``) are an error. The keys are
     upper-cased by ``RankName`` afterwards."""
     if not isinstance(value, Mapping):
@@ -51,7 +53,9 @@ def _rank_keys(value: Any) -> Any:
             continue
         name = key.upper()
         if name in first:
-            errors.append(_error("key_collision", (), f"{first[name]!r} and {key!r} both name the rank {name}", key))
+            errors.append(
+                error_details("key_collision", (), f"{first[name]!r} and {key!r} both name the rank {name}", key)
+            )
         else:
             first[name] = key
     if errors:
@@ -59,26 +63,26 @@ def _rank_keys(value: Any) -> Any:
     return value
 
 
-def _twice(items: tuple[Any, ...]) -> list[Any]:
+def named_twice(items: tuple[Any, ...]) -> list[Any]:
     """The items listed more than once, in the order of their first place (in linear time)."""
     return [x for x, k in Counter(items).items() if k > 1]  # (a Counter keeps the order items come in)
 
 
-def _once(items: tuple[Any, ...]) -> tuple[Any, ...]:
+def once_each(items: tuple[Any, ...]) -> tuple[Any, ...]:
     """A list whose items are all different (an ``AfterValidator``)."""
-    twice = _twice(items)
+    twice = named_twice(items)
     if twice:
         raise PydanticCustomError("listed_twice", "{items} listed more than once", {"items": repr(twice[0])})
     return items
 
 
-def _error(kind: str, loc: tuple[str | int, ...], message: str, value: Any) -> InitErrorDetails:
+def error_details(kind: str, loc: tuple[str | int, ...], message: str, value: Any) -> InitErrorDetails:
     """One error at ``loc`` (relative to the model that raises it), for ``ValidationError.from_exception_data``.
     ``cross_field`` errors are checked on the merged variant only (see
     ``tamalou.rulesets.problems._partial_errors``)."""
     return {"type": PydanticCustomError(kind, "{message}", {"message": message}), "loc": loc, "input": value}
 
 
-def _not_in_deck(rank: str, ranks: tuple[str, ...], *, joker: bool = True) -> str:
+def not_in_deck(rank: str, ranks: tuple[str, ...], *, joker: bool = True) -> str:
     expected = [r for r in ranks if r != JOKER] + ([JOKER] if joker else [])
     return f"rank {rank!r} is not in the deck (expected one of {' '.join(expected)})"

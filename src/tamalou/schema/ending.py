@@ -9,11 +9,11 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field, ValidationError, model_validator
 
 from .bounds import MAX_LIMIT, MAX_MATCH_TURNS, MAX_POINTS, MAX_ROUNDS, MAX_TURNS
-from .checks import _error, _once
-from .key_types import Points, TieBreak, Tup, _Section
+from .checks import error_details, once_each
+from .key_types import Points, Section, TieBreak, Tup
 
 
-class End(_Section):
+class End(Section):
     """End of the round and who wins it."""
 
     win_max: Points | Literal["threshold"] | None = Field(
@@ -21,7 +21,7 @@ class End(_Section):
         description=f"Only a total at or under this may win: a number (-{MAX_POINTS} to {MAX_POINTS}), or "
         "'threshold' for the call threshold (Cartalogue: 5, the threshold). None: no such bound.",
     )
-    ties: Annotated[Tup[TieBreak], AfterValidator(_once)] = Field(
+    ties: Annotated[Tup[TieBreak], AfterValidator(once_each)] = Field(
         ("caller_behind",), description="Tie-breaks between equal totals, in order."
     )
     max_turns: int = Field(
@@ -34,7 +34,7 @@ class End(_Section):
     )
 
 
-class Scoring(_Section):
+class Scoring(Section):
     """What a round scores in a match of rounds (the round's ``Result.scores``)."""
 
     caller_won: Literal["total", "zero"] = Field(
@@ -47,7 +47,7 @@ class Scoring(_Section):
     )
 
 
-class Rounds(_Section):
+class Rounds(Section):
     """A match of several rounds (``tamalou.new_match``): how long it lasts and how it is won."""
 
     form: Literal["single", "fixed", "points", "wins"] = Field(
@@ -97,13 +97,13 @@ class Rounds(_Section):
         errors = []
         if self.count % self.count_multiple:
             why = f"expected a multiple of {self.count_multiple} (rounds.count_multiple), got {self.count}"
-            errors.append(_error("cross_field", ("count",), why, self.count))
+            errors.append(error_details("cross_field", ("count",), why, self.count))
         if self.form in ("fixed", "wins") and self.count > self.max_rounds:
             why = (
                 f"expected at most {self.max_rounds} rounds (rounds.max_rounds: the most rounds of a match), "
                 f"got {self.count}"
             )
-            errors.append(_error("cross_field", ("count",), why, self.count))
+            errors.append(error_details("cross_field", ("count",), why, self.count))
         if errors:
             raise ValidationError.from_exception_data("Rounds", errors)
         return self

@@ -1,6 +1,6 @@
 """The types the keys of the variant format are made of: ranks (``RankName``), times (``Seconds``), points
 (``Points``), power names, TOML arrays kept as tuples (``Tup``) and tables kept read-only (``Table``); the text
-checks of what is shown on one line and of a description (``CONTROL``); and ``_Section``, the base of every
+checks of what is shown on one line and of a description (``CONTROL``); and ``Section``, the base of every
 section of ``[rules]`` (strict, frozen, no unknown key).
 """
 
@@ -76,13 +76,13 @@ def _refuse(found: re.Match[str] | None, what: str) -> None:
         )
 
 
-def _one_line(text: str) -> str:
+def one_line(text: str) -> str:
     """A text shown on one line: no control character, no line break (an ``AfterValidator``)."""
     _refuse(_NOT_ON_ONE_LINE.search(text), "one line without control characters")
     return text
 
 
-def _description_text(text: str) -> str:
+def description_text(text: str) -> str:
     """A description: lines (newlines and tabs allowed), no other control character (an ``AfterValidator``)."""
     _refuse(CONTROL.search(text), "text without control characters (but newlines and tabs)")
     return text
@@ -90,13 +90,13 @@ def _description_text(text: str) -> str:
 
 #: A power's name (at most ``MAX_NAME_LENGTH`` characters, on one line). Powers are registered by plugins and
 #: checked when a variant is compiled, not here.
-PowerName = Annotated[str, Field(max_length=MAX_NAME_LENGTH), AfterValidator(_one_line)]
+PowerName = Annotated[str, Field(max_length=MAX_NAME_LENGTH), AfterValidator(one_line)]
 
 K = TypeVar("K")
 V = TypeVar("V")
 
 
-def _as_tuple(value: Any) -> Any:
+def as_tuple(value: Any) -> Any:
     """TOML arrays arrive as lists; the variant keeps immutable tuples."""
     return tuple(value) if isinstance(value, list) else value
 
@@ -104,11 +104,11 @@ def _as_tuple(value: Any) -> Any:
 class FrozenTable(dict[Any, Any]):
     """A read-only dict: a variant's tables cannot be changed after validation."""
 
-    def _read_only(self, *args: Any, **kwargs: Any) -> Any:
+    def read_only(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError("a variant's tables are read-only; build a new variant instead")
 
-    __setitem__ = __delitem__ = __ior__ = _read_only
-    clear = pop = popitem = setdefault = update = _read_only
+    __setitem__ = __delitem__ = __ior__ = read_only
+    clear = pop = popitem = setdefault = update = read_only
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (FrozenTable, (dict(self),))
@@ -120,16 +120,16 @@ class FrozenTable(dict[Any, Any]):
         return self
 
 
-def _read_only(value: Mapping[Any, Any]) -> Mapping[Any, Any]:
+def read_only(value: Mapping[Any, Any]) -> Mapping[Any, Any]:
     return FrozenTable(value)
 
 
 #: A TOML array kept as a tuple (items validated strictly: no "1" for 1).
-Tup = Annotated[tuple[V, ...], BeforeValidator(_as_tuple)]
+Tup = Annotated[tuple[V, ...], BeforeValidator(as_tuple)]
 #: A TOML table kept read-only.
-Table = Annotated[Mapping[K, V], AfterValidator(_read_only), PlainSerializer(dict)]
+Table = Annotated[Mapping[K, V], AfterValidator(read_only), PlainSerializer(dict)]
 
 
-class _Section(BaseModel):
+class Section(BaseModel):
     # strict: TOML values are typed, so "7" or true is never taken for 7.
     model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True, strict=True)

@@ -10,15 +10,15 @@ from pydantic import AfterValidator, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from .bounds import MAX_POINTS, MAX_TURNS
-from .checks import _once
-from .key_types import Points, RankName, Tup, _Section
+from .checks import once_each
+from .key_types import Points, RankName, Section, Tup
 
 
-class DrawRules(_Section):
+class DrawRules(Section):
     """Where a turn takes its card from."""
 
     from_discard: bool = Field(True, description="Whether the discard top may be taken.")
-    discard_forbidden: Annotated[Tup[RankName], AfterValidator(_once)] = Field(
+    discard_forbidden: Annotated[Tup[RankName], AfterValidator(once_each)] = Field(
         (), description="Ranks that may not be taken from the discard (e.g. J, Q, K)."
     )
     discard_must_replace: bool = Field(
@@ -47,7 +47,7 @@ class DrawRules(_Section):
     )
 
 
-class Matching(_Section):
+class Matching(Section):
     """Throwing cards of the discard top's rank, in turn or out of turn."""
 
     enabled: bool = Field(True, description="Whether matching is played at all.")
@@ -105,7 +105,7 @@ class Matching(_Section):
     )
 
 
-class Call(_Section):
+class Call(Section):
     """Calling Tamalou."""
 
     enabled: bool = Field(

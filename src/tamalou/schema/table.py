@@ -20,8 +20,8 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from ..cards import DEFAULT_RANK_COUNT, JOKER, RANKS, Card, parse_card
 from .bounds import MAX_DEAL, MAX_PLAYERS, MAX_RANKS
-from .checks import _error, _not_in_deck, _once, _rank_keys, _twice
-from .key_types import RankName, SuitName, Table, Tup, _as_tuple, _read_only, _Section
+from .checks import error_details, named_twice, not_in_deck, once_each, rank_keys
+from .key_types import RankName, Section, SuitName, Table, Tup, as_tuple, read_only
 
 DECK_RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 #: The most decks shuffled together (``deck.copies``).
@@ -86,10 +86,10 @@ def _copies(value: Any) -> Any:
                 f"expected a player count from 1 to {MAX_PLAYERS} as key: the fewest players from which that many "
                 "decks are shuffled together, e.g. {2 = 1, 5 = 2}"
             )
-            errors.append(_error("player_count", (str(key),), why, key))
+            errors.append(error_details("player_count", (str(key),), why, key))
             continue
         if n in first:
-            errors.append(_error("key_collision", (), f"{first[n]!r} and {key!r} both name {n} players", key))
+            errors.append(error_details("key_collision", (), f"{first[n]!r} and {key!r} both name {n} players", key))
             continue
         first[n] = key
         if type(copies) is not int:
@@ -102,7 +102,7 @@ def _copies(value: Any) -> Any:
             continue
         out[n] = copies
     if not value:
-        errors.append(_error("empty_table", (), "expected at least one player count, e.g. {2 = 1, 5 = 2}", {}))
+        errors.append(error_details("empty_table", (), "expected at least one player count, e.g. {2 = 1, 5 = 2}", {}))
     if errors:
         raise ValidationError.from_exception_data("copies", errors)
     return dict(sorted(out.items()))
@@ -118,7 +118,7 @@ Copies = Annotated[int, Field(ge=1, le=MAX_COPIES)]
 #: Numbers of decks by player count: each applies from its count (the fewest players) up to the next one's.
 CopiesByPlayers = Annotated[
     Mapping[Annotated[int, Field(ge=1, le=MAX_PLAYERS)], Copies],
-    AfterValidator(_read_only),
+    AfterValidator(read_only),
     PlainSerializer(_text_keys),
     WithJsonSchema(
         {
@@ -130,7 +130,7 @@ CopiesByPlayers = Annotated[
 ]
 
 
-class Players(_Section):
+class Players(Section):
     """How many may sit at the table."""
 
     min: int = Field(2, ge=1, le=MAX_PLAYERS, description=f"Fewest players (1 to {MAX_PLAYERS}).")
@@ -145,7 +145,7 @@ class Players(_Section):
         return self
 
 
-class Deck(_Section):
+class Deck(Section):
     """The cards in play."""
 
     ranks: Tup[RankName] = Field(
@@ -159,7 +159,7 @@ class Deck(_Section):
         description="Suits in the deck; none ([]) for a deck whose cards have no suit and are written as "
         "their rank alone (e.g. 7).",
     )
-    counts: Annotated[Table[RankName, Annotated[int, Field(ge=1, le=16)]], BeforeValidator(_rank_keys)] = Field(
+    counts: Annotated[Table[RankName, Annotated[int, Field(ge=1, le=16)]], BeforeValidator(rank_keys)] = Field(
         default_factory=dict,
         description="A deck without suits: copies of a rank in one deck (default 4, at most 16), e.g. 0 = 2. "
         "A deck with suits has one card of each rank per suit.",
@@ -225,15 +225,17 @@ class Deck(_Section):
     def _consistent(self) -> Deck:
         errors: list[InitErrorDetails] = []
         for key, items in (("ranks", self.ranks), ("suits", self.suits)):
-            twice = _twice(items)
+            twice = named_twice(items)
             if twice:
-                errors.append(_error("deck", (key,), f"{', '.join(map(repr, twice))} listed more than once", items))
+                errors.append(
+                    error_details("deck", (key,), f"{', '.join(map(repr, twice))} listed more than once", items)
+                )
         # Which ranks fit depends on the suits, which another file may set: checked on the merged variant.
         if self.suits:
             odd = [r for r in self.ranks if r not in RANKS and r != JOKER]
             if odd:
                 errors.append(
-                    _error(
+                    error_details(
                         "cross_field",
                         ("ranks",),
                         f"rank {odd[0]!r} is not a standard rank: a deck with suits has ranks among "
@@ -243,7 +245,7 @@ class Deck(_Section):
                 )
             if self.counts:
                 errors.append(
-                    _error(
+                    error_details(
                         "cross_field",
                         ("counts",),
                         "counts is for a deck without suits (suits = []): with suits, a deck has one card "
@@ -255,18 +257,20 @@ class Deck(_Section):
             for r in self.ranks:
                 why = _bare_rank_problem(r)
                 if why:
-                    errors.append(_error("cross_field", ("ranks",), why, self.ranks))
+                    errors.append(error_details("cross_field", ("ranks",), why, self.ranks))
             for r in self.counts:
                 if r not in self.ranks:
                     errors.append(
-                        _error("cross_field", ("counts", r), _not_in_deck(r, self.ranks, joker=False), self.counts[r])
+                        error_details(
+                            "cross_field", ("counts", r), not_in_deck(r, self.ranks, joker=False), self.counts[r]
+                        )
                     )
         if errors:
             raise ValidationError.from_exception_data("Deck", errors)
         return self
 
 
-class Deal(_Section):
+class Deal(Section):
     """Setting up a round."""
 
     cards: int = Field(4, ge=1, le=MAX_DEAL, description=f"Face-down cards dealt to each player (1 to {MAX_DEAL}).")
@@ -275,7 +279,7 @@ class Deal(_Section):
     )
     grid: Annotated[
         tuple[Annotated[int, Field(ge=1, le=MAX_DEAL)], Annotated[int, Field(ge=1, le=MAX_DEAL)]] | None,
-        BeforeValidator(_as_tuple),
+        BeforeValidator(as_tuple),
     ] = Field(
         None,
         description="The layouts' shape, [rows, columns] (rows x columns = rules.deal.cards): slot s is at row "
@@ -295,13 +299,13 @@ class Deal(_Section):
     )
 
 
-class Peek(_Section):
+class Peek(Section):
     """The opening peek at one's own cards."""
 
     mode: Literal["fixed", "choose", "none"] = Field(
         "fixed", description="'fixed': the slots below are shown at the deal; 'choose': each player picks."
     )
-    slots: Annotated[Tup[Annotated[int, Field(ge=0, le=MAX_DEAL - 1)]], AfterValidator(_once)] = Field(
+    slots: Annotated[Tup[Annotated[int, Field(ge=0, le=MAX_DEAL - 1)]], AfterValidator(once_each)] = Field(
         (0, 1),
         description=f"Slots shown when mode is 'fixed' (0 is the first card dealt; 0 to {MAX_DEAL - 1}, each "
         "below rules.deal.cards).",

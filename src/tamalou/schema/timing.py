@@ -7,13 +7,13 @@ from __future__ import annotations
 from pydantic import Field
 
 from .bounds import MAX_LOCKOUTS, MAX_SECONDS, MAX_TURNS
-from .key_types import Seconds, Tup, _Section
+from .key_types import Seconds, Section, Tup
 
 _SECONDS = f"Seconds: a finite number from 0 to {MAX_SECONDS:.0f} (a year)."
 _SECONDS_EACH = f"a finite number of seconds from 0 to {MAX_SECONDS:.0f} (a year)"
 
 
-class Timing(_Section):
+class Timing(Section):
     """Time, for rulesets played against the clock (tamalou.fun). Time is an input: actions carry ``at``
     (seconds) and a ``tick`` action advances it; the machine's clock is never read.
     ``turn_seconds = 0`` means an untimed game: nothing below then applies.

@@ -38,15 +38,15 @@ from .bounds import (
     MAX_TITLE_LENGTH,
 )
 from .card_rules import DEFAULT_VALUES, Powers, Values
-from .checks import _error, _not_in_deck
+from .checks import error_details, not_in_deck
 from .ending import End, Rounds, Scoring
-from .key_types import Table, Tup, _description_text, _one_line, _Section
+from .key_types import Section, Table, Tup, description_text, one_line
 from .play import Call, DrawRules, Matching
 from .table import MAX_COPIES, Deal, Deck, Peek, Players
 from .timing import Timing
 
 
-class Rules(_Section):
+class Rules(Section):
     """Every rule of a variant, one table per part of the game."""
 
     players: Players = Players()
@@ -68,7 +68,7 @@ class Rules(_Section):
         """The checks between sections (``cross_field``: another file may set the other section)."""
         problems = rules_problems(self.__dict__)
         if problems:
-            errors = [_error("cross_field", loc, message, value) for loc, message, value in problems]
+            errors = [error_details("cross_field", loc, message, value) for loc, message, value in problems]
             raise ValidationError.from_exception_data("Rules", errors)
         return self
 
@@ -232,15 +232,15 @@ def _cards_problems(deck: Deck, values: Values | None, powers: Powers | None, dr
         for r in values.ranks:
             # values.ranks holds the standard defaults whatever the deck: only other ranks were set by a file.
             if r not in known and r not in DEFAULT_VALUES:
-                out.append((("values", "ranks", r), _not_in_deck(r, deck.ranks), r))
+                out.append((("values", "ranks", r), not_in_deck(r, deck.ranks), r))
     if powers is not None:
         for r in powers.ranks:
             if r not in known:
-                out.append((("powers", "ranks", r), _not_in_deck(r, deck.ranks), r))
+                out.append((("powers", "ranks", r), not_in_deck(r, deck.ranks), r))
     if draw is not None:
         for r in draw.discard_forbidden:
             if r not in known:
-                out.append((("draw", "discard_forbidden"), _not_in_deck(r, deck.ranks), r))
+                out.append((("draw", "discard_forbidden"), not_in_deck(r, deck.ranks), r))
     tables = [(name, section.cards) for name, section in (("values", values), ("powers", powers)) if section]
     for section_name, table in tables:
         for text in table:
@@ -262,7 +262,7 @@ def _cards_problems(deck: Deck, values: Values | None, powers: Powers | None, dr
     return out
 
 
-_MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
 def _named(name: str) -> str:
@@ -281,7 +281,7 @@ def _too_long(most: int) -> PydanticCustomError:
 
 def _variant_name(name: str) -> str:
     """A variant's name: at most ``MAX_NAME_LENGTH`` characters; a composition's (its rulesets' names joined
-    by ``+``), at most ``MAX_NAME_PARTS`` such names, each that short (an ``AfterValidator``, after ``_one_line``)."""
+    by ``+``), at most ``MAX_NAME_PARTS`` such names, each that short (an ``AfterValidator``, after ``one_line``)."""
     if len(name) <= MAX_NAME_LENGTH:
         return name
     parts = name.split("+")
@@ -307,12 +307,12 @@ def _base_name(base: str | None) -> str | None:
     if base is not None:
         if len(base) > MAX_BASE_LENGTH:
             raise _too_long(MAX_BASE_LENGTH)
-        _one_line(base)
+        one_line(base)
     return base
 
 
 def _module_name(name: str) -> str:
-    if not _MODULE_NAME.fullmatch(name):
+    if not MODULE_NAME.fullmatch(name):
         raise PydanticCustomError(
             "module_name", "expected a module name like my_rules or my_package.rules, got {got}", {"got": repr(name)}
         )
@@ -324,30 +324,30 @@ class Variant(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True, strict=True)
 
-    name: Annotated[str, AfterValidator(_named), AfterValidator(_one_line), AfterValidator(_variant_name)] = Field(
+    name: Annotated[str, AfterValidator(_named), AfterValidator(one_line), AfterValidator(_variant_name)] = Field(
         description=f"The name it is found by (case-insensitive): at most {MAX_NAME_LENGTH} characters, on one line "
         f"(a composition's is its rulesets' names joined by '+', at most {MAX_NAME_PARTS} of them).",
     )
     aliases: Tup[
-        Annotated[str, Field(max_length=MAX_NAME_LENGTH), AfterValidator(_named), AfterValidator(_one_line)]
+        Annotated[str, Field(max_length=MAX_NAME_LENGTH), AfterValidator(_named), AfterValidator(one_line)]
     ] = Field(
         (),
         max_length=MAX_ALIASES,
         description=f"Other names it is found by: at most {MAX_ALIASES}, each at most {MAX_NAME_LENGTH} "
         "characters, on one line.",
     )
-    title: Annotated[str, AfterValidator(_one_line)] = Field(
+    title: Annotated[str, AfterValidator(one_line)] = Field(
         "",
         max_length=MAX_TITLE_LENGTH,
         description=f"A human title: at most {MAX_TITLE_LENGTH} characters, on one line.",
     )
-    description: Annotated[str, AfterValidator(_description_text)] = Field(
+    description: Annotated[str, AfterValidator(description_text)] = Field(
         "",
         max_length=MAX_DESCRIPTION_LENGTH,
         description=f"What this ruleset is: at most {MAX_DESCRIPTION_LENGTH} characters (newlines and tabs "
         "allowed, no other control character).",
     )
-    sources: Tup[Annotated[str, Field(max_length=MAX_SOURCE_LENGTH), AfterValidator(_one_line)]] = Field(
+    sources: Tup[Annotated[str, Field(max_length=MAX_SOURCE_LENGTH), AfterValidator(one_line)]] = Field(
         (),
         max_length=MAX_SOURCES,
         description=f"The rule texts it follows: at most {MAX_SOURCES}, each at most {MAX_SOURCE_LENGTH} "
@@ -365,7 +365,7 @@ class Variant(BaseModel):
     )
     rules: Rules = Rules()
     options: Table[
-        Annotated[str, Field(max_length=MAX_NAME_LENGTH), AfterValidator(_named), AfterValidator(_one_line)],
+        Annotated[str, Field(max_length=MAX_NAME_LENGTH), AfterValidator(_named), AfterValidator(one_line)],
         Annotated[Table[str, Any], Field(max_length=MAX_OPTIONS)],
     ] = Field(
         default_factory=dict,

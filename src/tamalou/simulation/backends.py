@@ -18,8 +18,8 @@ from ..play import BotLike
 from ..rulesets import is_registered, load_variant
 from ..schema import Variant
 from ..verify.interruptions import quiet_worker, signals_held, stop_workers
-from .games import _run_chunk
-from .tally import _Tally
+from .games import run_chunk
+from .tally import Tally
 
 R = TypeVar("R")
 
@@ -31,28 +31,28 @@ Backend = Literal["inline", "process", "ray"]
 # ----------------------------------------------------------------------------- bots and rulesets by name
 
 
-def _factory(name: str) -> Callable[[int], BotLike]:
+def factory(name: str) -> Callable[[int], BotLike]:
     """What ``make_bot(name, seed)`` calls, found once for a run (``ValueError`` for an unknown name)."""
     from ..bots import bot_factory
 
     return bot_factory(name)
 
 
-def _bot_names(bots: str | Sequence[str]) -> list[str]:
+def bot_names(bots: str | Sequence[str]) -> list[str]:
     names = [bots] if isinstance(bots, str) else list(bots)
     if not names:
         raise ValueError("no bot: name at least one (tamalou.bots.bot_names() lists them)")
     for name in names:
         if not isinstance(name, str):
             raise TypeError(f"a bot is given by its name (tamalou.bots.bot_names()), got {name!r}")
-        _factory(name)  # an unknown name: the error lists the bots
+        factory(name)  # an unknown name: the error lists the bots
     return [name.strip() if is_bot_file(name) else name.strip().lower() for name in names]
 
 
 VariantRef = str | list[str] | dict[str, Any]
 
 
-def _variant_ref(v: Variant) -> VariantRef:
+def variant_ref(v: Variant) -> VariantRef:
     """How the ruleset travels to a worker: its registered name(s), or its stand-alone TOML text."""
     from ..verify import EmbeddedVariant
 
@@ -67,7 +67,7 @@ def _variant_ref(v: Variant) -> VariantRef:
 _LOADED: dict[str, Variant] = {}
 
 
-def _variant_of(ref: VariantRef) -> Variant:
+def variant_of(ref: VariantRef) -> Variant:
     """The ruleset a worker was sent (loaded once per process)."""
     key = json.dumps(ref, sort_keys=True)
     v = _LOADED.get(key)
@@ -85,7 +85,7 @@ def _variant_of(ref: VariantRef) -> Variant:
 # ----------------------------------------------------------------------------- the backends
 
 
-def _chunks(games: int, workers: int, most: int = 500) -> list[tuple[int, int]]:
+def chunk_ranges(games: int, workers: int, most: int = 500) -> list[tuple[int, int]]:
     """Consecutive ranges of game indices: about eight per worker, at most ``most`` games each."""
     size = max(1, min(most, math.ceil(games / (8 * max(1, workers)))))
     return [(a, min(games, a + size)) for a in range(0, games, size)]
@@ -101,32 +101,32 @@ def _init_pool(ref: VariantRef, names: list[str]) -> None:
     from ..engine.rulebook import rulebook
 
     quiet_worker()  # Ctrl-C reaches the whole process group: the parent alone stops the run, and its workers
-    v = _variant_of(ref)
+    v = variant_of(ref)
     rulebook(v)
-    _POOL = (v, [_factory(n) for n in names])
+    _POOL = (v, [factory(n) for n in names])
 
 
-def _pool_chunk(players: int, seed: int, start: int, stop: int) -> tuple[int, _Tally]:
+def _pool_chunk(players: int, seed: int, start: int, stop: int) -> tuple[int, Tally]:
     assert _POOL is not None
-    return start, _run_chunk(_POOL[0], _POOL[1], players, seed, start, stop)
+    return start, run_chunk(_POOL[0], _POOL[1], players, seed, start, stop)
 
 
-def _ray_chunk(ref: VariantRef, names: list[str], players: int, seed: int, start: int, stop: int) -> _Tally:
-    return _run_chunk(_variant_of(ref), [_factory(n) for n in names], players, seed, start, stop)
+def _ray_chunk(ref: VariantRef, names: list[str], players: int, seed: int, start: int, stop: int) -> Tally:
+    return run_chunk(variant_of(ref), [factory(n) for n in names], players, seed, start, stop)
 
 
-def _run_inline(
+def run_inline(
     v: Variant, names: list[str], players: int, seed: int, chunks: list[tuple[int, int]], done: Callable[[int], None]
-) -> list[_Tally]:
-    factories = [_factory(n) for n in names]
+) -> list[Tally]:
+    factories = [factory(n) for n in names]
     out = []
     for a, b in chunks:
-        out.append(_run_chunk(v, factories, players, seed, a, b))
+        out.append(run_chunk(v, factories, players, seed, a, b))
         done(b - a)
     return out
 
 
-def _pooled(
+def pooled(
     calls: Sequence[tuple[Callable[..., R], tuple[Any, ...]]],
     workers: int,
     initializer: Callable[..., None] = quiet_worker,
@@ -157,7 +157,7 @@ def _pooled(
     pool.shutdown(wait=True)
 
 
-def _run_process(
+def run_process(
     v: Variant,
     names: list[str],
     players: int,
@@ -165,17 +165,17 @@ def _run_process(
     chunks: list[tuple[int, int]],
     workers: int,
     done: Callable[[int], None],
-) -> list[_Tally]:
-    """The chunks on a pool of ``workers`` processes (``_pooled``), in chunk order."""
-    found: dict[int, _Tally] = {}
+) -> list[Tally]:
+    """The chunks on a pool of ``workers`` processes (``pooled``), in chunk order."""
+    found: dict[int, Tally] = {}
     calls = [(_pool_chunk, (players, seed, a, b)) for a, b in chunks]
-    for _, (start, tally) in _pooled(calls, workers, _init_pool, (_variant_ref(v), names)):
+    for _, (start, tally) in pooled(calls, workers, _init_pool, (variant_ref(v), names)):
         found[start] = tally
         done(tally.games)
     return [found[a] for a, _ in chunks]
 
 
-def _ray() -> Any:
+def import_ray() -> Any:
     try:
         import ray
     except ImportError:
@@ -183,7 +183,7 @@ def _ray() -> Any:
     return ray
 
 
-def _ray_start(ray: Any) -> None:
+def ray_start(ray: Any) -> None:
     """Use the Ray instance of this process, or ``ray.init()``: the cluster at ``RAY_ADDRESS`` if set,
     else a local one (left running for the next run; ``ray.shutdown()`` ends it)."""
     if ray.is_initialized():
@@ -196,23 +196,23 @@ def _ray_start(ray: Any) -> None:
         ray.init(include_dashboard=False, logging_level=logging.WARNING)
 
 
-def _ray_workers(ray: Any) -> int:
+def ray_workers(ray: Any) -> int:
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
 
-def _run_ray(
+def run_ray(
     v: Variant,
     names: list[str],
     players: int,
     seed: int,
     chunks: list[tuple[int, int]],
     done: Callable[[int], None],
-) -> list[_Tally]:
-    ray = _ray()
+) -> list[Tally]:
+    ray = import_ray()
     task = ray.remote(_ray_chunk)
-    ref = _variant_ref(v)
+    ref = variant_ref(v)
     pending = {task.remote(ref, names, players, seed, a, b): a for a, b in chunks}
-    found: dict[int, _Tally] = {}
+    found: dict[int, Tally] = {}
     try:
         while pending:
             ready, _ = ray.wait(list(pending), num_returns=1)

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 
 from pydantic import Field
 
-from .report import Estimate, SimulationReport, _Model
+from .report import Estimate, Model, SimulationReport
 
 
-class BalanceLine(_Model):
+class BalanceLine(Model):
     """One figure of the balance report, for each ruleset compared."""
 
     metric: str
@@ -19,7 +19,7 @@ class BalanceLine(_Model):
     differs: bool = Field(description="Whether two of the intervals do not overlap.")
 
 
-class Comparison(_Model):
+class Comparison(Model):
     """Rulesets side by side: each one's report and the balance figures."""
 
     reports: list[SimulationReport]

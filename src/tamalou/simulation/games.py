@@ -14,7 +14,7 @@ from ..events import Event
 from ..match import new_match
 from ..play import BotLike, play_out
 from ..schema import Variant
-from .tally import _count, _Tally
+from .tally import Tally, count_value
 
 # ----------------------------------------------------------------------------- seeds
 
@@ -36,7 +36,7 @@ def bot_seed(game_seed: int, seat: int, round: int | None = None) -> int:
 # ----------------------------------------------------------------------------- the games
 
 
-def _round(tally: _Tally, game: Any, bots: list[BotLike]) -> None:
+def _round(tally: Tally, game: Any, bots: list[BotLike]) -> None:
     """Play one round out and count it."""
     events: list[Event] = []
     last_turn = game.turn
@@ -54,8 +54,8 @@ def _round(tally: _Tally, game: Any, bots: list[BotLike]) -> None:
                 if type(p) is int:
                     seats[p] += 1
     tally.rounds += 1
-    _count(tally.turns, last_turn + 1)
-    _count(tally.actions, len(game.actions))
+    count_value(tally.turns, last_turn + 1)
+    count_value(tally.actions, len(game.actions))
     reasons = tally.reasons
     reasons[game.reason] = reasons.get(game.reason, 0) + 1
     if not winners:
@@ -85,16 +85,16 @@ def _round(tally: _Tally, game: Any, bots: list[BotLike]) -> None:
             tally.calls_won[caller] += 1
 
 
-def _run_chunk(
+def run_chunk(
     variant: Variant,
     factories: Sequence[Callable[[int], BotLike]],
     players: int,
     seed: int,
     start: int,
     stop: int,
-) -> _Tally:
+) -> Tally:
     """Play games ``start`` to ``stop - 1`` of the run and count them."""
-    tally = _Tally(players)
+    tally = Tally(players)
     seats = [factories[p % len(factories)] for p in range(players)]
     is_match = variant.rules.rounds.form != "single"
     for i in range(start, stop):
@@ -108,7 +108,7 @@ def _run_chunk(
                     m.next_round()
                 result = m.result()
                 tally.matches += 1
-                _count(tally.match_rounds, len(result.rounds))
+                count_value(tally.match_rounds, len(result.rounds))
                 for p in result.winners:
                     tally.match_wins[p] += 1
                 ahead = 0
@@ -117,7 +117,7 @@ def _run_chunk(
                         tally.match_places[p][ahead] += 1
                     ahead += len(group)
                 for p, v in enumerate(result.totals):
-                    _count(tally.match_totals[p], v)
+                    count_value(tally.match_totals[p], v)
             else:
                 game = new_round(variant, players, seed=gs)
                 _round(tally, game, [make(bot_seed(gs, p)) for p, make in enumerate(seats)])

@@ -17,11 +17,11 @@ PERCENTILES = (10, 25, 50, 75, 90)
 Z95 = 1.959963984540054
 
 
-class _Model(BaseModel):
+class Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class Distribution(_Model):
+class Distribution(Model):
     """A distribution of integers, exactly: the histogram and what is read from it."""
 
     count: int = Field(description="How many values.")
@@ -78,7 +78,7 @@ class Distribution(_Model):
         return Estimate(value=self.mean, low=self.mean - half, high=self.mean + half, n=self.count)
 
 
-class Estimate(_Model):
+class Estimate(Model):
     """A figure with its 95 % confidence interval, from ``n`` observations."""
 
     value: float | None
@@ -104,7 +104,7 @@ class Estimate(_Model):
         return self.low <= other.high and other.low <= self.high
 
 
-class Side(_Model):
+class Side(Model):
     """One seat, or every seat one bot played, over the rounds: wins, places, totals, calls, matches."""
 
     bot: str
@@ -125,7 +125,7 @@ class Side(_Model):
     penalties: int = Field(description="Penalty cards it took.")
 
 
-class RoundStats(_Model):
+class RoundStats(Model):
     """Every round played: their length, how they ended, and each seat's and bot's results."""
 
     rounds: int
@@ -149,7 +149,7 @@ class RoundStats(_Model):
     by_bot: dict[str, Side]
 
 
-class MatchSide(_Model):
+class MatchSide(Model):
     """One seat, or every seat one bot played, over the matches."""
 
     bot: str
@@ -162,7 +162,7 @@ class MatchSide(_Model):
     total: Distribution = Field(description="Cumulative match totals ('wins' form: rounds won).")
 
 
-class MatchStats(_Model):
+class MatchStats(Model):
     """Whole matches (rulesets of several rounds)."""
 
     form: str
@@ -172,7 +172,7 @@ class MatchStats(_Model):
     by_bot: dict[str, MatchSide]
 
 
-class RunInfo(_Model):
+class RunInfo(Model):
     """How the run went (not a statistic: it changes from run to run)."""
 
     backend: str
@@ -182,7 +182,7 @@ class RunInfo(_Model):
     notes: list[str] = Field(default_factory=list)
 
 
-class SimulationReport(_Model):
+class SimulationReport(Model):
     """What ``simulate`` found. ``statistics()`` is everything but ``run``: the same for a given ruleset,
     player count, bots, game count and seed, whatever the backend and the number of workers."""
 

@@ -15,22 +15,22 @@ from ..verify.interruptions import unguarded_note
 from .backends import (
     BACKENDS,
     Backend,
-    _bot_names,
-    _chunks,
-    _ray,
-    _ray_start,
-    _ray_workers,
-    _run_inline,
-    _run_process,
-    _run_ray,
+    bot_names,
+    chunk_ranges,
+    import_ray,
+    ray_start,
+    ray_workers,
+    run_inline,
+    run_process,
+    run_ray,
 )
 from .report import RunInfo, SimulationReport
-from .tally import _report, _Tally
+from .tally import Tally, tally_report
 
 ProgressCallback = Callable[[int, int], None]
 
 
-def _players(v: Variant, players: int | None) -> int:
+def player_count(v: Variant, players: int | None) -> int:
     lo, hi = v.rules.players.min, v.rules.players.max
     if players is None:
         return min(max(4, lo), hi)
@@ -77,8 +77,8 @@ def simulate(
     if workers is not None and (type(workers) is not int or workers < 1):
         raise ValueError(f"workers must be at least 1, got {workers!r}")
     v = variant if isinstance(variant, Variant) else load_variant(variant)
-    n = _players(v, players)
-    names = _bot_names(bots)
+    n = player_count(v, players)
+    names = bot_names(bots)
     seats = [names[p % len(names)] for p in range(n)]
     finished = 0
 
@@ -90,11 +90,11 @@ def simulate(
 
     notes: list[str] = []
     if backend == "ray":
-        ray = _ray()
-        _ray_start(ray)  # not timed: a cluster is usually up already
-        used = workers if workers is not None else _ray_workers(ray)
+        ray = import_ray()
+        ray_start(ray)  # not timed: a cluster is usually up already
+        used = workers if workers is not None else ray_workers(ray)
         start = time.perf_counter()
-        tallies = _run_ray(v, names, n, seed, _chunks(games, used), done)
+        tallies = run_ray(v, names, n, seed, chunk_ranges(games, used), done)
     else:
         from ..verify import default_workers
 
@@ -103,19 +103,19 @@ def simulate(
         if unguarded is not None:
             notes.append(unguarded)
             used = 1
-        chunks = _chunks(games, used)
+        chunks = chunk_ranges(games, used)
         start = time.perf_counter()
         tallies = []
         if used > 1:
             try:
-                tallies = _run_process(v, names, n, seed, chunks, used, done)
+                tallies = run_process(v, names, n, seed, chunks, used, done)
             except (BrokenProcessPool, pickle.PicklingError, OSError) as exc:
                 notes.append(f"the worker processes failed ({type(exc).__name__}: {exc}); the games were played here")
                 used, finished = 1, 0
         if not tallies:
-            tallies = _run_inline(v, names, n, seed, chunks, done)
+            tallies = run_inline(v, names, n, seed, chunks, done)
     seconds = time.perf_counter() - start
-    total = _Tally(n)
+    total = Tally(n)
     for t in tallies:
         total.add(t)
     run = RunInfo(
@@ -125,4 +125,4 @@ def simulate(
         games_per_second=games / seconds if seconds > 0 else None,
         notes=notes,
     )
-    return _report(v, seats, seed, total, run)
+    return tally_report(v, seats, seed, total, run)

@@ -33,10 +33,10 @@ from ..play import BotLike, play_game, seat_bot
 from ..rulesets import load_variant
 from ..schema import Variant
 from ..verify.interruptions import unguarded_note
-from .backends import VariantRef, _bot_names, _chunks, _factory, _pooled, _variant_of, _variant_ref
+from .backends import VariantRef, bot_names, chunk_ranges, factory, pooled, variant_of, variant_ref
 from .games import bot_seed, game_seed
 from .report import Estimate
-from .run import _players
+from .run import player_count
 
 __all__ = ["TournamentLine", "TournamentReport", "tournament"]
 
@@ -121,8 +121,8 @@ def _game(
 
 
 def _chunk(ref: VariantRef, bot: str, field: str, n: int, seed: int, start: int, stop: int) -> list[_Outcome]:
-    v = _variant_of(ref)
-    make, other = _factory(bot), _factory(field)
+    v = variant_of(ref)
+    make, other = factory(bot), factory(field)
     return [_game(v, make, other, n, seed, i) for i in range(start, stop)]
 
 
@@ -169,11 +169,11 @@ def tournament(
         raise ValueError(f"games must be at least 1, got {games!r}")
     specs = list(variant) if isinstance(variant, list | tuple) else [variant]
     variants = [s if isinstance(s, Variant) else load_variant(s) for s in specs]  # type: ignore[arg-type]
-    names = _bot_names(bots)
-    field = _bot_names(against)
+    names = bot_names(bots)
+    field = bot_names(against)
     if len(field) != 1:
         raise ValueError(f"the field is one bot, got {', '.join(field)}")
-    jobs = [(v, _players(v, players), name) for v in variants for name in names]
+    jobs = [(v, player_count(v, players), name) for v in variants for name in names]
     total = len(jobs) * games
     from ..verify import default_workers
 
@@ -184,11 +184,11 @@ def tournament(
         notes.append(unguarded)
         used = 1
     found: dict[tuple[int, int], list[_Outcome]] = {}
-    tasks = [(k, a, b) for k in range(len(jobs)) for a, b in _chunks(games, used, most=25)]
-    refs = [_variant_ref(v) for v, _, _ in jobs]
+    tasks = [(k, a, b) for k in range(len(jobs)) for a, b in chunk_ranges(games, used, most=25)]
+    refs = [variant_ref(v) for v, _, _ in jobs]
     calls = [(_chunk, (refs[k], jobs[k][2], field[0], jobs[k][1], seed, a, b)) for k, a, b in tasks]
     start = time.perf_counter()
-    played = _pooled(calls, used) if used > 1 else ((i, call(*args)) for i, (call, args) in enumerate(calls))
+    played = pooled(calls, used) if used > 1 else ((i, call(*args)) for i, (call, args) in enumerate(calls))
     finished = 0
     for i, outcomes in played:
         k, a, _ = tasks[i]

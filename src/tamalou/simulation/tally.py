@@ -1,4 +1,4 @@
-"""The counters of a run (``_Tally``: integers, lists and histograms, added up exactly over the games,
+"""The counters of a run (``Tally``: integers, lists and histograms, added up exactly over the games,
 pickled to and from the workers) and the report made from them."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ _COUNTED = ("matched", "missed", "late", "penalty")
 # ----------------------------------------------------------------------------- plain counters
 
 
-def _count(hist: dict[int, int], value: int) -> None:
+def count_value(hist: dict[int, int], value: int) -> None:
     hist[value] = hist.get(value, 0) + 1
 
 
@@ -24,7 +24,7 @@ def _add_hist(into: dict[int, int], other: Mapping[int, int]) -> None:
         into[v] = into.get(v, 0) + k
 
 
-class _Tally:
+class Tally:
     """The counters of some games of a run: integers, lists and histograms only (added up exactly,
     pickled to and from the workers)."""
 
@@ -52,7 +52,7 @@ class _Tally:
         self.match_totals: list[dict[int, int]] = [{} for _ in range(n)]
         self.match_rounds: dict[int, int] = {}
 
-    def add(self, o: _Tally) -> None:
+    def add(self, o: Tally) -> None:
         n = self.players
         self.games += o.games
         self.rounds += o.rounds
@@ -91,7 +91,7 @@ def _mean_place(places: Sequence[int]) -> float:
     return sum((k + 1) * c for k, c in enumerate(places)) / n if n else 0.0
 
 
-def _side(t: _Tally, seats: list[int], bot: str) -> Side:
+def _side(t: Tally, seats: list[int], bot: str) -> Side:
     n = t.players
     rounds = t.rounds * len(seats)
     wins = sum(t.wins[p] for p in seats)
@@ -124,7 +124,7 @@ def _side(t: _Tally, seats: list[int], bot: str) -> Side:
     )
 
 
-def _match_side(t: _Tally, seats: list[int], bot: str) -> MatchSide:
+def _match_side(t: Tally, seats: list[int], bot: str) -> MatchSide:
     n = t.players
     matches = t.matches * len(seats)
     wins = sum(t.match_wins[p] for p in seats)
@@ -151,7 +151,7 @@ def _by_bot(seats: list[str]) -> dict[str, list[int]]:
     return out
 
 
-def _report(v: Variant, seats: list[str], seed: int, t: _Tally, run: RunInfo) -> SimulationReport:
+def tally_report(v: Variant, seats: list[str], seed: int, t: Tally, run: RunInfo) -> SimulationReport:
     groups = _by_bot(seats)
     rounds = t.rounds
     calls, calls_won = sum(t.calls), sum(t.calls_won)

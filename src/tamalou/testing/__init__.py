@@ -74,7 +74,6 @@ from .playing import DrawChooser
 from .profiles import property_settings, register_profiles
 from .properties import PROPERTIES, check_property
 from .properties import Property as Property
-from .rulesets import _FAILED_CHANGES as _FAILED_CHANGES  # tamalou's tests check it stays empty
 from .rulesets import Change as Change
 from .rulesets import DrawFn as DrawFn
 from .rulesets import VariantArg as VariantArg

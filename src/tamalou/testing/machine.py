@@ -26,9 +26,9 @@ from ..verify import (
     check_result,
     check_snapshot_roundtrip,
 )
-from .playing import _conserved, _moves, _no_progress, _replay_note
-from .profiles import _machine_settings
-from .strategies import _players, _variant, actions, any_action, dealt_games, stacked_games
+from .playing import check_conserved, moves, no_progress, replay_note
+from .profiles import machine_settings
+from .strategies import actions, any_action, dealt_games, draw_players, draw_variant, stacked_games
 
 
 class RoundMachine(RuleBasedStateMachine):
@@ -76,7 +76,7 @@ class RoundMachine(RuleBasedStateMachine):
         module = sys.modules.get(cls.__module__)
         file = getattr(module, "__file__", None)
         cls.home = Path(file).resolve().parent if file else None
-        cls.TestCase.settings = _machine_settings()
+        cls.TestCase.settings = machine_settings()
 
     def __init__(self) -> None:
         super().__init__()
@@ -100,8 +100,8 @@ class RoundMachine(RuleBasedStateMachine):
         return spec
 
     def _deal(self, data: st.DataObject) -> None:
-        v = _variant(data.draw, self._spec())
-        n = _players(data.draw, v, type(self).players)
+        v = draw_variant(data.draw, self._spec())
+        n = draw_players(data.draw, v, type(self).players)
         if type(self).stacked:
             self._game = data.draw(stacked_games(v, n), label="round")
         else:
@@ -119,12 +119,12 @@ class RoundMachine(RuleBasedStateMachine):
         try:
             self.game.apply(action)
         except IllegalAction as exc:
-            raise _no_progress(self.game, action, exc) from None
+            raise no_progress(self.game, action, exc) from None
 
     @precondition(lambda self: self._game is not None and not self._game.is_over)
     @rule(data=st.data(), steps=st.integers(1, 30))
     def play_several(self, data: st.DataObject, steps: int) -> None:
-        data.draw(_moves(self.game, steps=steps, on_step=_conserved), label="after")
+        data.draw(moves(self.game, steps=steps, on_step=check_conserved), label="after")
 
     @rule(data=st.data())
     def fuzz(self, data: st.DataObject) -> None:
@@ -142,7 +142,7 @@ class RoundMachine(RuleBasedStateMachine):
     @precondition(lambda self: self._game is not None and not self._game.is_over)
     @rule(data=st.data())
     def finish(self, data: st.DataObject) -> None:
-        data.draw(_moves(self.game, calls=(0.05, 0.3, 0.0)), label="the end of the round")
+        data.draw(moves(self.game, calls=(0.05, 0.3, 0.0)), label="the end of the round")
 
     @precondition(lambda self: self._game is not None and self._game.is_over)
     @rule(data=st.data())
@@ -184,7 +184,7 @@ class RoundMachine(RuleBasedStateMachine):
 
     def teardown(self) -> None:
         if self._game is not None:
-            note(f"round: {_replay_note(self._game)}")
+            note(f"round: {replay_note(self._game)}")
 
 
-RoundMachine.TestCase.settings = _machine_settings()
+RoundMachine.TestCase.settings = machine_settings()

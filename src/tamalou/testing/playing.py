@@ -1,5 +1,5 @@
 """Rounds played through hypothesis: ``DrawChooser`` (every random choice drawn, so that games
-shrink), ``_moves`` (a round played on, some steps or to its end, with a drawn style of play) and the
+shrink), ``moves`` (a round played on, some steps or to its end, with a drawn style of play) and the
 notes that name a game by the ``tamalou.replay`` call that rebuilds it.
 """
 
@@ -22,7 +22,7 @@ from ..verify import InvariantViolation, check_conservation, choose_action, play
 from .rulesets import DrawFn
 
 
-def _ref(v: Variant, unnamed: str = "variant") -> str:
+def variant_ref(v: Variant, unnamed: str = "variant") -> str:
     """How a note names ``v``: the spec it was loaded by, else ``unnamed`` (default ``variant``: see the
     variant's note)."""
     spec = v.spec
@@ -33,12 +33,12 @@ def _ref(v: Variant, unnamed: str = "variant") -> str:
     return unnamed
 
 
-def _replay_note(game: Game | Round) -> str:
+def replay_note(game: Game | Round) -> str:
     """The ``tamalou.replay`` call that rebuilds ``game`` (for hypothesis's failure report)."""
     game = round_of(game)
     actions = json.dumps([action_to_dict(a) for a in game.actions])
     deal = f", deal={json.dumps(game.deal_spec)}, first_player={game.first_player}" if game.deal_spec else ""
-    return f"tamalou.replay({_ref(game.variant)}, {game.players}, seed={game.seed}{deal}, actions={actions})"
+    return f"tamalou.replay({variant_ref(game.variant)}, {game.players}, seed={game.seed}{deal}, actions={actions})"
 
 
 class DrawChooser:
@@ -92,15 +92,15 @@ class DrawChooser:
 # ----------------------------------------------------------------------------- rounds played on
 
 BUDGET = 40  # choices drawn one by one by hypothesis in a game, before a drawn seed takes over
-_MATCH_STYLES = st.sampled_from([(0.3, 0.15), (0.8, 0.6), (0.0, 0.0)])  # (out_of_turn, match_probability)
+MATCH_STYLES = st.sampled_from([(0.3, 0.15), (0.8, 0.6), (0.0, 0.0)])  # (out_of_turn, match_probability)
 
 
-def _conserved(game: Game | Round, _action: Action) -> None:
+def check_conserved(game: Game | Round, _action: Action) -> None:
     check_conservation(game)
 
 
 @st.composite
-def _moves(
+def moves(
     draw: DrawFn,
     game: GameOrRound,
     *,
@@ -111,7 +111,7 @@ def _moves(
     """Play ``game`` on: ``steps`` random legal actions, or (``None``) to its end with ``play_out``
     (within ``step_bound``). The choices are drawn inside this strategy, so a failure report shows
     the round, not each choice; the round that failed is noted as its ``tamalou.replay`` call."""
-    out_of_turn, match_probability = draw(_MATCH_STYLES)
+    out_of_turn, match_probability = draw(MATCH_STYLES)
     style = {
         "call_probability": draw(st.sampled_from(list(calls))),
         "out_of_turn": out_of_turn,
@@ -128,16 +128,16 @@ def _moves(
             try:
                 game.apply(action)
             except IllegalAction as exc:
-                raise _no_progress(game, action, exc) from None
+                raise no_progress(game, action, exc) from None
             if on_step is not None:
                 on_step(game, action)
     except Exception:
-        note(f"the round that failed: {_replay_note(game)}")
+        note(f"the round that failed: {replay_note(game)}")
         raise
     return game
 
 
-def _no_progress(game: Game | Round, action: object, exc: Exception) -> InvariantViolation:
+def no_progress(game: Game | Round, action: object, exc: Exception) -> InvariantViolation:
     what = json.dumps(action_to_dict(action)) if isinstance(action, Action) else repr(action)
     return InvariantViolation(
         f"the listed action {what} was refused: {exc} [turn {game.turn}, phase {game.phase!r}]",

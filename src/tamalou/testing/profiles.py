@@ -77,7 +77,7 @@ def property_settings(profile: str | None = None, **changes: Any) -> settings:
     return settings(settings.get_profile(profile or _active_profile()), **changes)
 
 
-def _machine_settings() -> settings:
+def machine_settings() -> settings:
     """The settings of a ``RoundMachine``: the loaded profile if it is tamalou's; else the
     ``"tamalou"`` profile when hypothesis's default profile is loaded, or the loaded profile with no
     deadline and the slow health checks off."""

@@ -46,14 +46,14 @@ from ..verify import (
     step_bound,
     verify,
 )
-from .playing import _MATCH_STYLES, BUDGET, _moves, _ref, _replay_note
+from .playing import BUDGET, MATCH_STYLES, moves, replay_note, variant_ref
 from .profiles import property_settings
-from .rulesets import VariantArg, _load
+from .rulesets import VariantArg, load_variant_arg
 from .strategies import any_action, dealt_games, games, stacked_games
 
 
 def _played(data: st.DataObject, v: VariantArg, players: int | None, max_actions: int = 80) -> Game:
-    out_of_turn, match_probability = data.draw(_MATCH_STYLES)
+    out_of_turn, match_probability = data.draw(MATCH_STYLES)
     game: Game = data.draw(
         games(
             v,
@@ -75,7 +75,7 @@ def _to_the_end(
     calls: Sequence[float] = (0.05, 0.2),
     on_step: Callable[[Game, Action], None] | None = None,
 ) -> Game:
-    played: Game = data.draw(_moves(game, calls=calls, on_step=on_step), label="the end of the round")
+    played: Game = data.draw(moves(game, calls=calls, on_step=on_step), label="the end of the round")
     return played
 
 
@@ -170,7 +170,7 @@ def _p_small_deals(data: st.DataObject, v: VariantArg, players: int | None) -> N
         if broken is not None:
             from hypothesis import note
 
-            note(f"the round: {_replay_note(game)}")
+            note(f"the round: {replay_note(game)}")
             note(f"the state that broke: after {found.applied} of its actions")
             name = broken.invariant
             message = str(broken) if not name or str(broken).startswith(f"{name}: ") else f"{name}: {broken}"
@@ -233,7 +233,7 @@ def check_property(
     """
     if name not in _PROPERTY_FUNCTIONS:
         raise ValueError(f"unknown property {name!r}: expected one of {', '.join(PROPERTIES)}")
-    v = _load(variant)
+    v = load_variant_arg(variant)
     body = _PROPERTY_FUNCTIONS[name]
     changes: dict[str, Any] = {} if max_examples is None else {"max_examples": max_examples}
 
@@ -354,7 +354,7 @@ def run_invariants(
     >>> run.checks("conservation") > 0, run.violation("slot_order") is None
     (True, True)
     """
-    v = _load(variant)
+    v = load_variant_arg(variant)
     spec = v.spec
     if command is None:
         if isinstance(spec, str | Path):
@@ -363,6 +363,6 @@ def run_invariants(
             command = "+".join(str(s) for s in spec)
         else:
             command = v.name
-    ref = _ref(v, repr(v.name))  # how a tamalou.replay call names it
+    ref = variant_ref(v, repr(v.name))  # how a tamalou.replay call names it
     report = verify(v, games=games, seed=seed, players=players, workers=workers, max_failures=None)
     return InvariantRun(report, games, seed, players, command, ref)

@@ -27,7 +27,7 @@ DrawFn = Callable[[st.SearchStrategy[Any]], Any]
 VariantArg = str | Path | Variant | Sequence[str] | st.SearchStrategy[Any] | None
 
 
-def _load(spec: str | Path | Variant | Sequence[str]) -> Variant:
+def load_variant_arg(spec: str | Path | Variant | Sequence[str]) -> Variant:
     if isinstance(spec, Variant):
         return spec
     if isinstance(spec, str | Path):
@@ -146,7 +146,7 @@ def tweak(base: str | Path | Variant | Sequence[str], changes: Mapping[str, Any]
     >>> v.name, v.rules.call.threshold, v.rules.matching.max_cards
     ('french*', 7, 1)
     """
-    v = _load(base)
+    v = load_variant_arg(base)
     data = v.model_dump(mode="json")
     for path, value in changes.items():
         _set(data, path, value)
@@ -312,7 +312,7 @@ _CHANGES: dict[str, Change] = {
     "clock": _clock,
 }
 #: Rulesets whose changes did not validate (a bug of ``_fit``; tamalou's tests check it stays empty).
-_FAILED_CHANGES: list[str] = []
+FAILED_CHANGES: list[str] = []
 
 
 def _parts(spec: object) -> tuple[str, ...]:
@@ -352,7 +352,7 @@ def variants(
     ...     check_result(play_out(game, RandomChooser(random.Random(1))))
     >>> test_every_drawn_ruleset_plays()
     """
-    v = _load(draw(ruleset_names()) if base is None else base)
+    v = load_variant_arg(draw(ruleset_names()) if base is None else base)
     parts = _parts(v.spec)
     if modifiers and parts:
         extra = draw(st.lists(st.sampled_from(_modifiers()), max_size=2, unique=True))
@@ -376,7 +376,7 @@ def variants(
     try:
         changed = tweak(v, changes)
     except VariantError as exc:
-        _FAILED_CHANGES.append(f"{recipe}: {exc}")
+        FAILED_CHANGES.append(f"{recipe}: {exc}")
         note(f"variant: {v.name} (these changes did not validate: {recipe})")
         return v
     note(recipe)

@@ -20,20 +20,20 @@ from ..engine.round import Round
 from ..engine.rulebook import rulebook
 from ..schema import Variant
 from ..verify import choose_action
-from .playing import DrawChooser, _ref, _replay_note
-from .rulesets import DrawFn, VariantArg, _load, variants
+from .playing import DrawChooser, replay_note, variant_ref
+from .rulesets import DrawFn, VariantArg, load_variant_arg, variants
 
 PlayersArg = int | st.SearchStrategy[int] | None
 
 
-def _variant(draw: DrawFn, variant: VariantArg) -> Variant:
+def draw_variant(draw: DrawFn, variant: VariantArg) -> Variant:
     chosen = draw(variants()) if variant is None else variant
     if isinstance(chosen, st.SearchStrategy):
         chosen = draw(chosen)
-    return _load(chosen)
+    return load_variant_arg(chosen)
 
 
-def _players(draw: DrawFn, v: Variant, players: PlayersArg) -> int:
+def draw_players(draw: DrawFn, v: Variant, players: PlayersArg) -> int:
     if players is None:
         return int(draw(st.integers(v.rules.players.min, v.rules.players.max)))
     if isinstance(players, st.SearchStrategy):
@@ -70,8 +70,8 @@ def deals(
     ...     check_conservation(game)
     >>> test_a_small_stock()
     """
-    v = _load(variant)
-    n = _players(draw, v, players)
+    v = load_variant_arg(variant)
+    n = draw_players(draw, v, players)
     deck = [str(c) for c in rulebook(v).deck_for(n)]  # the deck of this table
     k = v.rules.deal.cards
     order = draw(st.permutations(deck))
@@ -101,11 +101,11 @@ def dealt_games(draw: DrawFn, variant: VariantArg = None, players: PlayersArg = 
     ...     assert all(len(game.view(p).hands[p]) == 4 for p in range(game.players))
     >>> test_deal()
     """
-    v = _variant(draw, variant)
-    n = _players(draw, v, players)
+    v = draw_variant(draw, variant)
+    n = draw_players(draw, v, players)
     seed = int(draw(st.integers(0, 2**32 - 1)))
     game = new_game(v, n, seed=seed)
-    note(f"game: tamalou.new_game({_ref(v)}, {n}, seed={seed})")
+    note(f"game: tamalou.new_game({variant_ref(v)}, {n}, seed={seed})")
     return game
 
 
@@ -122,13 +122,13 @@ def stacked_games(draw: DrawFn, variant: VariantArg = None, players: PlayersArg 
     ...     check_result(play_out(game, RandomChooser(rng), check_every=1))
     >>> test_short_stock_ends()
     """
-    v = _variant(draw, variant)
-    n = _players(draw, v, players)
+    v = draw_variant(draw, variant)
+    n = draw_players(draw, v, players)
     deal: dict[str, Any] = draw(deals(v, n, max_stock=max_stock))
     seed = int(draw(st.integers(0, 2**32 - 1)))
     first = int(draw(st.integers(0, n - 1)))
     game = new_game(v, n, seed=seed, deal=deal, first_player=first)
-    note(f"game: tamalou.new_game({_ref(v)}, {n}, seed={seed}, deal={json.dumps(deal)}, first_player={first})")
+    note(f"game: tamalou.new_game({variant_ref(v)}, {n}, seed={seed}, deal={json.dumps(deal)}, first_player={first})")
     return game
 
 
@@ -178,7 +178,7 @@ def games(
             tick_probability=tick_probability,
         )
         game.apply(action)
-    note(f"played: {_replay_note(game)}")
+    note(f"played: {replay_note(game)}")
     return game
 
 

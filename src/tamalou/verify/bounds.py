@@ -1,6 +1,6 @@
 """How long a round may run: ``turn_bound`` (the actions one turn may take) and ``step_bound`` (the
 actions a round may take), both from the ruleset's rules, why a round in play is not ending
-(``_stalled``), and ``TurnWatch``, which finds a turn that comes back to a table it was at (a cycle): the
+(``stalled``), and ``TurnWatch``, which finds a turn that comes back to a table it was at (a cycle): the
 ``termination`` invariant, random playouts, ``tamalou verify``'s games and the replay of a counterexample
 all stop a round at these bounds."""
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..actions import Tick
 from ..engine import Round
 from ..engine.game import Game, round_of
-from .violation import _state_of
+from .violation import state_of
 
 #: How many actions into one turn ``TurnWatch`` starts remembering the tables the turn is at: an ordinary
 #: turn (a draw, a placement, a power's steps) never pays for it.
@@ -39,10 +39,10 @@ def step_bound(game: Game | Round) -> int:
     return 4 * ((r.end.max_turns + 1) * (6 * per_turn + 4 + matches) + game.players)
 
 
-def _stalled(game: Round, since: int, bound: int | None, per_turn: int | None) -> str | None:
+def stalled(game: Round, since: int, bound: int | None, per_turn: int | None) -> str | None:
     """Why the round in play is not ending (``since``: actions of the turn in play), or ``None``."""
     if bound is not None and len(game.actions) >= bound:
-        return _not_ended(game, bound)
+        return not_ended(game, bound)
     max_turns = game.variant.rules.end.max_turns
     if per_turn is not None and since >= per_turn:
         return (
@@ -54,7 +54,7 @@ def _stalled(game: Round, since: int, bound: int | None, per_turn: int | None) -
     return None
 
 
-def _not_ended(game: Round, bound: int) -> str:
+def not_ended(game: Round, bound: int) -> str:
     return (
         f"the round has not ended after {len(game.actions)} actions (the bound: step_bound = {bound} actions, "
         f"from rules.end.max_turns = {game.variant.rules.end.max_turns})"
@@ -83,7 +83,7 @@ class TurnWatch:
         self.since += 1
         if self.since < CYCLE_FROM or game.is_over or (game.actions and isinstance(game.actions[-1], Tick)):
             return None  # time passing that changes nothing is not a player's choice
-        first = self.tables.setdefault(_state_of(game)[0], self.since)
+        first = self.tables.setdefault(state_of(game)[0], self.since)
         if first == self.since:
             return None
         return (

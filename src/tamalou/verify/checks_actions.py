@@ -15,8 +15,8 @@ from ..actions import ACTION_TYPES, Action, Tick, action_to_dict, parse_action
 from ..engine import Round
 from ..engine.game import Game, round_of
 from ..errors import IllegalAction, what_raised
-from .neighbourhood import _compared, _unlisted, check_near_actions
-from .violation import _describe, _fail, _json_diff, _rng, _State, _state_diff, _state_of
+from .neighbourhood import check_near_actions, first_unlisted, is_compared
+from .violation import StateKey, check_rng, describe_action, json_diff, state_diff, state_of, violation_of
 
 
 def check_legal_actions_accepted(
@@ -34,57 +34,61 @@ def check_legal_actions_accepted(
     >>> check_legal_actions_accepted(new_game("french", players=3, seed=4))
     """
     game = round_of(game)
-    before = _state_of(game) if snapshot is None else snapshot
+    before = state_of(game) if snapshot is None else snapshot
     anybody = False
     for p in range(game.players):
         listed = game.legal_actions(p)
         anybody = anybody or bool(listed)
         if game.is_over and listed:
-            raise _fail(game, f"the round is over but player {p} is offered {_describe(listed[0])}", "listed_accepted")
+            raise violation_of(
+                game, f"the round is over but player {p} is offered {describe_action(listed[0])}", "listed_accepted"
+            )
         seen: set[Action] = set()
         for a in listed:
             if not isinstance(a, Tick) and a.player != p:
-                raise _fail(
-                    game, f"legal_actions({p}) lists an action of another player: {_describe(a)}", "listed_accepted"
+                raise violation_of(
+                    game,
+                    f"legal_actions({p}) lists an action of another player: {describe_action(a)}",
+                    "listed_accepted",
                 )
             if a in seen:
-                raise _fail(game, f"legal_actions({p}) lists {_describe(a)} twice", "listed_accepted")
+                raise violation_of(game, f"legal_actions({p}) lists {describe_action(a)} twice", "listed_accepted")
             seen.add(a)
         tried = listed
         if limit is not None and len(listed) > limit:
-            rng = rng if rng is not None else _rng(game, "listed_accepted")
+            rng = rng if rng is not None else check_rng(game, "listed_accepted")
             tried = rng.sample(listed, limit)
         for a in tried:
-            text = _describe(a)
+            text = describe_action(a)
             if parse_action(action_to_dict(a)) != a:
-                raise _fail(
+                raise violation_of(
                     game, f"legal_actions({p}) lists {text}, which changes through its JSON form", "listed_accepted"
                 )
             trial = game.copy()
             try:
                 trial.apply(a)
             except IllegalAction as exc:
-                raise _fail(
+                raise violation_of(
                     game, f"legal_actions({p}) lists {text} but apply refuses it: {exc}", "listed_accepted"
                 ) from None
             except Exception as exc:
-                raise _fail(
+                raise violation_of(
                     game,
                     f"legal_actions({p}) lists {text} and apply crashes: {what_raised(exc)}",
                     "no_crash",
                 ) from exc
     if not game.is_over and not anybody and game.deadline is None:
-        raise _fail(
+        raise violation_of(
             game,
             "the round is not over, nobody has a legal action and no deadline is due (deadlock)",
             "listed_accepted",
         )
     if isinstance(before, str):
-        changed = None if game.to_json() == before else _json_diff(before, game.to_json())
+        changed = None if game.to_json() == before else json_diff(before, game.to_json())
     else:
-        changed = _state_diff(before, _state_of(game))
+        changed = state_diff(before, state_of(game))
     if changed is not None:
-        raise _fail(game, f"trying actions on copies changed the game: {changed}", "listed_accepted")
+        raise violation_of(game, f"trying actions on copies changed the game: {changed}", "listed_accepted")
 
 
 def check_illegal_leaves_state(
@@ -105,25 +109,25 @@ def check_illegal_leaves_state(
     return _refusal(game, action, snapshot, None)
 
 
-def _refusal(game: Round, action: object, snapshot: str | None, base: _State | None) -> bool:
+def _refusal(game: Round, action: object, snapshot: str | None, base: StateKey | None) -> bool:
     trial = game.copy()
     try:
         trial.apply(action)  # type: ignore[call-overload]
     except IllegalAction:
         if snapshot is not None:
             after = trial.to_json()
-            changed = None if after == snapshot else _json_diff(snapshot, after)
+            changed = None if after == snapshot else json_diff(snapshot, after)
         else:
-            changed = _state_diff(base if base is not None else _state_of(game), _state_of(trial))
+            changed = state_diff(base if base is not None else state_of(game), state_of(trial))
         if changed is not None:
-            raise _fail(
-                game, f"the refused action {_describe(action)} changed the game: {changed}", "refusals"
+            raise violation_of(
+                game, f"the refused action {describe_action(action)} changed the game: {changed}", "refusals"
             ) from None
         return True
     except Exception as exc:
-        raise _fail(
+        raise violation_of(
             game,
-            f"the action {_describe(action)} raised {type(exc).__name__} instead of IllegalAction: {exc}",
+            f"the action {describe_action(action)} raised {type(exc).__name__} instead of IllegalAction: {exc}",
             "refusals",
         ) from exc
     return False
@@ -151,20 +155,20 @@ def check_accepted_is_listed(game: Game | Round, action: Action | dict[str, Any]
         trial.apply(parsed)
     except IllegalAction:
         return False
-    if not _compared(game, parsed):
+    if not is_compared(game, parsed):
         return True  # a tick, a late match, or applied after a deadline fired (in another state)
-    missing = _unlisted(game, parsed, {})
+    missing = first_unlisted(game, parsed, {})
     if missing is not None:
-        raise _fail(
+        raise violation_of(
             game,
-            f"apply accepts {_describe(parsed)} but legal_actions({parsed.player}) does not list {missing}",
+            f"apply accepts {describe_action(parsed)} but legal_actions({parsed.player}) does not list {missing}",
             "listing_complete",
         )
     return True
 
 
 def _fuzz(game: Round, rng: random.Random, count: int, *, refusals: bool, listing: bool) -> None:
-    base = _state_of(game) if refusals else None
+    base = state_of(game) if refusals else None
     for _ in range(count):
         action = random_action(game, rng)
         refused = _refusal(game, action, None, base) if refusals else _refused(game, action)
@@ -196,7 +200,7 @@ def check_refusals(
     >>> check_refusals(new_game("french", players=3, seed=1))
     """
     game = round_of(game)
-    _fuzz(game, rng if rng is not None else _rng(game, "refusals"), actions, refusals=True, listing=False)
+    _fuzz(game, rng if rng is not None else check_rng(game, "refusals"), actions, refusals=True, listing=False)
     if exhaustive:
         check_near_actions(game, listing=False)
 
@@ -215,7 +219,7 @@ def check_listing_complete(
     >>> check_listing_complete(new_game("french", players=3, seed=1))
     """
     game = round_of(game)
-    _fuzz(game, rng if rng is not None else _rng(game, "listing_complete"), actions, refusals=False, listing=True)
+    _fuzz(game, rng if rng is not None else check_rng(game, "listing_complete"), actions, refusals=False, listing=True)
     if exhaustive:
         check_near_actions(game, refusals=False)
 
@@ -235,23 +239,23 @@ def check_no_crash(game: Game | Round) -> None:
             listed = game.legal_actions(p)
             game.view(p)
         except Exception as exc:
-            raise _fail(game, f"legal_actions({p}) or view({p}) raised {what_raised(exc)}", "no_crash") from exc
+            raise violation_of(game, f"legal_actions({p}) or view({p}) raised {what_raised(exc)}", "no_crash") from exc
         for a in listed:
             try:
                 game.copy().apply(a)
             except IllegalAction:
                 continue
             except Exception as exc:
-                raise _fail(
+                raise violation_of(
                     game,
-                    f"the listed action {_describe(a)} crashed: {what_raised(exc)}",
+                    f"the listed action {describe_action(a)} crashed: {what_raised(exc)}",
                     "no_crash",
                 ) from exc
     if game.is_over:
         try:
             game.result()
         except Exception as exc:
-            raise _fail(game, f"result() raised {what_raised(exc)}", "no_crash") from exc
+            raise violation_of(game, f"result() raised {what_raised(exc)}", "no_crash") from exc
 
 
 # ----------------------------------------------------------------------------- random actions

@@ -12,7 +12,7 @@ from ..cards import deck_counter
 from ..engine import NO_CARD, Round
 from ..engine.game import Game, round_of
 from ..errors import what_raised
-from .violation import _fail, _rng
+from .violation import check_rng, violation_of
 
 
 def check_conservation(game: Game | Round) -> None:
@@ -59,7 +59,7 @@ def check_conservation(game: Game | Round) -> None:
         shown = ", ".join(f"{c} ({game.text[c]})" for c in missing[:8])
         problems.append(f"{len(missing)} card(s) are nowhere: {shown}")
     if problems:
-        raise _fail(game, "cards not conserved: " + "; ".join(problems), "conservation")
+        raise violation_of(game, "cards not conserved: " + "; ".join(problems), "conservation")
 
 
 def _not_the_deck(game: Round) -> list[str]:
@@ -149,8 +149,8 @@ def check_slot_order(
     """
     game = round_of(game)
     if not game.is_over:
-        raise _fail(game, "the round is not over", "slot_order")
-    rng = rng if rng is not None else _rng(game, "slot_order")
+        raise violation_of(game, "the round is not over", "slot_order")
+    rng = rng if rng is not None else check_rng(game, "slot_order")
     base = game.final_result()
     keys = ("totals", "card_counts", "ranking", "winners", "scores")
     want = {k: getattr(base, k) for k in keys}
@@ -177,14 +177,14 @@ def check_slot_order(
             try:
                 r = g.final_result()
             except Exception as exc:
-                raise _fail(
+                raise violation_of(
                     game,
                     f"with player {p}'s cards in the order {shown} the result raises {what_raised(exc)}",
                     "slot_order",
                 ) from exc
             for k in keys:
                 if getattr(r, k) != want[k]:
-                    raise _fail(
+                    raise violation_of(
                         game,
                         f"the result depends on the order of player {p}'s cards: {k} {want[k]} with {before}, "
                         f"{getattr(r, k)} with the same cards as {shown}",

@@ -33,7 +33,7 @@ from ..engine import NO_CARD, Round
 from ..engine.game import Game, round_of
 from ..events import Event
 from .checks_knowledge import exchange_faces
-from .violation import _card, _describe, _diff, _fail, _rng
+from .violation import card_text, check_rng, describe_action, value_diff, violation_of
 
 # ----------------------------------------------------------------------------- worlds a seat cannot tell apart
 
@@ -188,11 +188,12 @@ def _unchanged_for_seats(
                     continue  # the action's acceptance itself depends on the cards: no_leak's business
                 changed = _received(other[1], p)
                 if changed != seen:
-                    raise _fail(
+                    raise violation_of(
                         game,
-                        f"leak: exchanging the {what} of {_card(game, a)} and {_card(game, b)}, both unknown to "
-                        f"player {p} before and after the action {_describe(action)}, changes the events they "
-                        f"receive: {_diff(seen, changed, 'events')}",
+                        f"leak: exchanging the {what} of {card_text(game, a)} and {card_text(game, b)}, both "
+                        f"unknown to "
+                        f"player {p} before and after the action {describe_action(action)}, changes the events they "
+                        f"receive: {value_diff(seen, changed, 'events')}",
                         invariant,
                     )
 
@@ -211,7 +212,7 @@ def check_event_leaks(
     >>> check_event_leaks(new_game("french", players=3, seed=1))
     """
     game = round_of(game)
-    rng = rng if rng is not None else _rng(game, "event_leak")
+    rng = rng if rng is not None else check_rng(game, "event_leak")
     _unchanged_for_seats(game, rng, actions=actions, pairs=pairs, ids=False, invariant="event_leak")
 
 
@@ -225,7 +226,7 @@ def check_opaque_ids(game: Game | Round, rng: random.Random | None = None, *, ac
     >>> check_opaque_ids(new_game("french", players=3, seed=1))
     """
     game = round_of(game)
-    rng = rng if rng is not None else _rng(game, "opaque_ids")
+    rng = rng if rng is not None else check_rng(game, "opaque_ids")
     _unchanged_for_seats(game, rng, actions=actions, pairs=pairs, ids=True, invariant="opaque_ids")
 
 
@@ -291,12 +292,14 @@ def check_event_schema(game: Game | Round, events: Sequence[Event]) -> None:
         where = f"the event {e.type!r} ({_describe_event(e)})"
         for key in _SEATS:
             if key in facts and not (_is_int(facts[key]) and 0 <= facts[key] < n):
-                raise _fail(game, f"{where}: {key} = {facts[key]!r} is not a seat (0 to {n - 1})", "event_schema")
+                raise violation_of(
+                    game, f"{where}: {key} = {facts[key]!r} is not a seat (0 to {n - 1})", "event_schema"
+                )
         for seat, slot in _named_places(facts):
             if not (_is_int(seat) and 0 <= seat < n):
-                raise _fail(game, f"{where}: a slot of {seat!r}, which is not a seat", "event_schema")
+                raise violation_of(game, f"{where}: a slot of {seat!r}, which is not a seat", "event_schema")
             if not (_is_int(slot) and 0 <= slot < len(game.hands[seat])):
-                raise _fail(
+                raise violation_of(
                     game,
                     f"{where}: slot {slot!r} of player {seat}, whose layout has slots 0 to {len(game.hands[seat]) - 1}",
                     "event_schema",
@@ -306,7 +309,7 @@ def check_event_schema(game: Game | Round, events: Sequence[Event]) -> None:
             cards += list(facts["cards"])
         for card in cards:
             if card is not None and (not isinstance(card, str) or card not in faces):
-                raise _fail(game, f"{where}: {card!r} is not a card of the game's deck", "event_schema")
+                raise violation_of(game, f"{where}: {card!r} is not a card of the game's deck", "event_schema")
 
 
 def _describe_event(e: Event) -> str:
@@ -378,9 +381,9 @@ def check_moves_known(
                     named[p].update(_loosely_named_places(facts))
         for p in range(game.players):
             if kept >> p & 1 and is_ not in named[p]:
-                raise _fail(
+                raise violation_of(
                     game,
-                    f"player {p} still knows {_card(game, c)} after it moved from {_place_text(was)} to "
+                    f"player {p} still knows {card_text(game, c)} after it moved from {_place_text(was)} to "
                     f"{_place_text(is_)}, but no event they received names that place (events: "
                     f"{', '.join(e.type for e in events) or 'none'}): a move nobody saw must forget who knew "
                     f"the card (knowers[card] = 0), or an event must say where it went",

@@ -13,7 +13,7 @@ from ..actions import action_to_dict
 from ..engine import NO_CARD, Round
 from ..engine.game import Game, round_of
 from ..events import Event
-from .violation import _card, _diff, _fail, _rng
+from .violation import card_text, check_rng, value_diff, violation_of
 
 
 def check_knowledge(game: Game | Round) -> None:
@@ -29,28 +29,34 @@ def check_knowledge(game: Game | Round) -> None:
     for c in game.discard:
         blind = [p for p in everyone if not game.knows(p, c)]
         if blind:
-            raise _fail(game, f"{_card(game, c)} is face up on the discard but unknown to players {blind}", "knowledge")
+            raise violation_of(
+                game, f"{card_text(game, c)} is face up on the discard but unknown to players {blind}", "knowledge"
+            )
     if game.face_up:
         laid = {c for hand in game.hands for c in hand if c != NO_CARD}
         for c in range(len(game.cards)):
             if not game.face_up >> c & 1:
                 continue
             if c not in laid:
-                raise _fail(game, f"{_card(game, c)} is marked face up but lies in no layout", "knowledge")
+                raise violation_of(game, f"{card_text(game, c)} is marked face up but lies in no layout", "knowledge")
             blind = [p for p in everyone if not game.knows(p, c)]
             if blind:
-                raise _fail(
-                    game, f"{_card(game, c)} lies face up in a layout but is unknown to players {blind}", "knowledge"
+                raise violation_of(
+                    game,
+                    f"{card_text(game, c)} lies face up in a layout but is unknown to players {blind}",
+                    "knowledge",
                 )
     if game.held != NO_CARD and game.phase != "over" and not game.knows(game.holder, game.held):
-        raise _fail(game, f"player {game.holder} holds {_card(game, game.held)} without knowing it", "knowledge")
+        raise violation_of(
+            game, f"player {game.holder} holds {card_text(game, game.held)} without knowing it", "knowledge"
+        )
     if game.is_over:
         for hand in game.hands:
             for c in hand:
                 blind = [p for p in everyone if c != NO_CARD and not game.knows(p, c)]
                 if blind:
-                    raise _fail(
-                        game, f"the round is over but {_card(game, c)} is unknown to players {blind}", "knowledge"
+                    raise violation_of(
+                        game, f"the round is over but {card_text(game, c)} is unknown to players {blind}", "knowledge"
                     )
 
 
@@ -98,7 +104,7 @@ def check_step_knowledge(game: Game | Round, before: Sequence[int], events: Sequ
                     secret[p] |= shown
     after, text = game.knowers, game.text
     if len(before) != len(after):
-        raise _fail(
+        raise violation_of(
             game, f"the step changed the number of cards known from {len(before)} to {len(after)}", "knowledge_events"
         )
     over = game.is_over  # the end shows every layout (and a held card) to all: check_knowledge says so
@@ -108,9 +114,9 @@ def check_step_knowledge(game: Game | Round, before: Sequence[int], events: Sequ
             continue
         for p in range(n):
             if gained >> p & 1 and text[c] not in secret[p]:
-                raise _fail(
+                raise violation_of(
                     game,
-                    f"player {p} now knows {_card(game, c)} but no event of the step showed it to them "
+                    f"player {p} now knows {card_text(game, c)} but no event of the step showed it to them "
                     f"(events: {', '.join(e.type for e in events) or 'none'})",
                     "knowledge_events",
                 )
@@ -124,7 +130,7 @@ def check_step_knowledge(game: Game | Round, before: Sequence[int], events: Sequ
         if unknown:
             face = sorted(unknown)[0]
             kinds = ", ".join(e.type for e in events if e.secret and e.sees(p) and face in str(e.secret))
-            raise _fail(
+            raise violation_of(
                 game,
                 f"an event ({kinds}) showed player {p} the {face}, but they do not know any {face} after the step",
                 "knowledge_events",
@@ -251,7 +257,7 @@ def check_no_leak(game: Game | Round, player: int, rng: random.Random | None = N
     >>> check_no_leak(new_game("french", players=4, seed=2), 0)
     """
     game = round_of(game)
-    rng = rng if rng is not None else _rng(game, "no_leak")
+    rng = rng if rng is not None else check_rng(game, "no_leak")
     base_view = game.view(player)
     base_actions = game.legal_actions(player)
     tries = [ex for ex in _extremes(game, player) if ex] + [[pair] for pair in _unknown_pairs(game, player, rng, pairs)]
@@ -262,19 +268,21 @@ def check_no_leak(game: Game | Round, player: int, rng: random.Random | None = N
     swapped = _own_faces(game)
     for exchange in tries:
         _exchange(swapped, exchange)
-        cards = ", ".join(f"{_card(game, a)} and {_card(game, b)}" for a, b in exchange)
+        cards = ", ".join(f"{card_text(game, a)} and {card_text(game, b)}" for a, b in exchange)
         what = f"{cards}, {'both' if len(exchange) == 1 else 'all'} unknown to player {player}"
         view = swapped.view(player)
         if view != base_view:
             before, after = base_view.model_dump(mode="json"), view.model_dump(mode="json")
-            raise _fail(game, f"leak: exchanging {what}, changes their view: {_diff(before, after, 'view')}", "no_leak")
+            raise violation_of(
+                game, f"leak: exchanging {what}, changes their view: {value_diff(before, after, 'view')}", "no_leak"
+            )
         actions = swapped.legal_actions(player)
         if actions != base_actions:
             listed = [action_to_dict(x) for x in base_actions]
-            raise _fail(
+            raise violation_of(
                 game,
                 f"leak: exchanging {what}, changes their legal actions: "
-                f"{_diff(listed, [action_to_dict(x) for x in actions], 'legal_actions')}",
+                f"{value_diff(listed, [action_to_dict(x) for x in actions], 'legal_actions')}",
                 "no_leak",
             )
         _exchange(swapped, exchange)  # undone

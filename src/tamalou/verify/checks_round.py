@@ -13,9 +13,9 @@ from ..engine.game import Game, round_of
 from ..engine.round import Round, replayed
 from ..errors import IllegalAction
 from ..schema import Variant
-from .bounds import TurnWatch, _stalled, step_bound, turn_bound
+from .bounds import TurnWatch, stalled, step_bound, turn_bound
 from .chooser import RandomChooser, choose_action
-from .violation import _describe, _diff, _fail, _json_diff, _rng, _state_diff, _state_of
+from .violation import check_rng, describe_action, json_diff, state_diff, state_of, value_diff, violation_of
 
 
 def check_snapshot_roundtrip(
@@ -41,11 +41,11 @@ def check_snapshot_roundtrip(
     restored = Round.from_json(snapshot, variant, trusted=True)
     again = restored.to_json()
     if again != snapshot:
-        raise _fail(game, f"from_json(to_json()) is not the same game: {_json_diff(snapshot, again)}", "snapshot")
+        raise violation_of(game, f"from_json(to_json()) is not the same game: {json_diff(snapshot, again)}", "snapshot")
     original = game.copy()
     copied = original.to_json()
     if copied != snapshot:
-        raise _fail(game, f"game.copy() is not the same game: {_json_diff(snapshot, copied)}", "snapshot")
+        raise violation_of(game, f"game.copy() is not the same game: {json_diff(snapshot, copied)}", "snapshot")
     chooser = RandomChooser(rng)
     for step in range(steps):
         if original.is_over:
@@ -55,22 +55,24 @@ def check_snapshot_roundtrip(
         try:
             e2 = [e.to_dict() for e in restored.apply(action)]
         except IllegalAction as exc:
-            raise _fail(
-                game, f"after from_json, step {step + 1}: {_describe(action)} is refused: {exc}", "snapshot"
+            raise violation_of(
+                game, f"after from_json, step {step + 1}: {describe_action(action)} is refused: {exc}", "snapshot"
             ) from None
         if e1 != e2:
-            raise _fail(
+            raise violation_of(
                 game,
-                f"after from_json, step {step + 1}: {_describe(action)} gives other events: {_diff(e1, e2)}",
+                f"after from_json, step {step + 1}: {describe_action(action)} gives other events: {value_diff(e1, e2)}",
                 "snapshot",
             )
-    differ = _state_diff(_state_of(original), _state_of(restored))  # ``copy`` was checked above
+    differ = state_diff(state_of(original), state_of(restored))  # ``copy`` was checked above
     if differ is not None:
-        raise _fail(game, f"from_json, then the same {steps} actions: the games differ: {differ}", "snapshot")
+        raise violation_of(game, f"from_json, then the same {steps} actions: the games differ: {differ}", "snapshot")
     for p in range(game.players):
         v1, v2 = original.view(p).model_dump(mode="json"), restored.view(p).model_dump(mode="json")
         if v1 != v2:
-            raise _fail(game, f"after from_json, player {p}'s view differs: {_diff(v1, v2, 'view')}", "snapshot")
+            raise violation_of(
+                game, f"after from_json, player {p}'s view differs: {value_diff(v1, v2, 'view')}", "snapshot"
+            )
 
 
 def check_replay(game: Game | Round, *, first_player: int | None = None) -> None:
@@ -100,8 +102,8 @@ def check_replay(game: Game | Round, *, first_player: int | None = None) -> None
         after = rebuilt.to_json()
         if after == before:
             return
-        problems.append(f"first_player={fp}: {_json_diff(before, after)}")
-    raise _fail(game, "replay of the same seed and actions differs: " + "; ".join(problems), "replay")
+        problems.append(f"first_player={fp}: {json_diff(before, after)}")
+    raise violation_of(game, "replay of the same seed and actions differs: " + "; ".join(problems), "replay")
 
 
 def check_result(game: Game | Round) -> None:
@@ -114,36 +116,38 @@ def check_result(game: Game | Round) -> None:
     """
     game = round_of(game)
     if not game.is_over:
-        raise _fail(game, "the round is not over", "result")
+        raise violation_of(game, "the round is not over", "result")
     r = game.result()
     players = list(range(game.players))
     totals = [game.total(p) for p in players]
     if r.totals != totals:
-        raise _fail(game, f"result totals {r.totals} but the layouts add up to {totals}", "result")
+        raise violation_of(game, f"result totals {r.totals} but the layouts add up to {totals}", "result")
     counts = [game.card_count(p) for p in players]
     if r.card_counts != counts:
-        raise _fail(game, f"result card_counts {r.card_counts} but the layouts hold {counts}", "result")
+        raise violation_of(game, f"result card_counts {r.card_counts} but the layouts hold {counts}", "result")
     ranked = sorted(p for place in r.ranking for p in place)
     if ranked != players or any(not place for place in r.ranking):
-        raise _fail(game, f"ranking {r.ranking} does not place each of the {game.players} players once", "result")
+        raise violation_of(
+            game, f"ranking {r.ranking} does not place each of the {game.players} players once", "result"
+        )
     if r.winners and not set(r.winners) <= set(r.ranking[0]):
-        raise _fail(game, f"winners {r.winners} are not all in the first place of ranking {r.ranking}", "result")
+        raise violation_of(game, f"winners {r.winners} are not all in the first place of ranking {r.ranking}", "result")
     if r.caller != game.caller:
-        raise _fail(game, f"result caller {r.caller} but game.caller is {game.caller}", "result")
+        raise violation_of(game, f"result caller {r.caller} but game.caller is {game.caller}", "result")
     if not r.reason:
-        raise _fail(game, "the result gives no reason", "result")
+        raise violation_of(game, "the result gives no reason", "result")
     if len(r.scores) != game.players:
-        raise _fail(game, f"{len(r.scores)} scores for {game.players} players", "result")
+        raise violation_of(game, f"{len(r.scores)} scores for {game.players} players", "result")
     max_turns = game.variant.rules.end.max_turns
     if game.turn > max_turns:
-        raise _fail(game, f"{game.turn} turns played, more than rules.end.max_turns = {max_turns}", "result")
+        raise violation_of(game, f"{game.turn} turns played, more than rules.end.max_turns = {max_turns}", "result")
     dumped = r.model_dump(mode="json")
     for p in players:
         seen = game.view(p).result
         if seen is None or seen.model_dump(mode="json") != dumped:
-            raise _fail(game, f"player {p}'s view does not show the result", "result")
+            raise violation_of(game, f"player {p}'s view does not show the result", "result")
         if game.legal_actions(p):
-            raise _fail(game, f"the round is over but player {p} still has legal actions", "result")
+            raise violation_of(game, f"the round is over but player {p} still has legal actions", "result")
 
 
 def check_termination(
@@ -164,18 +168,18 @@ def check_termination(
     bound = step_bound(game) if bound is None else bound
     per_turn = turn_bound(game)
     g = game.copy()
-    chooser = RandomChooser(rng if rng is not None else _rng(game, "termination"))
+    chooser = RandomChooser(rng if rng is not None else check_rng(game, "termination"))
     turn, since = g.turn, turn_actions
     watch = TurnWatch(g)
     while not g.is_over:
-        problem = _stalled(g, since, bound, per_turn)
+        problem = stalled(g, since, bound, per_turn)
         if problem is not None:
-            raise _fail(g, problem, "termination")
+            raise violation_of(g, problem, "termination")
         g.apply(choose_action(g, chooser))
         turn, since = g.turn, 0 if g.turn != turn else since + 1
         cycle = watch.step(g)
         if cycle is not None:
-            raise _fail(g, cycle, "termination")
+            raise violation_of(g, cycle, "termination")
 
 
 def check_played_turns(game: Game | Round) -> None:
@@ -197,6 +201,6 @@ def check_played_turns(game: Game | Round) -> None:
     for action in game.actions:
         g.apply(action)
         turn, since = g.turn, 0 if g.turn != turn else since + 1
-        problem = watch.step(g) or (None if g.is_over else _stalled(g, since, None, per_turn))
+        problem = watch.step(g) or (None if g.is_over else stalled(g, since, None, per_turn))
         if problem is not None:
-            raise _fail(g, problem, "termination")
+            raise violation_of(g, problem, "termination")

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 from ..actions import Action, Call, MatchAction, Tick
 from ..engine import Round
 from ..engine.game import Game, round_of
-from .violation import _fail
+from .violation import violation_of
 
 
 class Chooser(Protocol):
@@ -93,7 +93,7 @@ def choose_action(
         if not able:
             due = game.deadline
             if due is None:
-                raise _fail(
+                raise violation_of(
                     game, "the round is not over, nobody has a legal action and no deadline is due", "listed_accepted"
                 )
             return Tick(at=max(due, game.now))

@@ -65,13 +65,13 @@ class EmbeddedVariant(_Model):
         ``VariantError`` at the key ``plugins``). ``True`` (the default) imports the modules found beside the
         ruleset's file again, from the folders the file names: for a file you wrote (``tamalou verify``'s)."""
         from ..rulesets.loader import variant_from_dict
-        from ..rulesets.plugin_modules import _import_again
-        from ..rulesets.toml_text import _parse_toml
+        from ..rulesets.plugin_modules import import_plugins_again
+        from ..rulesets.toml_text import parse_toml
 
         file = f"{self.name} (embedded)"
-        data = _parse_toml(self.toml, file)  # a VariantError if it is not TOML
+        data = parse_toml(self.toml, file)  # a VariantError if it is not TOML
         if allow_plugins:
-            _import_again(self.plugin_dirs)
+            import_plugins_again(self.plugin_dirs)
         v = variant_from_dict(data, file=file, allow_plugins=bool(allow_plugins))
         # (the folders would be imported from where the variant is unpickled: kept only for a trusted file)
         v._plugin_dirs = dict(self.plugin_dirs) if allow_plugins else {}

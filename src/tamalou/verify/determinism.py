@@ -38,7 +38,7 @@ from ..engine import Round
 from ..engine.game import Game, round_of
 from ..errors import InvariantViolation
 from ..schema import Variant
-from .bounds import _stalled, step_bound, turn_bound
+from .bounds import stalled, step_bound, turn_bound
 from .chooser import RandomChooser, choose_action, style_of
 
 #: The fresh processes ``check_determinism`` starts: each under its own ``PYTHONHASHSEED``, so that a rule
@@ -95,7 +95,7 @@ def play_trace(variant: Variant, players: int, seed: int, style: dict[str, Any] 
     chooser = RandomChooser(random.Random(seed))
     bound, per_turn = step_bound(game), turn_bound(game)
     turn, since = game.turn, 0
-    while not game.is_over and _stalled(game, since, bound, per_turn) is None:
+    while not game.is_over and stalled(game, since, bound, per_turn) is None:
         action = choose_action(game, chooser, **style)
         trace.actions.append(action_to_dict(action))
         trace.steps.append(_digest(game.apply(action)))
@@ -459,7 +459,7 @@ def check_determinism(game: Game | Round, *, processes: int = PROCESSES) -> None
             )
 
 
-def _main() -> None:
+def process_main() -> None:
     """A fresh process's work: ``sys.path``, then ``{"variant": ..., "play": [(seed, players)...]}`` or
     ``{"variant": ..., "replay": [(players, seed, actions, deal, first_player)...]}``, pickled on standard
     input; the traces, pickled one by one as they are played, on standard output."""
@@ -494,6 +494,6 @@ def _traces(work: dict[str, Any]) -> Iterator[Trace]:
 
 
 if __name__ == "__main__":  # run as the module's own copy, so that what it pickles is the package's
-    from tamalou.verify.determinism import _main as main
+    from tamalou.verify.determinism import process_main as main
 
     main()

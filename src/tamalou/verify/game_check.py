@@ -27,7 +27,7 @@ from ..engine import Round
 from ..errors import IllegalAction
 from ..resolver import resolve
 from ..schema import Variant
-from .bounds import TurnWatch, _stalled, step_bound, turn_bound
+from .bounds import TurnWatch, stalled, step_bound, turn_bound
 from .checks_cards import check_conservation
 from .checks_events import check_event_schema, check_moves_known, places
 from .checks_knowledge import check_step_knowledge
@@ -35,7 +35,7 @@ from .checks_round import check_snapshot_roundtrip, check_termination
 from .chooser import RandomChooser, choose_action, style_of
 from .determinism import game_digest
 from .registry import INVARIANTS
-from .violation import InvariantViolation, _fail
+from .violation import InvariantViolation, violation_of
 
 #: States of each game at which the ``"sample"`` invariants are checked (besides the start and the end).
 SAMPLES = 12
@@ -155,7 +155,7 @@ def check_game(
             check_moves_known(game, where, before, events)
             if game.is_over:
                 break
-            if _stalled(game, since, bound, per_turn) is not None:
+            if stalled(game, since, bound, per_turn) is not None:
                 checks["termination"] += 1
                 check_termination(game, bound=bound, turn_actions=since)  # raises: the round does not end
             checks["no_crash"] += 1
@@ -192,7 +192,7 @@ def check_game(
             cycle = watch.step(game)
             if cycle is not None:
                 checks["termination"] += 1
-                raise _fail(game, cycle, "termination")
+                raise violation_of(game, cycle, "termination")
         checks["termination"] += 1
     except InvariantViolation as exc:
         pending = [exc.pending] if exc.pending is not None else []

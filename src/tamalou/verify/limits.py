@@ -8,7 +8,7 @@ running (``hook_timing``), else the function of the plugin's code on the stack (
 power), with its file and line, and the action being played. The run goes on with the next game.
 
 **How a game is stopped: an alarm in the process that plays it.** Before each game, ``signal.setitimer``
-arms ``SIGALRM`` for ``timeout`` seconds; its handler raises ``_GameTimeout`` in the game's own thread,
+arms ``SIGALRM`` for ``timeout`` seconds; its handler raises ``GameTimeout`` in the game's own thread,
 from whatever Python code is running — a hook stuck in ``while True: pass`` included: the interpreter runs
 signal handlers between bytecodes. The handler also reads the stack there and then, so the failure says
 what the game was doing. It works in the worker processes (each plays its games in its main thread) and in
@@ -17,7 +17,7 @@ runs (the kernel keeps the timer). The other way, killing the worker from the pa
 another, would lose exactly what is worth reporting (where it was stuck; the actions played), needs a
 process per game to tell which game was stuck, and does nothing for ``workers=1``.
 
-``_GameTimeout`` is a ``BaseException``: the engine turns a hook's ``Exception`` into a ``PluginError``,
+``GameTimeout`` is a ``BaseException``: the engine turns a hook's ``Exception`` into a ``PluginError``,
 and ``check_game`` reports any ``Exception`` as a failure of its own, so an ``Exception`` would be mistaken
 for a crash of the rule; and a plugin's ``except Exception`` does not swallow it either.
 
@@ -81,7 +81,7 @@ class LimitedGame:
     slow: list[SlowHook] = field(default_factory=list)
 
 
-class _GameTimeout(BaseException):
+class GameTimeout(BaseException):
     """Raised in a game's thread when its time is up; ``where``: what it was doing, as the report says it."""
 
     def __init__(self, where: str) -> None:
@@ -103,7 +103,7 @@ def timed_out(failure: Failure) -> bool:
 
 @contextmanager
 def alarm(seconds: float, plugins: tuple[str, ...], timer: HookTimer | None) -> Iterator[None]:
-    """Raise ``_GameTimeout`` in this thread if the block runs longer than ``seconds`` (see the module's
+    """Raise ``GameTimeout`` in this thread if the block runs longer than ``seconds`` (see the module's
     documentation). ``plugins`` (module names) and ``timer`` tell where it was stuck."""
     started = time.perf_counter()
 
@@ -112,7 +112,7 @@ def alarm(seconds: float, plugins: tuple[str, ...], timer: HookTimer | None) -> 
         try:
             stop = _stopped_at(frame, plugins, timer, spent)
         except Exception as exc:  # reading the stack must not turn the stop into a crash of the rule
-            stop = _GameTimeout(f"stopped after {spent:.1f} s (where: unknown, {type(exc).__name__}: {exc})")
+            stop = GameTimeout(f"stopped after {spent:.1f} s (where: unknown, {type(exc).__name__}: {exc})")
         raise stop
 
     previous = signal.signal(signal.SIGALRM, ring)
@@ -150,13 +150,13 @@ def check_game_within(
         try:
             with alarm(limits.timeout, tuple(variant.plugins), timer):
                 report = play()
-        except _GameTimeout as stop:
+        except GameTimeout as stop:
             report = _stopped_game(variant, players, seed, index, limits.timeout, stop)
     slow = timer.take(seed) if timer is not None else []
     return LimitedGame(report, slow)
 
 
-def _stopped_game(v: Variant, players: int, seed: int, index: int, timeout: float, stop: _GameTimeout) -> GameReport:
+def _stopped_game(v: Variant, players: int, seed: int, index: int, timeout: float, stop: GameTimeout) -> GameReport:
     """The report of a game stopped by its time limit: one ``termination`` check, failed."""
     message = f"{TIMEOUT_WORDS} ({timeout:g} s, --timeout): {stop.where}"
     report = GameReport(index, seed, players, actions=len(stop.actions), checks={TIMEOUT_INVARIANT: 1})
@@ -169,8 +169,8 @@ def _stopped_game(v: Variant, players: int, seed: int, index: int, timeout: floa
 
 def _stopped_at(
     frame: FrameType | None, plugins: tuple[str, ...], timer: HookTimer | None, spent: float
-) -> _GameTimeout:
-    """The ``_GameTimeout`` to raise from ``frame``: the hook running (``timer``), the plugin's code on the stack,
+) -> GameTimeout:
+    """The ``GameTimeout`` to raise from ``frame``: the hook running (``timer``), the plugin's code on the stack,
     the action being played and the actions played before it."""
     frames = _stack(frame)
     hook = timer.stuck_in() if timer is not None else None
@@ -196,7 +196,7 @@ def _stopped_at(
         doing = f"while playing {json.dumps(action)}" if action is not None else "between actions"
         phase = getattr(game.phase, "value", game.phase)
         parts.append(f"{doing}, after {len(actions)} actions [turn {game.turn}, phase {phase!r}]")
-    stop = _GameTimeout(", ".join(parts))
+    stop = GameTimeout(", ".join(parts))
     stop.actions = actions
     return stop
 

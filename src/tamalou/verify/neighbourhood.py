@@ -59,7 +59,7 @@ from ..engine import Round
 from ..engine import snapshot as _snapshot
 from ..engine.game import Game, round_of
 from ..errors import IllegalAction, InvariantViolation
-from .violation import _describe, _fail, _json_diff
+from .violation import describe_action, json_diff, violation_of
 
 #: A field naming a slot, and the field naming whose layout it is in (``player``: the sender's own).
 _SLOT_OF = {"slot": "owner", "target_slot": "target", "slots": "owner"}
@@ -207,7 +207,7 @@ def _listing_keys(action: Action) -> list[str]:
     return [json.dumps(d, sort_keys=True)]
 
 
-def _compared(game: Round, action: Action) -> bool:
+def is_compared(game: Round, action: Action) -> bool:
     """Whether an accepted ``action`` must be listed in ``game``'s state: not a ``tick``, not an action
     whose ``at`` is past a deadline (applied after the deadline fired, in another state), not a late
     match (somebody else already matched the card: accepted, shown and returned, no longer listed)."""
@@ -220,7 +220,7 @@ def _compared(game: Round, action: Action) -> bool:
     return not (isinstance(action, MatchAction) and window is not None and window.win_by not in (-1, action.player))
 
 
-def _unlisted(game: Round, action: Action, listed: dict[int, set[str]]) -> str | None:
+def first_unlisted(game: Round, action: Action, listed: dict[int, set[str]]) -> str | None:
     """The first one-card action ``action`` stands for that ``legal_actions`` does not list, or ``None``
     (``listed`` caches each player's listing keys)."""
     p = action.player
@@ -259,18 +259,20 @@ def _outcome(game: Round) -> tuple[InvariantViolation | None, InvariantViolation
                 continue
             before, after = game.to_json(), work.to_json()
             if refusal is None and after != before:
-                changed = _json_diff(before, after)
-                refusal = _fail(game, f"the refused action {_describe(a)} changed the game: {changed}", "refusals")
+                changed = json_diff(before, after)
+                refusal = violation_of(
+                    game, f"the refused action {describe_action(a)} changed the game: {changed}", "refusals"
+                )
         except Exception as exc:
             if refusal is None:
                 why = f"{type(exc).__name__} instead of IllegalAction: {exc}"
-                refusal = _fail(game, f"the action {_describe(a)} raised {why}", "refusals")
+                refusal = violation_of(game, f"the action {describe_action(a)} raised {why}", "refusals")
         else:
-            if listing is None and _compared(game, a):
-                missing = _unlisted(game, a, listed)
+            if listing is None and is_compared(game, a):
+                missing = first_unlisted(game, a, listed)
                 if missing is not None:
-                    why = f"apply accepts {_describe(a)} but legal_actions({a.player}) does not list {missing}"
-                    listing = _fail(game, why, "listing_complete")
+                    why = f"apply accepts {describe_action(a)} but legal_actions({a.player}) does not list {missing}"
+                    listing = violation_of(game, why, "listing_complete")
         work = game.copy()
         if refusal is not None and listing is not None:
             break

@@ -13,13 +13,13 @@ from ..engine.round import new_round
 from ..errors import IllegalAction, what_raised
 from ..resolver import resolve
 from ..schema import Variant
-from .bounds import TurnWatch, _not_ended, _stalled, step_bound, turn_bound
+from .bounds import TurnWatch, not_ended, stalled, step_bound, turn_bound
 from .checks_cards import check_conservation, check_slot_order
 from .checks_knowledge import check_step_knowledge
 from .checks_round import check_replay, check_result, check_snapshot_roundtrip
 from .chooser import Chooser, RandomChooser, choose_action
 from .registry import check_all
-from .violation import InvariantViolation, _describe, _fail
+from .violation import InvariantViolation, describe_action, violation_of
 
 
 def play_out(
@@ -62,9 +62,9 @@ def play_out(
             check_all(rd, check_rng)
             check_snapshot_roundtrip(rd, check_rng)
         while not rd.is_over:
-            problem = _not_ended(rd, bound) if steps >= bound else _stalled(rd, since, None, per_turn)
+            problem = not_ended(rd, bound) if steps >= bound else stalled(rd, since, None, per_turn)
             if problem is not None:
-                raise _fail(rd, problem, "termination")
+                raise violation_of(rd, problem, "termination")
             try:
                 action = choose_action(
                     rd,
@@ -79,18 +79,18 @@ def play_out(
             except InvariantViolation:
                 raise
             except Exception as exc:
-                raise _fail(rd, f"listing the legal actions raised {what_raised(exc)}", "no_crash") from exc
+                raise violation_of(rd, f"listing the legal actions raised {what_raised(exc)}", "no_crash") from exc
             before = list(rd.knowers) if check_every > 0 else None
             try:
                 events = rd.apply(action)
             except IllegalAction as exc:
-                raise _fail(
-                    rd, f"the listed action {_describe(action)} was refused: {exc}", "listed_accepted"
+                raise violation_of(
+                    rd, f"the listed action {describe_action(action)} was refused: {exc}", "listed_accepted"
                 ) from None
             except Exception as exc:
-                crash = _fail(
+                crash = violation_of(
                     rd,
-                    f"the listed action {_describe(action)} crashed: {what_raised(exc)}",
+                    f"the listed action {describe_action(action)} crashed: {what_raised(exc)}",
                     "no_crash",
                 )
                 crash.pending = action
@@ -99,7 +99,7 @@ def play_out(
             turn, since = rd.turn, 0 if rd.turn != turn else since + 1
             cycle = watch.step(rd)
             if cycle is not None:
-                raise _fail(rd, cycle, "termination")
+                raise violation_of(rd, cycle, "termination")
             if on_step is not None:
                 on_step(game, action)
             if before is not None:

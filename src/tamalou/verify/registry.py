@@ -69,7 +69,7 @@ from .checks_knowledge import check_knowledge, check_knowledge_events, check_no_
 from .checks_round import check_replay, check_result, check_snapshot_roundtrip, check_termination
 from .determinism import PROCESSES, check_determinism
 from .tallies import check_end_hooks
-from .violation import _rng
+from .violation import check_rng
 
 
 def check_all(game: Game | Round, rng: random.Random | None = None, *, pairs: int = 8, fuzz: int = 3) -> None:
@@ -83,7 +83,7 @@ def check_all(game: Game | Round, rng: random.Random | None = None, *, pairs: in
     >>> check_all(new_game("french", players=3, seed=1))
     """
     game = round_of(game)
-    rng = rng if rng is not None else _rng(game, "all")
+    rng = rng if rng is not None else check_rng(game, "all")
     check_conservation(game)
     check_knowledge(game)
     for p in range(game.players):
@@ -127,7 +127,7 @@ class Invariant:
     before_rare: bool = False
 
     def __call__(self, game: Round, rng: random.Random | None = None, *, thorough: bool = False) -> None:
-        self.check(game, rng if rng is not None else _rng(game, self.name), thorough)
+        self.check(game, rng if rng is not None else check_rng(game, self.name), thorough)
 
 
 def _each_player(

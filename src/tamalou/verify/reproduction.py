@@ -14,7 +14,7 @@ from ..engine import Round
 from ..errors import IllegalAction, SetupError
 from ..events import Event
 from ..schema import Variant
-from .bounds import TurnWatch, _stalled, step_bound, turn_bound
+from .bounds import TurnWatch, stalled, step_bound, turn_bound
 from .checks_cards import check_conservation
 from .checks_events import check_event_schema, check_moves_known, places
 from .checks_knowledge import check_step_knowledge
@@ -22,7 +22,7 @@ from .registry import INVARIANTS
 from .violation import InvariantViolation
 
 #: The invariants checked step by step as the actions are applied.
-_STEP = ("conservation", "knowledge_events", "event_schema", "knowledge_follows_moves")
+STEP = ("conservation", "knowledge_events", "event_schema", "knowledge_follows_moves")
 
 
 @dataclass
@@ -70,7 +70,7 @@ def reproduce(
     names = [n for n, inv in INVARIANTS.items() if inv.when != "run"] if invariant is None else [invariant]
     if invariant is not None and invariant not in INVARIANTS:
         raise ValueError(f"unknown invariant {invariant!r} (invariants: {', '.join(INVARIANTS)})")
-    steps = [n for n in names if n in _STEP]
+    steps = [n for n in names if n in STEP]
 
     def crash(game: Round | None, what: str, exc: Exception) -> InvariantViolation:
         where = f" [after {len(game.actions)} actions]" if game is not None else ""
@@ -120,14 +120,14 @@ def reproduce(
     checked = True
     for name in names:
         inv = INVARIANTS[name]
-        if name in _STEP:
+        if name in STEP:
             continue
         if inv.when == "end" and not game.is_over:
             checked = invariant is None
             continue
         try:
             if name == "termination":  # the recorded actions themselves: no random play on
-                problem = cycle or (None if game.is_over else _stalled(game, since, step_bound(game), turn_bound(game)))
+                problem = cycle or (None if game.is_over else stalled(game, since, step_bound(game), turn_bound(game)))
                 if problem is not None:
                     raise InvariantViolation(f"{problem} [after {len(game.actions)} actions]", invariant="termination")
             else:

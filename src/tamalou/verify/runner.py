@@ -34,9 +34,9 @@ from .interruptions import quiet_worker, signals_held, stop_workers, unguarded_n
 from .limits import (
     TIMEOUT_INVARIANT,
     TIMEOUT_WORDS,
+    GameTimeout,
     LimitedGame,
     Limits,
-    _GameTimeout,
     alarm,
     available,
     check_game_within,
@@ -292,7 +292,7 @@ def _check_end_hooks(v: Variant, counts: list[int], seed: int, report: VerifyRep
             checks["end_hooks"] += 1
             failed["end_hooks"] += 1
             failure = Failure(seed, n, "end_hooks", str(exc), [], style_of(seed), -1)
-        except _GameTimeout as stop:  # a hook that never returns: a round that does not end, as in a game
+        except GameTimeout as stop:  # a hook that never returns: a round that does not end, as in a game
             checks[TIMEOUT_INVARIANT] += 1
             failed[TIMEOUT_INVARIANT] += 1
             message = (

@@ -40,7 +40,7 @@ from ..version import __version__
 from .counterexample import Counterexample, EmbeddedVariant, code_fingerprints
 from .game_check import Failure, check_game
 from .registry import INVARIANTS
-from .reproduction import _STEP, Reproduction, reproduce
+from .reproduction import STEP, Reproduction, reproduce
 from .violation import InvariantViolation
 
 
@@ -96,7 +96,7 @@ class _Shrinker:
         first = self.run(actions)
         if first is None:
             return actions
-        if self.invariant in _STEP:
+        if self.invariant in STEP:
             return actions[: first.applied]
         if self.invariant == "no_crash":
             return actions[: first.applied + 1]

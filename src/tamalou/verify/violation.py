@@ -26,11 +26,11 @@ def _where(game: Round) -> str:
     )
 
 
-def _fail(game: Round, message: str, invariant: str = "") -> InvariantViolation:
+def violation_of(game: Round, message: str, invariant: str = "") -> InvariantViolation:
     return InvariantViolation(f"{message} {_where(game)}", invariant=invariant)
 
 
-def _rng(game: Round, name: str) -> random.Random:
+def check_rng(game: Round, name: str) -> random.Random:
     """The default generator of a sampling check: seeded from the game (its seed and how many actions
     it has seen) and the check's name, so the same state is always checked the same way."""
     return random.Random(f"{name}/{game.seed}/{len(game.actions)}")
@@ -51,37 +51,37 @@ def _place(game: Round, card: int) -> str:
     return "nowhere"
 
 
-def _card(game: Round, card: int) -> str:
+def card_text(game: Round, card: int) -> str:
     text = game.text[card] if 0 <= card < len(game.text) else "?"
     return f"card {card} ({text}, {_place(game, card)})"
 
 
-def _diff(before: Any, after: Any, path: str = "") -> str:
+def value_diff(before: Any, after: Any, path: str = "") -> str:
     """The first difference between two JSON-like values, as ``path: before -> after``."""
     if isinstance(before, dict) and isinstance(after, dict):
         for key in list(before) + [k for k in after if k not in before]:
             if key not in after or key not in before or before[key] != after[key]:
-                return _diff(before.get(key, "<missing>"), after.get(key, "<missing>"), f"{path}.{key}")
+                return value_diff(before.get(key, "<missing>"), after.get(key, "<missing>"), f"{path}.{key}")
     elif isinstance(before, list) and isinstance(after, list):
         for i, (x, y) in enumerate(zip(before, after, strict=False)):
             if x != y:
-                return _diff(x, y, f"{path}[{i}]")
+                return value_diff(x, y, f"{path}[{i}]")
         if len(before) != len(after):
             return f"{path or '<root>'}: length {len(before)} -> {len(after)}"
     return f"{path or '<root>'}: {before!r} -> {after!r}"
 
 
-def _json_diff(before: str, after: str) -> str:
+def json_diff(before: str, after: str) -> str:
     try:
-        return _diff(json.loads(before), json.loads(after))
+        return value_diff(json.loads(before), json.loads(after))
     except ValueError:
         return f"{before[:80]!r} -> {after[:80]!r}"
 
 
-_State = tuple[str, list[Action]]
+StateKey = tuple[str, list[Action]]
 
 
-def _state_of(game: Round) -> _State:
+def state_of(game: Round) -> StateKey:
     """The game's snapshot without its action log, and the log: what a refusal, or trying actions on
     copies, must leave as it was (on a long game, much cheaper than a whole ``to_json``)."""
     g = game.copy()
@@ -89,16 +89,16 @@ def _state_of(game: Round) -> _State:
     return g.to_json(), list(game.actions)
 
 
-def _state_diff(before: _State, after: _State) -> str | None:
-    """How two ``_state_of`` differ, or ``None``."""
+def state_diff(before: StateKey, after: StateKey) -> str | None:
+    """How two ``state_of`` differ, or ``None``."""
     if before[0] != after[0]:
-        return _json_diff(before[0], after[0])
+        return json_diff(before[0], after[0])
     if before[1] != after[1]:
         return f".actions: {len(before[1])} actions -> {len(after[1])}"
     return None
 
 
-def _describe(action: object) -> str:
+def describe_action(action: object) -> str:
     if isinstance(action, tuple(ACTION_TYPES.values())):
         return json.dumps(action_to_dict(action))  # type: ignore[arg-type]
     return repr(action)

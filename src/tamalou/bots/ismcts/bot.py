@@ -19,7 +19,7 @@ from ...views import SeatView
 from ..greedy import GreedyBot
 from .determinizer import Determinizer, Unbuildable
 from .rollout import RolloutPolicy
-from .tree import _Edge, _info_key, _Node
+from .tree import Edge, Node, info_key
 
 if TYPE_CHECKING:
     from typing import Self
@@ -190,13 +190,13 @@ class ISMCTSBot:
         Each iteration: a sample; from the root, the seat's own decisions are chosen in the tree (UCB1 with
         availability counts among the actions legal in the sample; below the root, the policy's move until
         the node was reached ``expand_after`` times) and the other players play the rollout policy
-        (matches included) until the seat decides again; the seat's information set then (``_info_key``)
+        (matches included) until the seat decides again; the seat's information set then (``info_key``)
         names the next node. The first new node ends the descent (its first action: the policy's, then the
         others at random) and the rollout policy plays the round out."""
         assert self._rb is not None
         me = det.player
         policy = RolloutPolicy(self._rb, self.rng)
-        root = _Node()
+        root = Node()
         allowed = set(candidates)
         c = self.exploration
         rng = self.rng
@@ -211,7 +211,7 @@ class ISMCTSBot:
                 break
             ran += 1
             g = det.sample(rng)
-            path: list[_Edge] = []
+            path: list[Edge] = []
             node = root
             try:
                 legal = [a for a in g.legal_actions(me) if a in allowed]
@@ -221,7 +221,7 @@ class ISMCTSBot:
                     if node is not root and node.visits <= self.expand_after:
                         # A new information set plays the policy's move until it has been reached often.
                         action = policy.choose(g, me, legal)
-                        edge = edges.get(action) or edges.setdefault(action, _Edge())
+                        edge = edges.get(action) or edges.setdefault(action, Edge())
                         for a in legal:
                             if a in edges:
                                 edges[a].avail += 1
@@ -229,7 +229,7 @@ class ISMCTSBot:
                     elif fresh := [a for a in legal if a not in edges]:
                         pick = policy.choose(g, me, legal)
                         action = pick if pick in fresh else rng.choice(fresh)
-                        edge = edges[action] = _Edge()
+                        edge = edges[action] = Edge()
                         edge.avail = 1
                         for a in legal:
                             if a is not action and a in edges:
@@ -254,10 +254,10 @@ class ISMCTSBot:
                     path.append(edge)
                     if expanded or not self._until_mine(g, me, policy):
                         break
-                    key = _info_key(g, me)
+                    key = info_key(g, me)
                     nxt = edge.after.get(key)
                     if nxt is None:
-                        nxt = edge.after[key] = _Node()
+                        nxt = edge.after[key] = Node()
                     node = nxt
                     legal = [a for a in g.legal_actions(me) if type(a) is not MatchAction and type(a) is not Tick]
                 if not path:

@@ -11,7 +11,7 @@ from ...engine.round import Round
 from ...engine.rulebook import Rulebook
 from ...engine.state import CALL, DRAW, GIVE, HOLD, NO_CARD, OVER, PEEK, POWER, SWAP
 from ...powers import hinted_move, hinted_use
-from ..facts import _facts
+from ..facts import facts_of
 
 
 class RolloutPolicy:
@@ -35,7 +35,7 @@ class RolloutPolicy:
         #: The powers that give hints (``CardPower.hint``), by name.
         self.hinted = {name: power for name, power in rb.powers.items() if power.hints}
         #: The mechanics that give hints for their moves (``Mechanic.hint``), in their order (the ruleset's facts).
-        self.hinting = _facts(rb).hinting
+        self.hinting = facts_of(rb).hinting
         values = [rb.value(c) for c in rb.one_deck]  # (one deck's mean is every table's)
         self.mean = sum(values) / max(1, len(values))
         self.threshold = rb.threshold
@@ -328,7 +328,7 @@ class GameWorth:
         self._p = p
 
     def value(self, card: str) -> float:
-        return float(_facts(self._policy.rb).values[card])
+        return float(facts_of(self._policy.rb).values[card])
 
     def unseen(self) -> float:
         return self._policy.mean

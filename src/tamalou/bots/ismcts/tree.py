@@ -1,5 +1,5 @@
-"""``ISMCTSBot``'s search tree: its nodes (``_Node``, the searching seat's information sets, named by
-``_info_key``) and edges (``_Edge``, the seat's actions with their statistics)."""
+"""``ISMCTSBot``'s search tree: its nodes (``Node``, the searching seat's information sets, named by
+``info_key``) and edges (``Edge``, the seat's actions with their statistics)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from ...engine.round import Round
 from ...engine.state import NO_CARD
 
 
-class _Edge:
+class Edge:
     """An action of the searching seat from one information set: its statistics (``avail``: how many
     times it was legal when its node was visited) and the information sets it led to."""
 
@@ -20,23 +20,23 @@ class _Edge:
         self.visits = 0
         self.avail = 0
         self.total = 0.0
-        self.after: dict[Any, _Node] = {}
+        self.after: dict[Any, Node] = {}
 
     def mean(self) -> float:
         return self.total / self.visits if self.visits else 0.0
 
 
-class _Node:
+class Node:
     """An information set of the searching seat (its view when it next has to decide)."""
 
     __slots__ = ("edges", "visits")
 
     def __init__(self) -> None:
-        self.edges: dict[Action, _Edge] = {}
+        self.edges: dict[Action, Edge] = {}
         self.visits = 0
 
 
-def _info_key(g: Round, me: int) -> Any:
+def info_key(g: Round, me: int) -> Any:
     """What seat ``me`` knows when it has to decide: the phase, its held card, every card it knows where it
     is, the discard and who called (its information set, as far as this search tells them apart)."""
     text, knowers = g.text, g.knowers
