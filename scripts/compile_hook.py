@@ -68,6 +68,33 @@ def missing_toolchain() -> str | None:
     return " and ".join(problems) or None
 
 
+#: The contracts' Protocols (``tamalou.round_table``), and the engine's classes that are them at run time. mypyc
+#: reads an attribute of a value typed with a Protocol through Python's generic lookup, and one typed with a
+#: compiled class straight from the object's struct: the compiled core is compiled against the classes.
+#: (benchmarks/random_playout.py, compiled: the mechanics' listing and matching read the round a few dozen times
+#: an action.)
+CONCRETE = {
+    "RoundTable": ("engine.round", "Round"),
+    "RulesTable": ("engine.rulebook", "Rulebook"),
+    "PhaseRows": ("engine.phases", "PhaseTable"),
+    "PhaseRow": ("engine.mechanic", "PhaseEntry"),
+}
+
+
+def concrete_tree(root: str, tree: str) -> str:
+    """A copy of the sources to compile (``src/``, ``pyproject.toml`` for mypy's settings) in which
+    ``tamalou/round_table.py`` names the engine's classes for its Protocols: mypy then checks the mechanics
+    against the round itself (a class that has every member of the Protocol, as mypy checks in
+    ``engine/round.py``), and mypyc compiles their reads of it as a compiled class's. The shipped
+    ``round_table.py`` is the Protocols' (it is not compiled; the compiled modules import it for types only)."""
+    shutil.copytree(os.path.join(root, "src"), os.path.join(tree, "src"), ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(os.path.join(root, "pyproject.toml"), tree)
+    imports = "".join(f"    from .{module} import {cls} as {name}\n" for name, (module, cls) in CONCRETE.items())
+    with open(os.path.join(tree, "src", "tamalou", "round_table.py"), "w", encoding="utf-8") as f:
+        f.write(f"from typing import TYPE_CHECKING\n\n__all__ = {sorted(CONCRETE)!r}\n\nif TYPE_CHECKING:\n{imports}")
+    return tree
+
+
 class CompileHook(BuildHookInterface):
     PLUGIN_NAME = "custom"
 
@@ -107,13 +134,14 @@ class CompileHook(BuildHookInterface):
         level = opt_level()
         self._scratch = tempfile.mkdtemp(prefix="tamalou-compile-")
         out, temp = os.path.join(self._scratch, "lib"), os.path.join(self._scratch, "temp")
+        tree = concrete_tree(self.root, os.path.join(self._scratch, "tree"))
         setup = os.path.join(self._scratch, "setup.py")
         with open(setup, "w", encoding="utf-8") as f:
             f.write(
                 "import os\n"
                 "from mypyc.build import mypycify\n"
                 "from setuptools import setup\n"
-                f"os.chdir({self.root!r})\n"
+                f"os.chdir({tree!r})\n"
                 "setup(\n"
                 "    name='tamalou-compiled-core',\n"
                 "    ext_modules=mypycify(\n"

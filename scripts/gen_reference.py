@@ -1350,6 +1350,51 @@ def _mermaid(text: str) -> str:
     return f"```mermaid\n{text.rstrip()}\n```\n"
 
 
+def round_table() -> str:
+    """The contract of mechanics, ``tamalou.round_table``, as tables: each Protocol's members in the order and the
+    ``# --- title`` sections of the module, a member's signature and the first sentence of its docstring (an
+    attribute a mechanic may set is marked so)."""
+    path = SRC / "round_table.py"
+    source = path.read_text(encoding="utf-8")
+    lines = source.splitlines()
+    tree = ast.parse(source)
+    out: list[str] = []
+    for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
+        out.append(f"**`{cls.name}`**: {first_sentence(ast.get_docstring(cls) or '')}\n")
+        rows: list[tuple[str, str, str]] = []  # (section, member, what)
+        section = ""
+        body = cls.body[1:] if ast.get_docstring(cls) else cls.body
+        for i, node in enumerate(body):
+            start = node.lineno - 1 - len(getattr(node, "decorator_list", []) or [])
+            for line in reversed(lines[(body[i - 1].end_lineno or 0) if i else cls.lineno : start]):
+                m = re.match(r"^\s*# -{2,} (.+)$", line)
+                if m:
+                    section = m.group(1).strip()
+                    break
+            if isinstance(node, ast.FunctionDef):
+                is_property = any(isinstance(d, ast.Name) and d.id == "property" for d in node.decorator_list)
+                args = ast.unparse(node.args).removeprefix("self, ").removeprefix("self")
+                member = f"`{node.name}`" if is_property else f"`{node.name}({args})`"
+                kind = ast.unparse(node.returns) if node.returns is not None else ""
+                what = first_sentence(ast.get_docstring(node) or "")
+                rows.append((section, member, f"{what} (`{kind}`)" if kind and is_property else what))
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                doc = body[i + 1] if i + 1 < len(body) else None
+                text = doc.value.value if isinstance(doc, ast.Expr) and isinstance(doc.value, ast.Constant) else ""
+                what = first_sentence(str(text))
+                rows.append((section, f"`{node.target.id}`", f"{what} (`{ast.unparse(node.annotation)}`, settable)"))
+        with_sections = any(s for s, _, _ in rows)
+        out.append("| " + ("what | " if with_sections else "") + "member | |")
+        out.append("|---|---|" + ("---|" if with_sections else ""))
+        last = None
+        for s, member, what in rows:
+            head = (f"{s} | " if s != last else " | ") if with_sections else ""
+            last = s
+            out.append(f"| {head}{member} | {cell(what)} |")
+        out.append("")
+    return "\n".join(out)
+
+
 #: What a hand-written page holds between ``<!-- drawn: NAME -->`` and ``<!-- /drawn -->``: a picture (or a
 #: table) drawn from the code by ``scripts/doc_pictures.py``. Each is used once; an unknown name stops the script.
 DRAWN: dict[str, Callable[[], str]] = {
@@ -1358,6 +1403,7 @@ DRAWN: dict[str, Callable[[], str]] = {
     "reaction-turns": lambda: _mermaid(_pictures().reaction_turns()),
     "action-blocks": lambda: _mermaid(_pictures().action_blocks()),
     "action-table": lambda: _pictures().action_table(),
+    "round-table": round_table,
     "layers": lambda: _mermaid(_pictures().layers((ROOT / "pyproject.toml").read_text(encoding="utf-8"))),
 }
 _DRAWN = re.compile(r"(<!-- drawn: ([\w-]+) -->\n)(.*?)(<!-- /drawn -->)", re.S)

@@ -59,6 +59,7 @@ from .hookspecs import MatchTally, Tally, TieBreak, hookimpl, hookspec
 from .match import Match, MatchResult, new_match, replay_match
 from .plugins.defaults import rank_by_total
 from .powers import CardPower, CardWorth
+from .round_table import RoundTable
 from .rulesets.loader import load_variant, variant_from_dict, variant_from_toml, variant_json_schema
 from .rulesets.power_catalogue import PowerEntry, power_catalogue
 from .rulesets.registry import variant_names
@@ -100,6 +101,7 @@ __all__ = [
     "Replace",
     "Result",
     "Round",
+    "RoundTable",
     "RulesetNameError",
     "SeatInfo",
     "SeatView",

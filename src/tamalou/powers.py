@@ -48,8 +48,8 @@ from .events import POWER_TITLES, power_title
 
 if TYPE_CHECKING:
     from .engine.mechanic import Mechanic
-    from .engine.round import Round
     from .events import Event
+    from .round_table import RoundTable
     from .views import SeatView
 
 __all__ = [
@@ -154,22 +154,22 @@ class CardPower:
 
     # ---------------------------------------------------------------- the first step
 
-    def uses(self, g: Round, p: int) -> list[Action]:
+    def uses(self, g: RoundTable, p: int) -> list[Action]:
         """Every complete use of the power by ``p`` now (``Power`` actions). May be empty."""
         raise NotImplementedError
 
-    def usable(self, g: Round, p: int) -> bool:
+    def usable(self, g: RoundTable, p: int) -> bool:
         """Whether ``p`` has at least one use (override when listing them all is costly)."""
         return bool(self.uses(g, p))
 
-    def refusal(self, g: Round, a: Power) -> str | None:
+    def refusal(self, g: RoundTable, a: Power) -> str | None:
         """Why ``a`` is not a use of this power now, or ``None``. The default: it must be one of
         ``uses``. Override for clearer reasons; never accept what ``uses`` does not list."""
         if untimed(a) in self.uses(g, a.player):
             return None
         return f"that is not a use of {self.name} now (see legal_actions)"
 
-    def resolve(self, g: Round, a: Power, events: list[Event]) -> Any:
+    def resolve(self, g: RoundTable, a: Power, events: list[Event]) -> Any:
         """Do it. Return ``None`` when done, a memo to ask a second step, or ``TURN_TAKEN`` when the
         power moved the turn on itself."""
         raise NotImplementedError
@@ -202,24 +202,24 @@ class CardPower:
 
     # ---------------------------------------------------------------- an optional second step
 
-    def next_uses(self, g: Round, p: int, memo: Any) -> list[Action]:
+    def next_uses(self, g: RoundTable, p: int, memo: Any) -> list[Action]:
         """The second step's actions (``Pass`` is always offered besides)."""
         return []
 
-    def next_refusal(self, g: Round, a: Action, memo: Any) -> str | None:
+    def next_refusal(self, g: RoundTable, a: Action, memo: Any) -> str | None:
         """Why ``a`` is not a second step now, or ``None``. Default: it must be one of ``next_uses``."""
         if untimed(a) in self.next_uses(g, a.player, memo):
             return None
         return f"that is not a second step of {self.name} now (see legal_actions)"
 
-    def resolve_next(self, g: Round, a: Action, memo: Any, events: list[Event]) -> Any:
+    def resolve_next(self, g: RoundTable, a: Action, memo: Any, events: list[Event]) -> Any:
         """Do the second step; return ``None`` when done (or another memo for one more step)."""
         raise NotImplementedError
 
     # ---------------------------------------------------------------- helpers for authors
 
     @staticmethod
-    def target_refusal(g: Round, a: Power, *, exchanging: bool) -> str | None:
+    def target_refusal(g: RoundTable, a: Power, *, exchanging: bool) -> str | None:
         """The usual checks of ``a.target`` / ``a.target_slot``: an opponent that may be aimed at, and
         an occupied slot of theirs."""
         q, s = a.target, a.target_slot

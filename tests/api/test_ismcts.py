@@ -281,3 +281,31 @@ def test_beats_random_play() -> None:
 
 def test_the_page_sections_on_search_run(tmp_path: Path) -> None:
     run_sections(("Search: `push` and `pop`", "The ISMCTS bot"), tmp_path)
+
+
+def test_the_determinizer_writes_no_field_of_the_round() -> None:
+    """The engine rebuilds a round from a seat's information (``tamalou.engine.SeatDeal``, ``round_from_seat``):
+    the determinizer assigns nothing but its own attributes (issue 48), and a round from the engine's constructor
+    is a whole game consistent with the seat's view."""
+    import ast
+    import inspect
+
+    from tamalou.bots.ismcts import determinizer
+    from tamalou.engine import round_from_seat
+    from tamalou.views import SeatInfo
+
+    tree = ast.parse(inspect.getsource(determinizer))
+    written = [
+        ast.unparse(t)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign)
+        for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(t, ast.Attribute | ast.Subscript) and not ast.unparse(t).startswith("self.")
+    ]
+    assert written == []
+    g = tamalou.new_game("french", 3, seed=4)
+    for _ in range(9):
+        g.apply(g.legal_actions(g.current_player)[0])
+    view = g.seat_view(1)
+    rebuilt = round_from_seat(SeatInfo(view, g.legal_actions(1)), g.variant, random.Random(3))
+    assert rebuilt.seat_view(1) == view

@@ -11,6 +11,7 @@
 | ``round.py`` | ``Round``: a round in play, as mechanics, powers and hooks are handed it; ``new_round`` |
 | ``game.py`` | ``Game``, the facade users hold (the public API only); ``new_game``, ``replay``, ``round_of`` |
 | ``snapshot.py`` | snapshots and copies |
+| ``seat_deal.py`` | ``SeatDeal``, ``round_from_seat``: rounds rebuilt from one seat's information, for a search |
 
 Nothing here names a ruleset, a power or an optional mechanic: those are plugins. ``Game``, ``Round``,
 ``new_game``, ``replay`` and ``round_of`` are loaded on first use, so that the rulebook (which the round
@@ -27,10 +28,11 @@ from .state import NO_CARD, Phase, Reason
 if TYPE_CHECKING:
     from .game import Game, game_of, new_game, replay, round_of
     from .round import Round, new_round
+    from .seat_deal import SeatDeal, round_from_seat
 
 __all__ = [
-    "NO_CARD", "Game", "Mechanic", "Phase", "PhaseSpec", "Reason", "Round",
-    "compiled", "game_of", "new_game", "new_round", "replay", "round_of",
+    "NO_CARD", "Game", "Mechanic", "Phase", "PhaseSpec", "Reason", "Round", "SeatDeal",
+    "compiled", "game_of", "new_game", "new_round", "replay", "round_from_seat", "round_of",
 ]  # fmt: skip
 
 
@@ -53,4 +55,8 @@ def __getattr__(name: str) -> Any:
         from . import round
 
         return getattr(round, name)
+    if name in ("SeatDeal", "round_from_seat"):
+        from . import seat_deal
+
+        return getattr(seat_deal, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

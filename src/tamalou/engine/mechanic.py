@@ -30,12 +30,12 @@ if TYPE_CHECKING:
     from ..actions import Action
     from ..events import Event
     from ..powers import CardWorth
+    from ..round_table import RoundTable
     from ..schema import Variant
     from ..views import SeatInfo, SeatView
-    from .round import Round
     from .rulebook import Rulebook
 
-# The game is passed as ``Any`` here: the core calls these with itself, mechanics annotate it ``Round``.
+# The game is passed as ``Any`` here: the core calls these with itself, mechanics annotate it ``RoundTable``.
 Lister = Callable[[Any, int, list["Action"]], None]
 Handler = Callable[[Any, Any], list["Event"]]
 Guard = Callable[[Any, int], "tuple[list[Action], str] | None"]
@@ -176,16 +176,16 @@ class Mechanic:
 
     # ---------------------------------------------------------------- state and phases
 
-    def new_state(self, g: Round) -> Any:
+    def new_state(self, g: RoundTable) -> Any:
         """A fresh per-game state object for this mechanic (``None``: it keeps none)."""
         return None
 
-    def check_state(self, g: Round, st: Any) -> str | None:
+    def check_state(self, g: RoundTable, st: Any) -> str | None:
         """What is wrong with a restored state ``st`` of this mechanic in ``g`` (a snapshot from storage
         may be damaged or forged), or ``None``: values in range, and what its phases need."""
         return None
 
-    def resumes(self, g: Round, st: Any) -> tuple[str, int] | None:
+    def resumes(self, g: RoundTable, st: Any) -> tuple[str, int] | None:
         """If the round is held in a phase of this mechanic that interrupted another (a give owed in
         the middle of someone's turn), the phase and the player it goes back to; else ``None``.
         Other mechanics' checks of a restored state read it through ``game.phase_beneath()``."""
@@ -200,18 +200,18 @@ class Mechanic:
         accepted in any phase (they check the phase themselves)."""
         return None, {}
 
-    def view(self, g: Round, p: int) -> dict[str, Any]:
+    def view(self, g: RoundTable, p: int) -> dict[str, Any]:
         """Fields of ``PlayerView`` this mechanic fills for viewer ``p`` (only what ``p`` may see)."""
         return {}
 
-    def resample(self, g: Round, info: SeatInfo) -> None:
+    def resample(self, g: RoundTable, info: SeatInfo) -> None:
         """``g`` is a game rebuilt from one seat's information (``info``: its view and legal actions; ISMCTS's
         determinization, as OpenSpiel's ``resample_from_infostate``), with this mechanic's fresh state
         (``new_state``) in ``g.ms[self.index]``: set that state to what the seat's information says, the rest as
         a new turn would have it (the search contract, docs/write-a-mechanic.md). ``g`` is then checked as a
         snapshot. Called only if overridden."""
 
-    def view_extra(self, g: Round, p: int) -> dict[str, Any]:
+    def view_extra(self, g: RoundTable, p: int) -> dict[str, Any]:
         """What this mechanic shows viewer ``p`` besides ``PlayerView``'s fields (only what ``p`` may see): the
         fields of its ``view_model``, as plain JSON values, in ``PlayerView.extra[self.name]`` (the views
         contract, docs/write-a-mechanic.md). Called only if overridden."""
@@ -220,65 +220,65 @@ class Mechanic:
     # ---------------------------------------------------------------- the round's flow
     # Each of these is called only if the mechanic overrides it.
 
-    def begin(self, g: Round, events: list[Event]) -> bool:
+    def begin(self, g: RoundTable, events: list[Event]) -> bool:
         """The deal is done. Return ``True`` if this mechanic takes the round into a phase of its own
         (an opening peek); the first one that does wins, else the first turn starts."""
         return False
 
-    def thrown(self, g: Round, card: int, how: str, events: list[Event]) -> bool:
+    def thrown(self, g: RoundTable, card: int, how: str, events: list[Event]) -> bool:
         """A turn threw ``card`` on the discard (``how``: "discarded" the held card, or "replaced" a
         slot's card). Return ``True`` if this mechanic takes the phase (a power is offered): the turn
         then goes on when it calls ``g.end_play(events)``."""
         return False
 
-    def discard_taken(self, g: Round, card: int) -> None:
+    def discard_taken(self, g: RoundTable, card: int) -> None:
         """The discard's top card ``card`` was taken."""
 
-    def swapped(self, g: Round, by: int) -> None:
+    def swapped(self, g: RoundTable, by: int) -> None:
         """Two placed cards were exchanged by ``by``."""
 
-    def play_resolved(self, g: Round, events: list[Event]) -> bool:
+    def play_resolved(self, g: RoundTable, events: list[Event]) -> bool:
         """The drawn card is resolved. Return ``True`` to keep the turn going (a second draw)."""
         return False
 
-    def turn_ending(self, g: Round, events: list[Event]) -> bool:
+    def turn_ending(self, g: RoundTable, events: list[Event]) -> bool:
         """The turn is about to pass. Return ``True`` to hold it in a phase (the end-of-turn call);
         that phase ends with ``g.end_turn(events)``."""
         return False
 
-    def round_ending(self, g: Round, events: list[Event]) -> bool:
+    def round_ending(self, g: RoundTable, events: list[Event]) -> bool:
         """The turn came back to the caller (or to the player who began a last lap): the round would end. Return
         ``True`` to hold it open (a
         countdown, a closing window); it then ends with ``g.finish_last_turns(events)``."""
         return False
 
-    def skip_turn(self, g: Round, p: int) -> str | None:
+    def skip_turn(self, g: RoundTable, p: int) -> str | None:
         """A reason to skip ``p``'s turn (an event says it), or ``None``."""
         return None
 
-    def prepare_turn(self, g: Round, p: int) -> None:
+    def prepare_turn(self, g: RoundTable, p: int) -> None:
         """``p``'s turn is about to start (before it is checked that ``p`` has something to play)."""
 
-    def can_open_turn(self, g: Round, p: int) -> bool:
+    def can_open_turn(self, g: RoundTable, p: int) -> bool:
         """Whether ``p`` has a way to play this turn other than drawing (a passed-on power)."""
         return False
 
-    def turn_began(self, g: Round, p: int, events: list[Event]) -> None:
+    def turn_began(self, g: RoundTable, p: int, events: list[Event]) -> None:
         """``p``'s turn started (its ``turn`` event is out)."""
 
-    def after_out_of_turn(self, g: Round, events: list[Event]) -> None:
+    def after_out_of_turn(self, g: RoundTable, events: list[Event]) -> None:
         """A match or a give changed the layouts (the round may have to end: see ``g.finish``)."""
 
-    def finished(self, g: Round, events: list[Event]) -> None:
+    def finished(self, g: RoundTable, events: list[Event]) -> None:
         """The round ended (before the ``round_over`` event)."""
 
     # ---------------------------------------------------------------- time
 
-    def next_deadline(self, g: Round) -> float | None:
+    def next_deadline(self, g: RoundTable) -> float | None:
         """When this mechanic's next timed thing happens, if anything is pending."""
         return None
 
-    def fire(self, g: Round, events: list[Event]) -> None:
+    def fire(self, g: RoundTable, events: list[Event]) -> None:
         """Its deadline (``g.now``) has come."""
 
     # ---------------------------------------------------------------- a hint for bots
@@ -296,13 +296,13 @@ class Mechanic:
 
     # ---------------------------------------------------------------- undoing a refused action
 
-    def before_action(self, g: Round, action: Action) -> object:
+    def before_action(self, g: RoundTable, action: Action) -> object:
         """Called before an action is applied; what it returns is given back to ``undo`` if the action
         is refused (so the game stays exactly as it was). A ``Tick`` that fires no deadline must change
         nothing: after a tick, it takes that tick's place in the log (``Round.apply``)."""
         return None
 
-    def undo(self, g: Round, token: object) -> None:
+    def undo(self, g: RoundTable, token: object) -> None:
         """The action was refused: put back what ``before_action`` changed."""
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, cast, overload
+from typing import TYPE_CHECKING, Any, cast, overload
 
 from ..actions import Action, Tick, parse_action, short
 from ..display import game_lines, panel
@@ -33,6 +33,9 @@ from .rulebook import rulebook
 from .seats import seat_actions
 from .state import DRAW, HOLD, NO_CARD, OVER, Judged, mypyc_attr
 from .view import player_view, seat_view
+
+if TYPE_CHECKING:
+    from ..round_table import RoundTable
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -478,6 +481,13 @@ class Round(Flow):
         snapshot.restore_state(game, state, variant, allow_plugins)
         if again is not None and again.to_json() != game.to_json():
             raise SnapshotError("the snapshot is not the game its seed and actions make")
+        return game
+
+
+if TYPE_CHECKING:
+
+    def _a_round_is_a_table(game: Round) -> RoundTable:
+        """mypy checks here that ``Round`` has every member of the mechanics' contract, with its type."""
         return game
 
 

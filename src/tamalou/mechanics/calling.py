@@ -30,7 +30,7 @@ from ..errors import IllegalAction
 from ..events import Event
 
 if TYPE_CHECKING:
-    from ..engine.round import Round
+    from ..round_table import RoundTable
     from ..schema import Variant
 
 
@@ -72,7 +72,7 @@ class Calling(Mechanic):
             CALL: PhaseSpec(self.list_call, {Call: self.do_call, Pass: self.do_pass}, open=True, auto=self.auto_pass),
         }
 
-    def may_call(self, g: Round, p: int) -> bool:
+    def may_call(self, g: RoundTable, p: int) -> bool:
         """Whether ``p`` may call now (nobody called, ``from_turn`` reached, ``tamalou_call_allowed``)."""
         return (
             g.caller is None
@@ -82,29 +82,29 @@ class Calling(Mechanic):
         )
 
     @staticmethod
-    def own_turn(g: Round, p: int) -> int:
+    def own_turn(g: RoundTable, p: int) -> int:
         """Which of ``p``'s own turns of the round this is, or the next one (1 for the first): turns go round from
         the first player, skipped ones counted (``g.turn`` counts every turn played)."""
         n = g.players
         return max(1, (g.turn - (p - g.first_player) % n) // n + 1)
 
-    def forced_call(self, g: Round, p: int) -> tuple[list[Action], str] | None:
+    def forced_call(self, g: RoundTable, p: int) -> tuple[list[Action], str] | None:
         if g.caller is None and g.last_lap is None and g.draws == 0 and g.empty(p):
             return [SEATS[p].call], "your layout is empty: you must call"
         return None
 
-    def list_at_start(self, g: Round, p: int, out: list[Action]) -> None:
+    def list_at_start(self, g: RoundTable, p: int, out: list[Action]) -> None:
         if p == g.current_player and g.draws == 0 and self.may_call(g, p):
             out.append(SEATS[p].call)
 
-    def list_call(self, g: Round, p: int, out: list[Action]) -> None:
+    def list_call(self, g: RoundTable, p: int, out: list[Action]) -> None:
         if p == g.current_player:
             acts = SEATS[p]
             if self.may_call(g, p):
                 out.append(acts.call)
             out.append(acts.pass_)
 
-    def do_call(self, g: Round, a: Call) -> list[Event]:
+    def do_call(self, g: RoundTable, a: Call) -> list[Event]:
         p = g.turn_check(a)
         forced = g.phase == DRAW and self.must_call and self.forced_call(g, p) is not None
         at_start = g.phase == DRAW and self.at_start and g.draws == 0
@@ -135,7 +135,7 @@ class Calling(Mechanic):
         g.end_turn(events)
         return events
 
-    def _caller(self, g: Round, p: int) -> None:
+    def _caller(self, g: RoundTable, p: int) -> None:
         g.caller = p
         if self.protect:
             g.locked |= 1 << p
@@ -143,27 +143,27 @@ class Calling(Mechanic):
                 g.sealed |= 1 << p
 
     @staticmethod
-    def sealed_match(g: Round, p: int) -> str | None:
+    def sealed_match(g: RoundTable, p: int) -> str | None:
         """A sealed caller matches no more: neither from their own layout (nobody matches from it) nor
         from another's (a give would come out of it, a miss would add a penalty card to it)."""
         return "your cards are sealed: you may not match" if g.sealed >> p & 1 else None
 
-    def do_pass(self, g: Round, a: Pass) -> list[Event]:
+    def do_pass(self, g: RoundTable, a: Pass) -> list[Event]:
         p = g.turn_check(a)
         events = [Event("passed", {"player": p, "phase": "call"})]
         g.end_turn(events)
         return events
 
-    def auto_pass(self, g: Round, events: list[Event]) -> None:
+    def auto_pass(self, g: RoundTable, events: list[Event]) -> None:
         events.extend(self.do_pass(g, SEATS[g.current_player].pass_))
 
-    def turn_ending(self, g: Round, events: list[Event]) -> bool:
+    def turn_ending(self, g: RoundTable, events: list[Event]) -> bool:
         if self.may_call(g, g.current_player):
             g.phase = CALL
             return True
         return False
 
-    def skip_turn(self, g: Round, p: int) -> str | None:
+    def skip_turn(self, g: RoundTable, p: int) -> str | None:
         # Le Tamalou: "s'il n'a plus de cartes ... il doit annoncer le Tamalou" — unless someone already called.
         if g.caller is not None or g.last_lap is not None:  # the last turns: nobody calls any more
             return "no card" if self.skip_empty and g.empty(p) else None
@@ -174,7 +174,7 @@ class Calling(Mechanic):
             return "called"
         return None
 
-    def after_out_of_turn(self, g: Round, events: list[Event]) -> None:
+    def after_out_of_turn(self, g: RoundTable, events: list[Event]) -> None:
         if self.ends_round and any(map(g.empty, range(g.players))):  # a layout emptied
             g.finish(Reason.EMPTIED, events)
 
@@ -193,5 +193,5 @@ class SealedCalling(Calling):
     def wanted(cls, variant: Variant) -> bool:
         return variant.rules.call.enabled and _sealing(variant)
 
-    def match_blocked(self, g: Round, p: int) -> str | None:
+    def match_blocked(self, g: RoundTable, p: int) -> str | None:
         return self.sealed_match(g, p)

@@ -18,7 +18,7 @@ from ..errors import IllegalAction
 from ..events import Event
 
 if TYPE_CHECKING:
-    from ..engine.round import Round
+    from ..round_table import RoundTable
     from ..schema import Variant
 
 #: The phase of the flip.
@@ -42,17 +42,17 @@ class FlipOnDiscard(Mechanic):
     def phases(self) -> dict[str, PhaseSpec]:
         return {FLIP: PhaseSpec(self.list_flips, {Flip: self.do_flip}, open=False, auto=self.auto_flip)}
 
-    def thrown(self, g: Round, card: int, how: str, events: list[Event]) -> bool:
+    def thrown(self, g: RoundTable, card: int, how: str, events: list[Event]) -> bool:
         if how == "discarded" and g.held_from == "stock" and g.face_down(g.current_player):
             g.phase = FLIP  # the turn goes on with the flip (end_play once it is done)
             return True
         return False
 
-    def list_flips(self, g: Round, p: int, out: list[Action]) -> None:
+    def list_flips(self, g: RoundTable, p: int, out: list[Action]) -> None:
         if p == g.current_player:
             out.extend(Flip(p, s) for s in g.face_down(p))
 
-    def do_flip(self, g: Round, a: Flip) -> list[Event]:
+    def do_flip(self, g: RoundTable, a: Flip) -> list[Event]:
         p = a.player
         if p != g.current_player:
             raise IllegalAction(f"it is player {g.current_player}'s turn, not player {p}'s", a)
@@ -66,7 +66,7 @@ class FlipOnDiscard(Mechanic):
         g.end_play(events)
         return events
 
-    def auto_flip(self, g: Round, events: list[Event]) -> None:
+    def auto_flip(self, g: RoundTable, events: list[Event]) -> None:
         """The clock ran out (timed rulesets): the player turns up their first face-down card."""
         p = g.current_player
         events.extend(self.do_flip(g, Flip(p, g.face_down(p)[0])))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    from ..engine.round import Round
+    from ..round_table import RoundTable
 
 #: The version of the matching contract: ``MatchBlocker``, ``MatchListener`` and the methods of ``Matching`` marked
 #: "(contract)". A change that would break a mechanic written against them raises it.
@@ -19,7 +19,7 @@ class MatchBlocker(Protocol):
     """A mechanic that may forbid matching: ``match_blocked(g, p)`` says why ``p`` may not match now, or
     ``None``. Matching asks each one when it lists and when it applies a throw (contract 1)."""
 
-    def match_blocked(self, g: Round, p: int) -> str | None: ...
+    def match_blocked(self, g: RoundTable, p: int) -> str | None: ...
 
 
 @runtime_checkable
@@ -27,4 +27,4 @@ class MatchListener(Protocol):
     """A mechanic told of every throw on the card on offer: ``match_result(g, p, right)`` after ``p`` threw one
     or more cards on it, all right (``True``) or not; a late right card taken back is not a throw (contract 1)."""
 
-    def match_result(self, g: Round, p: int, right: bool) -> None: ...
+    def match_result(self, g: RoundTable, p: int, right: bool) -> None: ...

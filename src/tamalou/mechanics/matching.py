@@ -42,8 +42,8 @@ from ._match_actions import OWN, own_matches
 from .match_contract import MatchBlocker, MatchListener
 
 if TYPE_CHECKING:
-    from ..engine.round import Round
     from ..engine.rulebook import Rulebook
+    from ..round_table import RoundTable
     from ..schema import Variant
     from ..views import SeatInfo
 
@@ -66,7 +66,7 @@ class MatchingState:
 
     __slots__ = ("tried", "waiting", "win", "win_by")
 
-    def __init__(self, g: Round, first: int) -> None:
+    def __init__(self, g: RoundTable, first: int) -> None:
         self.win = first
         self.win_by = -1
         self.tried = [0] * g.players
@@ -81,7 +81,7 @@ class WindowState(MatchingState):
 
     __slots__ = ("turn_player",)
 
-    def __init__(self, g: Round, first: int) -> None:
+    def __init__(self, g: RoundTable, first: int) -> None:
         super().__init__(g, first)
         self.turn_player = -1
 
@@ -112,8 +112,8 @@ class Matching(Mechanic):
         self.bare = m.opponents and m.give == "may"
         # Known once the rulebook is (``bind``): the other mechanics' blockers and listeners; whether
         # nothing but leaving the round blocks a match; whether matching compares ranks only.
-        self._blockers: list[Callable[[Round, int], str | None]] = []
-        self._results: list[Callable[[Round, int, bool], None]] = []
+        self._blockers: list[Callable[[RoundTable, int], str | None]] = []
+        self._results: list[Callable[[RoundTable, int, bool], None]] = []
         self._plain = False
         self._rank_only = False
         self.idle.add("after_out_of_turn")  # the closing window moves on in do_match / do_pass itself
@@ -124,7 +124,7 @@ class Matching(Mechanic):
         self.window_phases = self.window_phases_of(variant)
         self._more = type(self).list_more is not Matching.list_more
         self._after = True  # whether a mechanic reacts to layouts changing (``bind``)
-        self._then: tuple[Callable[[Round, list[Event]], bool], ...] = ()  # play_resolved after this one
+        self._then: tuple[Callable[[RoundTable, list[Event]], bool], ...] = ()  # play_resolved after this one
 
     def bind(self, rb: Rulebook) -> None:
         others = [m for m in rb.mechanics if m is not self]
@@ -142,12 +142,12 @@ class Matching(Mechanic):
         m = variant.rules.matching
         return m.enabled and not m.opponents
 
-    def new_state(self, g: Round) -> MatchingState:
+    def new_state(self, g: RoundTable) -> MatchingState:
         own_matches(g.players - 1, 16)  # every seat's one-card matches are made
         first = g.discard[-1] if g.discard and self.first_matchable else NO_CARD
         return (WindowState if self.after_power else MatchingState)(g, first)
 
-    def check_state(self, g: Round, st: Any) -> str | None:  # (Any: a restored MatchingState may hold anything)
+    def check_state(self, g: RoundTable, st: Any) -> str | None:  # (Any: a restored MatchingState may hold anything)
         n = len(g.cards)
         if not -1 <= st.win < n or not -1 <= st.win_by < g.players or not 0 <= st.waiting <= g.all_mask:
             return "the window names a card or a player that is not there"
@@ -179,7 +179,7 @@ class Matching(Mechanic):
 
     # ---------------------------------------------------------------- listing
 
-    def blocked(self, g: Round, p: int) -> str | None:
+    def blocked(self, g: RoundTable, p: int) -> str | None:
         """Why ``p`` may not match now (besides the window itself), or ``None``."""
         if g.left >> p & 1:
             return "you have left the round"
@@ -195,7 +195,7 @@ class Matching(Mechanic):
                 return why
         return None
 
-    def list_matches(self, g: Round, p: int, out: list[Action]) -> None:
+    def list_matches(self, g: RoundTable, p: int, out: list[Action]) -> None:
         """(contract) One-card matches on every occupied slot (in an open phase)."""
         st: MatchingState = g.ms[self.index]
         if (
@@ -226,12 +226,12 @@ class Matching(Mechanic):
         if self._more:
             self.list_more(g, p, out)
 
-    def list_more(self, g: Round, p: int, out: list[Action]) -> None:
+    def list_more(self, g: RoundTable, p: int, out: list[Action]) -> None:
         """More matches (opponent matching lists matches on others' cards here)."""
 
     # ---------------------------------------------------------------- applying
 
-    def same(self, g: Round, c: int, win: int) -> bool:
+    def same(self, g: RoundTable, c: int, win: int) -> bool:
         hook = g.rb.same_kind_hook
         if hook is None:
             if self.by == "rank":
@@ -239,12 +239,12 @@ class Matching(Mechanic):
             return g.value[c] == g.value[win]
         return g.rb.same_kind(g.cards[c], g.cards[win])
 
-    def check_owner(self, g: Round, a: MatchAction, owner: int) -> None:
+    def check_owner(self, g: RoundTable, a: MatchAction, owner: int) -> None:
         """Whose cards ``a`` may throw (opponent matching widens this)."""
         if owner != a.player:
             raise IllegalAction("this ruleset lets you match only your own cards", a)
 
-    def do_match(self, g: Round, a: MatchAction) -> list[Event]:
+    def do_match(self, g: RoundTable, a: MatchAction) -> list[Event]:
         p = a.player
         if not 0 <= p < g.players:
             raise IllegalAction(f"no player {p}", a)
@@ -295,7 +295,7 @@ class Matching(Mechanic):
             c = hand[s]
             facts = {"player": p, "owner": owner, "slot": s, "card": text[c]}
             if not (rank[c] == rank[win] if rank_only else self.same(g, c, win)):
-                g.knowers[c] = g.all_mask  # it goes back, everyone saw it (``g.show(c)``)
+                g.show(c)  # it goes back, everyone saw it
                 wrong += 1
                 events.append(Event("missed", facts))
             elif late:  # somebody else was faster on this card: it goes back
@@ -324,7 +324,7 @@ class Matching(Mechanic):
             self.closing_moves_on(g, events)
         return events
 
-    def penalise(self, g: Round, p: int, count: int, events: list[Event]) -> None:
+    def penalise(self, g: RoundTable, p: int, count: int, events: list[Event]) -> None:
         """(contract) ``count`` penalty cards for a miss of ``p``, within ``penalty_cap`` (an event says what the
         cap spared). A move of another mechanic that misses on the window penalises through this too."""
         if self.cap:
@@ -335,11 +335,11 @@ class Matching(Mechanic):
         if count:
             g.deal_unseen(p, events, count)
 
-    def took(self, g: Round, a: MatchAction, owner: int, events: list[Event]) -> bool:
+    def took(self, g: RoundTable, a: MatchAction, owner: int, events: list[Event]) -> bool:
         """After a match: ``True`` if the round now waits for something (opponent matching's give)."""
         return False
 
-    def resample(self, g: Round, info: SeatInfo) -> None:
+    def resample(self, g: RoundTable, info: SeatInfo) -> None:
         """(search) The window on the discard's top, won by nobody yet, nothing thrown on it; in a window phase it
         waits for the seats the view names; taken as closed when the seat may not match now (won, tried, or
         not open)."""
@@ -370,15 +370,15 @@ class Matching(Mechanic):
         closing = r.matching.closing_window and r.timing.turn_seconds == 0
         return frozenset(ph for ph, on in ((CLOSING, closing), (WINDOW, r.matching.window == "after_power")) if on)
 
-    def card_on_offer(self, g: Round) -> int:
+    def card_on_offer(self, g: RoundTable) -> int:
         """(contract) The card that may be matched now (an index into ``g.cards``), ``NO_CARD`` if none."""
         return int(g.ms[self.index].win)
 
-    def taken_by(self, g: Round) -> int:
+    def taken_by(self, g: RoundTable) -> int:
         """(contract) Who took the card on offer with a right throw (-1: nobody yet; always -1 without a race)."""
         return int(g.ms[self.index].win_by)
 
-    def refusal(self, g: Round, p: int, count: int) -> str | None:
+    def refusal(self, g: RoundTable, p: int, count: int) -> str | None:
         """(contract) Why ``p`` may not throw ``count`` cards of theirs on the card on offer now, or ``None``: the
         phase and the window, the caller, the cards already thrown on it (``max_cards``), and every
         ``MatchBlocker``. (A card somebody already took may still be thrown: a right one comes back, ``late``.)"""
@@ -400,7 +400,7 @@ class Matching(Mechanic):
             return f"you may throw {left} more card(s) on this one ({self.max_cards} at most)"
         return self.blocked(g, p)
 
-    def record_throw(self, g: Round, p: int, count: int, right: bool) -> None:
+    def record_throw(self, g: RoundTable, p: int, count: int, right: bool) -> None:
         """(contract) Another mechanic's move threw ``count`` cards of ``p`` on the card on offer (moved already),
         all right or not: they count against ``max_cards``, ``p``'s last chance in the closing window is used, a
         right throw takes the card (with a race), and every ``MatchListener`` is told. ``closing_moves_on``
@@ -416,7 +416,7 @@ class Matching(Mechanic):
 
     # ---------------------------------------------------------------- the flow
 
-    def thrown(self, g: Round, card: int, how: str, events: list[Event]) -> bool:
+    def thrown(self, g: RoundTable, card: int, how: str, events: list[Event]) -> bool:
         st: MatchingState = g.ms[self.index]
         st.win_by = -1
         st.tried = [0] * g.players
@@ -428,7 +428,7 @@ class Matching(Mechanic):
             st.win = card
         return False
 
-    def play_resolved(self, g: Round, events: list[Event]) -> bool:
+    def play_resolved(self, g: RoundTable, events: list[Event]) -> bool:
         """``window = "after_power"``: the card the turn threw (the discard's top: nothing else lands on it
         meanwhile) is resolved, power and all: its window opens, as the phase ``window``, for every player
         who may match (whatever their cards: who is asked says nothing of them)."""
@@ -449,7 +449,7 @@ class Matching(Mechanic):
         events.append(Event("window", {"players": self.waiting(g), "card": g.text[st.win]}))
         return True
 
-    def _first(self, g: Round) -> int:
+    def _first(self, g: RoundTable) -> int:
         """The first seat the window waits for, from the turn's player on."""
         waiting = g.ms[self.index].waiting
         for i in range(g.players):
@@ -458,7 +458,7 @@ class Matching(Mechanic):
                 return p
         return g.current_player  # pragma: no cover - only called with somebody waiting
 
-    def close_window(self, g: Round, events: list[Event]) -> None:
+    def close_window(self, g: RoundTable, events: list[Event]) -> None:
         """Everyone has matched or passed: the window closes, the turn goes on (the other mechanics'
         ``play_resolved``, then the end of the turn)."""
         st: Any = g.ms[self.index]  # a WindowState or opponents' twin of it (both have turn_player)
@@ -473,14 +473,14 @@ class Matching(Mechanic):
                 return
         g.turn_over(events)
 
-    def discard_taken(self, g: Round, card: int) -> None:
+    def discard_taken(self, g: RoundTable, card: int) -> None:
         st: MatchingState = g.ms[self.index]
         if st.win == card:
             st.win = NO_CARD
 
     # ---------------------------------------------------------------- the closing window
 
-    def round_ending(self, g: Round, events: list[Event]) -> bool:
+    def round_ending(self, g: RoundTable, events: list[Event]) -> bool:
         if not self.closing:
             return False
         st: MatchingState = g.ms[self.index]
@@ -492,7 +492,7 @@ class Matching(Mechanic):
         events.append(Event("closing", {"players": self.waiting(g)}))
         return True
 
-    def _able(self, g: Round) -> int:
+    def _able(self, g: RoundTable) -> int:
         """The players who may match now (those ``list_matches`` lists something for)."""
         st: MatchingState = g.ms[self.index]
         if st.win == NO_CARD:
@@ -509,7 +509,7 @@ class Matching(Mechanic):
                 mask |= 1 << p
         return mask
 
-    def _next(self, g: Round) -> None:
+    def _next(self, g: RoundTable) -> None:
         waiting = g.ms[self.index].waiting
         for i in range(1, g.players + 1):
             p = (g.current_player + i) % g.players
@@ -517,17 +517,17 @@ class Matching(Mechanic):
                 g.current_player = p
                 return
 
-    def waiting(self, g: Round) -> list[int]:
+    def waiting(self, g: RoundTable) -> list[int]:
         waiting = g.ms[self.index].waiting
         return [p for p in range(g.players) if waiting >> p & 1]
 
-    def list_closing(self, g: Round, p: int, out: list[Action]) -> None:
+    def list_closing(self, g: RoundTable, p: int, out: list[Action]) -> None:
         """(contract) In a window phase: ``list_matches`` and ``pass`` for a seat the window waits for."""
         if g.ms[self.index].waiting >> p & 1:
             self.list_matches(g, p, out)
             out.append(SEATS[p].pass_)
 
-    def do_pass(self, g: Round, a: Pass) -> list[Event]:
+    def do_pass(self, g: RoundTable, a: Pass) -> list[Event]:
         p = a.player
         st: MatchingState = g.ms[self.index]
         if not g.player_ok(p) or not st.waiting >> p & 1:
@@ -537,11 +537,11 @@ class Matching(Mechanic):
         self.closing_moves_on(g, events)
         return events
 
-    def auto_pass(self, g: Round, events: list[Event]) -> None:
+    def auto_pass(self, g: RoundTable, events: list[Event]) -> None:
         """Time ran out in a window: the seat it waits for passes."""
         events.extend(self.do_pass(g, SEATS[g.current_player].pass_))
 
-    def closing_moves_on(self, g: Round, events: list[Event]) -> None:
+    def closing_moves_on(self, g: RoundTable, events: list[Event]) -> None:
         """(contract) After a match, a give or a pass in a window (the closing one, or one after a power): the next
         seat to wait for, or the end of the window (the end of the round, or the turn going on)."""
         if g.phase == OVER:  # an emptied layout ended the round meanwhile

@@ -14,7 +14,7 @@ from ..errors import IllegalAction
 from ..events import Event
 
 if TYPE_CHECKING:
-    from ..engine.round import Round
+    from ..round_table import RoundTable
     from ..schema import Variant
     from ..views import SeatInfo
 
@@ -41,31 +41,31 @@ class ChosenPeek(Mechanic):
         peek = variant.rules.peek
         return peek.mode == "choose" and peek.count > 0
 
-    def new_state(self, g: Round) -> OpeningState:
+    def new_state(self, g: RoundTable) -> OpeningState:
         return OpeningState()
 
     def phases(self) -> dict[str, PhaseSpec]:
         return {PEEK: PhaseSpec(self.list_peeks, {PeekAction: self.do_peek}, open=False, waiting=self.waiting)}
 
-    def check_state(self, g: Round, st: Any) -> str | None:  # (Any: a restored OpeningState may hold anything)
+    def check_state(self, g: RoundTable, st: Any) -> str | None:  # (Any: a restored OpeningState may hold anything)
         if not 0 <= st.peeked <= g.all_mask or (g.phase == PEEK and st.peeked >> g.current_player & 1):
             return "the opening peek names players who are not there"
         return None
 
-    def resample(self, g: Round, info: SeatInfo) -> None:
+    def resample(self, g: RoundTable, info: SeatInfo) -> None:
         """(search) Those the opening peek no longer waits for have peeked (everyone, once it is over)."""
         g.ms[self.index].peeked = g.all_mask & ~info.waiting if g.phase == PEEK else g.all_mask
 
-    def waiting(self, g: Round) -> list[int]:
+    def waiting(self, g: RoundTable) -> list[int]:
         peeked = g.ms[self.index].peeked
         return [p for p in range(g.players) if not peeked >> p & 1]
 
-    def begin(self, g: Round, events: list[Event]) -> bool:
+    def begin(self, g: RoundTable, events: list[Event]) -> bool:
         g.phase = PEEK
         self._next(g)
         return True
 
-    def _next(self, g: Round) -> None:
+    def _next(self, g: RoundTable) -> None:
         """The player to move during the peek: the first (from the first player on) yet to peek."""
         peeked = g.ms[self.index].peeked
         for i in range(g.players):
@@ -74,13 +74,13 @@ class ChosenPeek(Mechanic):
                 g.current_player = p
                 return
 
-    def list_peeks(self, g: Round, p: int, out: list[Action]) -> None:
+    def list_peeks(self, g: RoundTable, p: int, out: list[Action]) -> None:
         if g.ms[self.index].peeked >> p & 1:
             return
         occ = g.occupied(p)
         out.extend(PeekAction(p, combo) for combo in combinations(occ, min(self.count, len(occ))))
 
-    def do_peek(self, g: Round, a: PeekAction) -> list[Event]:
+    def do_peek(self, g: RoundTable, a: PeekAction) -> list[Event]:
         p = a.player
         st: OpeningState = g.ms[self.index]
         if not g.player_ok(p) or st.peeked >> p & 1:

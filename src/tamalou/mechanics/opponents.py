@@ -27,7 +27,7 @@ from ._match_actions import THEIRS, own_matches, their_matches
 from .matching import WINDOWS, Matching, MatchingState
 
 if TYPE_CHECKING:
-    from ..engine.round import Round
+    from ..round_table import RoundTable
     from ..schema import Variant
 
 
@@ -38,7 +38,7 @@ class OpponentMatchingState(MatchingState):
 
     __slots__ = ("giver", "gives", "resume", "resume_player")
 
-    def __init__(self, g: Round, first: int) -> None:
+    def __init__(self, g: RoundTable, first: int) -> None:
         super().__init__(g, first)
         self.gives: list[list[int]] = []
         self.giver = -1
@@ -52,7 +52,7 @@ class OpponentWindowState(OpponentMatchingState):
 
     __slots__ = ("turn_player",)
 
-    def __init__(self, g: Round, first: int) -> None:
+    def __init__(self, g: RoundTable, first: int) -> None:
         super().__init__(g, first)
         self.turn_player = -1
 
@@ -67,12 +67,13 @@ class OpponentMatching(Matching):
         m = variant.rules.matching
         return m.enabled and m.opponents
 
-    def new_state(self, g: Round) -> OpponentMatchingState:
+    def new_state(self, g: RoundTable) -> OpponentMatchingState:
         own_matches(g.players - 1, 16)
         first = g.discard[-1] if g.discard and self.first_matchable else NO_CARD
         return (OpponentWindowState if self.after_power else OpponentMatchingState)(g, first)
 
-    def check_state(self, g: Round, st: Any) -> str | None:  # (Any: a restored OpponentMatchingState may hold anything)
+    # (``st`` is Any: a restored OpponentMatchingState may hold anything)
+    def check_state(self, g: RoundTable, st: Any) -> str | None:
         problem = super().check_state(g, st)
         if problem is not None:
             return problem
@@ -89,7 +90,7 @@ class OpponentMatching(Matching):
                 return "a give goes into a place that holds a card"
         return None
 
-    def resumes(self, g: Round, st: OpponentMatchingState) -> tuple[str, int] | None:
+    def resumes(self, g: RoundTable, st: OpponentMatchingState) -> tuple[str, int] | None:
         return (g.phase_named(st.resume), st.resume_player) if g.phase == GIVE and st.resume else None
 
     def phases(self) -> dict[str, PhaseSpec]:
@@ -100,7 +101,7 @@ class OpponentMatching(Matching):
         table[GIVE] = PhaseSpec(self.list_gives, handlers, open=False, waiting=self.giver, auto=self.auto_give)
         return table
 
-    def list_more(self, g: Round, p: int, out: list[Action]) -> None:
+    def list_more(self, g: RoundTable, p: int, out: list[Action]) -> None:
         """Matches of every card of ``g.targets(p, True)`` (an empty layout lists nothing by itself)."""
         hands = g.hands
         blocked = g.unaimable(True) | 1 << p
@@ -117,7 +118,7 @@ class OpponentMatching(Matching):
             else:  # no emptied slot: every slot, at C speed
                 out.extend(theirs[:n])
 
-    def check_owner(self, g: Round, a: MatchAction, owner: int) -> None:
+    def check_owner(self, g: RoundTable, a: MatchAction, owner: int) -> None:
         p = a.player
         if owner == p:
             return
@@ -126,7 +127,7 @@ class OpponentMatching(Matching):
         if not self.bare and g.card_count(p) < len(a.slots):
             raise IllegalAction("you need a card of your own to give for each card you take", a)
 
-    def took(self, g: Round, a: MatchAction, owner: int, events: list[Event]) -> bool:
+    def took(self, g: RoundTable, a: MatchAction, owner: int, events: list[Event]) -> bool:
         p = a.player
         if owner == p:
             return False
@@ -143,16 +144,16 @@ class OpponentMatching(Matching):
         events.append(Event("give_owed", {"player": p, "owner": owner, "count": len(st.gives)}))
         return True
 
-    def giver(self, g: Round) -> list[int]:
+    def giver(self, g: RoundTable) -> list[int]:
         return [g.ms[self.index].giver]
 
-    def list_gives(self, g: Round, p: int, out: list[Action]) -> None:
+    def list_gives(self, g: RoundTable, p: int, out: list[Action]) -> None:
         if p == g.ms[self.index].giver:
             out.extend(Give(p, s) for s in g.occupied(p))
             if self.bare:
                 out.append(SEATS[p].pass_)
 
-    def do_give(self, g: Round, a: Give) -> list[Event]:
+    def do_give(self, g: RoundTable, a: Give) -> list[Event]:
         p = a.player
         st: OpponentMatchingState = g.ms[self.index]
         if p != st.giver:
@@ -166,7 +167,7 @@ class OpponentMatching(Matching):
             self._given(g, st, events)
         return events
 
-    def do_decline(self, g: Round, a: Pass) -> list[Event]:
+    def do_decline(self, g: RoundTable, a: Pass) -> list[Event]:
         """``give = "may"``: the giver keeps their cards; the emptied slot stays empty."""
         p = a.player
         st: OpponentMatchingState = g.ms[self.index]
@@ -178,7 +179,7 @@ class OpponentMatching(Matching):
             self._given(g, st, events)
         return events
 
-    def _given(self, g: Round, st: OpponentMatchingState, events: list[Event]) -> None:
+    def _given(self, g: RoundTable, st: OpponentMatchingState, events: list[Event]) -> None:
         """Every give owed is done: back to the phase and player the match came in."""
         g.phase = g.phase_named(st.resume)
         g.current_player = st.resume_player
@@ -189,7 +190,7 @@ class OpponentMatching(Matching):
         if g.phase in WINDOWS:
             self.closing_moves_on(g, events)
 
-    def auto_give(self, g: Round, events: list[Event]) -> None:
+    def auto_give(self, g: RoundTable, events: list[Event]) -> None:
         """Time ran out while a card is owed: give the lowest-numbered occupied slot (an optional give,
         or a giver with no card left, declines)."""
         p = g.ms[self.index].giver
@@ -198,6 +199,6 @@ class OpponentMatching(Matching):
         else:
             events.extend(self.do_give(g, Give(p, g.occupied(p)[0])))
 
-    def view(self, g: Round, p: int) -> dict[str, Any]:
+    def view(self, g: RoundTable, p: int) -> dict[str, Any]:
         giver = g.ms[self.index].giver
         return {"giver": None if giver < 0 else giver}

@@ -26,7 +26,7 @@ from ..events import Event
 from ..powers import TURN_TAKEN, CardPower
 
 if TYPE_CHECKING:
-    from ..engine.round import Round
+    from ..round_table import RoundTable
     from ..schema import Variant
     from ..views import SeatInfo
 
@@ -71,10 +71,10 @@ class Powers(Mechanic):
         if not self.passed_on:  # nothing is ever passed on: the turn's start has nothing to do here
             self.idle.update(("prepare_turn", "can_open_turn", "turn_began"))
 
-    def new_state(self, g: Round) -> PowersState:
+    def new_state(self, g: RoundTable) -> PowersState:
         return ReplacedPowersState() if self.replaced else PowersState()
 
-    def resample(self, g: Round, info: SeatInfo) -> None:
+    def resample(self, g: RoundTable, info: SeatInfo) -> None:
         """(search) The power on offer as the view shows it; no second step pending, nothing passed on; with
         ``replaced``, forced when the seat's turn offers it without a ``pass``."""
         st = g.ms[self.index]
@@ -86,13 +86,13 @@ class Powers(Mechanic):
             mine = info.turn_actions
             st.forced = phase == POWER and bool(mine) and not any(type(a) is Pass for a in mine)
 
-    def forced(self, g: Round) -> bool:
+    def forced(self, g: RoundTable) -> bool:
         """Whether the power on offer may not be declined."""
         if not self.optional:
             return True
         return self.replaced and bool(g.ms[self.index].forced)
 
-    def check_state(self, g: Round, st: Any) -> str | None:  # (Any: a restored PowersState may hold anything)
+    def check_state(self, g: RoundTable, st: Any) -> str | None:  # (Any: a restored PowersState may hold anything)
         powers = g.rb.powers
         for name in (st.power, st.passing):
             if name is not None and (not isinstance(name, str) or name not in powers):
@@ -123,8 +123,9 @@ class Powers(Mechanic):
             return "the power on offer does not fit the table"
         return None
 
-    def kind(self, g: Round, name: str) -> CardPower:
-        return g.rb.powers[name]
+    def kind(self, g: RoundTable, name: str) -> CardPower:
+        power: CardPower = g.rb.powers[name]
+        return power
 
     def phases(self) -> dict[str, PhaseSpec]:
         table: dict[str, PhaseSpec] = {
@@ -144,12 +145,12 @@ class Powers(Mechanic):
 
     # ---------------------------------------------------------------- listing
 
-    def list_passed(self, g: Round, p: int, out: list[Action]) -> None:
+    def list_passed(self, g: RoundTable, p: int, out: list[Action]) -> None:
         st: PowersState = g.ms[self.index]
         if st.power is not None and p == g.current_player and g.draws == 0:
             out.extend(self.kind(g, st.power).uses(g, p))
 
-    def list_power(self, g: Round, p: int, out: list[Action]) -> None:
+    def list_power(self, g: RoundTable, p: int, out: list[Action]) -> None:
         if p != g.current_player:
             return
         st: PowersState = g.ms[self.index]
@@ -159,7 +160,7 @@ class Powers(Mechanic):
         if self.declinable or not uses or not self.forced(g):
             out.append(SEATS[p].pass_)
 
-    def list_step(self, g: Round, p: int, out: list[Action]) -> None:
+    def list_step(self, g: RoundTable, p: int, out: list[Action]) -> None:
         if p != g.current_player:
             return
         st: PowersState = g.ms[self.index]
@@ -170,7 +171,7 @@ class Powers(Mechanic):
 
     # ---------------------------------------------------------------- applying
 
-    def do_power(self, g: Round, a: Power) -> list[Event]:
+    def do_power(self, g: RoundTable, a: Power) -> list[Event]:
         g.turn_check(a)
         st: PowersState = g.ms[self.index]
         instead = g.phase == DRAW
@@ -198,7 +199,7 @@ class Powers(Mechanic):
         self._done(g, instead, events)
         return events
 
-    def do_step(self, g: Round, a: Action) -> list[Event]:
+    def do_step(self, g: RoundTable, a: Action) -> list[Event]:
         g.turn_check(a)
         st: PowersState = g.ms[self.index]
         assert st.step is not None
@@ -216,7 +217,7 @@ class Powers(Mechanic):
         self._done(g, instead, events)
         return events
 
-    def do_pass(self, g: Round, a: Pass) -> list[Event]:
+    def do_pass(self, g: RoundTable, a: Pass) -> list[Event]:
         p = g.turn_check(a)
         st: PowersState = g.ms[self.index]
         phase = g.phase
@@ -233,7 +234,7 @@ class Powers(Mechanic):
         self._done(g, instead, events)
         return events
 
-    def auto_pass(self, g: Round, events: list[Event]) -> None:
+    def auto_pass(self, g: RoundTable, events: list[Event]) -> None:
         p = g.current_player
         st: PowersState = g.ms[self.index]
         if g.phase == POWER and st.power is not None and self.forced(g):  # no pass: its first use
@@ -245,7 +246,7 @@ class Powers(Mechanic):
         events.extend(self.do_pass(g, SEATS[p].pass_))
 
     @staticmethod
-    def _done(g: Round, instead_of_draw: bool, events: list[Event]) -> None:
+    def _done(g: RoundTable, instead_of_draw: bool, events: list[Event]) -> None:
         if instead_of_draw:  # the power was the turn: no second draw
             g.turn_over(events)
         else:
@@ -253,7 +254,7 @@ class Powers(Mechanic):
 
     # ---------------------------------------------------------------- the flow
 
-    def thrown(self, g: Round, card: int, how: str, events: list[Event]) -> bool:
+    def thrown(self, g: RoundTable, card: int, how: str, events: list[Event]) -> bool:
         st: PowersState = g.ms[self.index]
         st.power = None
         replace = self.replaced and how == "replaced" and g.held_from == "stock" and not self.landing
@@ -274,29 +275,29 @@ class Powers(Mechanic):
             events.append(Event("power_offered", {"player": p, "power": name}))
         return True
 
-    def prepare_turn(self, g: Round, p: int) -> None:
+    def prepare_turn(self, g: RoundTable, p: int) -> None:
         st: PowersState = g.ms[self.index]
         st.power = st.passing
         st.passing = None
         st.step = None
 
-    def can_open_turn(self, g: Round, p: int) -> bool:
+    def can_open_turn(self, g: RoundTable, p: int) -> bool:
         st: PowersState = g.ms[self.index]
         return st.power is not None and self.kind(g, st.power).usable(g, p)
 
-    def turn_began(self, g: Round, p: int, events: list[Event]) -> None:
+    def turn_began(self, g: RoundTable, p: int, events: list[Event]) -> None:
         st: PowersState = g.ms[self.index]
         if st.power is not None:
             events.append(Event("power_passed", {"player": p, "power": st.power}))
 
-    def finished(self, g: Round, events: list[Event]) -> None:
+    def finished(self, g: RoundTable, events: list[Event]) -> None:
         st: PowersState = g.ms[self.index]
         st.power = None
         st.step = None
         if self.replaced:
             g.ms[self.index].forced = False
 
-    def view(self, g: Round, p: int) -> dict[str, Any]:
+    def view(self, g: RoundTable, p: int) -> dict[str, Any]:
         st: PowersState = g.ms[self.index]
         shown = g.phase == POWER or (g.phase == DRAW and g.draws == 0)
         return {"power": st.power if shown else None}

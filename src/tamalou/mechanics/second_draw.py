@@ -13,7 +13,7 @@ from ..errors import IllegalAction
 from ..events import Event
 
 if TYPE_CHECKING:
-    from ..engine.round import Round
+    from ..round_table import RoundTable
     from ..schema import Variant
 
 
@@ -33,11 +33,11 @@ class SecondDraw(Mechanic):
     def phases(self) -> dict[str, PhaseSpec]:
         return {DRAW: PhaseSpec(self.list_pass, {Pass: self.do_pass})}
 
-    def list_pass(self, g: Round, p: int, out: list[Action]) -> None:
+    def list_pass(self, g: RoundTable, p: int, out: list[Action]) -> None:
         if p == g.current_player and g.draws > 0:
             out.append(SEATS[p].pass_)
 
-    def do_pass(self, g: Round, a: Pass) -> list[Event]:
+    def do_pass(self, g: RoundTable, a: Pass) -> list[Event]:
         p = g.turn_check(a)
         if g.draws == 0:
             raise IllegalAction("a turn starts with a draw", a)
@@ -45,7 +45,7 @@ class SecondDraw(Mechanic):
         g.turn_over(events)
         return events
 
-    def play_resolved(self, g: Round, events: list[Event]) -> bool:
+    def play_resolved(self, g: RoundTable, events: list[Event]) -> bool:
         if (
             g.draws < self.per_turn
             and not g.stock_only

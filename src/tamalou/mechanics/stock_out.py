@@ -15,7 +15,7 @@ from ..engine.state import mypyc_attr
 from ..events import Event
 
 if TYPE_CHECKING:
-    from ..engine.round import Round
+    from ..round_table import RoundTable
     from ..schema import Variant
 
 #: ``Result.reason`` of a round the empty stock ended.
@@ -31,7 +31,7 @@ class StockOut(Mechanic):
     def wanted(cls, variant: Variant) -> bool:
         return variant.rules.draw.stock_empty == "end_round"
 
-    def turn_ending(self, g: Round, events: list[Event]) -> bool:
+    def turn_ending(self, g: RoundTable, events: list[Event]) -> bool:
         if g.stock:
             return False
         g.finish(STOCK_OUT, events)

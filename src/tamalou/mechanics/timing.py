@@ -24,7 +24,7 @@ from ..events import Event
 from .matching import WINDOW
 
 if TYPE_CHECKING:
-    from ..engine.round import Round
+    from ..round_table import RoundTable
     from ..schema import Variant
 
 FOREVER = 1e300  # "locked for the rest of the round" (a finite number keeps snapshots plain JSON)
@@ -67,10 +67,10 @@ class Timing(Mechanic):
     def wanted(cls, variant: Variant) -> bool:
         return variant.rules.timing.turn_seconds > 0
 
-    def new_state(self, g: Round) -> ClockState:
+    def new_state(self, g: RoundTable) -> ClockState:
         return ClockState(g.players)
 
-    def check_state(self, g: Round, st: Any) -> str | None:  # (Any: a restored ClockState may hold anything)
+    def check_state(self, g: RoundTable, st: Any) -> str | None:  # (Any: a restored ClockState may hold anything)
         if not 0 <= st.deadline < MAX_TIME or not 0 <= st.quiet_until < MAX_TIME or any(m < 0 for m in st.misses):
             return "the clock is out of bounds"
         if any(t < 0 for t in st.absent_turns):
@@ -83,16 +83,16 @@ class Timing(Mechanic):
             COUNTDOWN: PhaseSpec(self.list_tick, open=True, waiting=self.everyone),
         }
 
-    def everyone(self, g: Round) -> list[int]:
+    def everyone(self, g: RoundTable) -> list[int]:
         return [p for p in range(g.players) if not g.left >> p & 1]
 
-    def list_tick(self, g: Round, p: int, out: list[Action]) -> None:
+    def list_tick(self, g: RoundTable, p: int, out: list[Action]) -> None:
         """In a time-only phase, time passing is the move: a ``Tick`` to the deadline."""
         out.append(Tick(at=g.ms[self.index].deadline))
 
     # ---------------------------------------------------------------- the flow
 
-    def begin(self, g: Round, events: list[Event]) -> bool:
+    def begin(self, g: RoundTable, events: list[Event]) -> bool:
         if self.peek_seconds <= 0:
             return False
         st: ClockState = g.ms[self.index]
@@ -101,7 +101,7 @@ class Timing(Mechanic):
         events.append(Event("opening", {"until": st.deadline}))
         return True
 
-    def round_ending(self, g: Round, events: list[Event]) -> bool:
+    def round_ending(self, g: RoundTable, events: list[Event]) -> bool:
         if self.countdown <= 0:
             return False
         st: ClockState = g.ms[self.index]
@@ -110,7 +110,7 @@ class Timing(Mechanic):
         events.append(Event("countdown", {"until": st.deadline}))
         return True
 
-    def turn_began(self, g: Round, p: int, events: list[Event]) -> None:
+    def turn_began(self, g: RoundTable, p: int, events: list[Event]) -> None:
         """A turn of ``p`` starts now: its deadline, and one miss forgiven if ``p`` is not locked."""
         st: ClockState = g.ms[self.index]
         st.acted = False
@@ -118,12 +118,12 @@ class Timing(Mechanic):
         if st.misses[p] and g.now >= st.locked_until[p]:
             st.misses[p] -= 1
 
-    def swapped(self, g: Round, by: int) -> None:
+    def swapped(self, g: RoundTable, by: int) -> None:
         if self.swap_show:
             st: ClockState = g.ms[self.index]
             st.quiet_until = max(st.quiet_until, g.now + self.swap_show)
 
-    def match_blocked(self, g: Round, p: int) -> str | None:
+    def match_blocked(self, g: RoundTable, p: int) -> str | None:
         """A ``MatchBlocker`` (the matching contract): no matching while a peek or a swap is shown, nor while
         ``p``'s misses lock it."""
         st: ClockState = g.ms[self.index]
@@ -133,7 +133,7 @@ class Timing(Mechanic):
             return "your matching is locked after your misses"
         return None
 
-    def match_result(self, g: Round, p: int, right: bool) -> None:
+    def match_result(self, g: RoundTable, p: int, right: bool) -> None:
         """A ``MatchListener`` (the matching contract): misses add up and lock matching as ``timing.lockouts``
         says; a right match clears them."""
         if not self.lockouts:
@@ -148,10 +148,10 @@ class Timing(Mechanic):
 
     # ---------------------------------------------------------------- deadlines
 
-    def next_deadline(self, g: Round) -> float | None:
+    def next_deadline(self, g: RoundTable) -> float | None:
         return g.ms[self.index].deadline if g.phase in _CLOCKED else None
 
-    def fire(self, g: Round, events: list[Event]) -> None:
+    def fire(self, g: RoundTable, events: list[Event]) -> None:
         phase = g.phase
         if phase == OPENING:
             events.append(Event("opening_over", {"at": g.now}))
@@ -168,7 +168,7 @@ class Timing(Mechanic):
         else:
             self.timeout(g, events)
 
-    def timeout(self, g: Round, events: list[Event]) -> None:
+    def timeout(self, g: RoundTable, events: list[Event]) -> None:
         """The player to move ran out of time: their turn is played for them."""
         st: ClockState = g.ms[self.index]
         p = g.current_player
@@ -186,7 +186,7 @@ class Timing(Mechanic):
             if self.to_leave and st.absent_turns[p] >= self.to_leave:
                 self.leave(g, p, events)
 
-    def leave(self, g: Round, p: int, events: list[Event]) -> None:
+    def leave(self, g: RoundTable, p: int, events: list[Event]) -> None:
         """``p`` ran out of clock: out of the round, ranked last; the round ends when one is left."""
         g.left |= 1 << p
         events.append(Event("left", {"player": p}))
@@ -195,7 +195,7 @@ class Timing(Mechanic):
 
     # ---------------------------------------------------------------- presence
 
-    def before_action(self, g: Round, action: Action) -> object:
+    def before_action(self, g: RoundTable, action: Action) -> object:
         """The player to move playing in their turn is present (not absent any more): set before the
         action (its turn may end in it), undone if the action is refused."""
         if type(action) in _OUT_OF_TURN or action.player != g.current_player or g.phase not in TURN_PHASES:
@@ -206,14 +206,14 @@ class Timing(Mechanic):
         st.acted, st.absent[p], st.absent_turns[p] = True, False, 0
         return saved
 
-    def undo(self, g: Round, token: object) -> None:
+    def undo(self, g: RoundTable, token: object) -> None:
         if token is None:
             return
         st: ClockState = g.ms[self.index]
         saved: tuple[int, bool, bool, int] = token  # type: ignore[assignment]
         p, st.acted, st.absent[p], st.absent_turns[p] = saved
 
-    def view(self, g: Round, p: int) -> dict[str, Any]:
+    def view(self, g: RoundTable, p: int) -> dict[str, Any]:
         st: ClockState = g.ms[self.index]
         return {
             "locked_until": [t if t > g.now else None for t in st.locked_until],

@@ -41,7 +41,7 @@ from ..views import Result
 from .defaults import rank_by_total
 
 if TYPE_CHECKING:
-    from ..engine.round import Round
+    from ..round_table import RoundTable
 
 #: A kamikaze hand: exactly these ranks, in any order.
 KAMIKAZE = ("12", "12", "13", "13")
@@ -97,11 +97,11 @@ class Exchange(Mechanic):
     def phases(self) -> dict[str, PhaseSpec]:
         return {HOLD: PhaseSpec(self.list_exchanges, {ExchangeEqual: self.do_exchange})}
 
-    def list_exchanges(self, g: Round, p: int, out: list[Action]) -> None:
+    def list_exchanges(self, g: RoundTable, p: int, out: list[Action]) -> None:
         if p == g.current_player and g.holder == p:
             out.extend(exchanges_for(p, tuple(g.occupied(p))))
 
-    def do_exchange(self, g: Round, a: ExchangeEqual) -> list[Event]:
+    def do_exchange(self, g: RoundTable, a: ExchangeEqual) -> list[Event]:
         p = g.turn_check(a)
         slots = a.slots
         if g.holder != p or g.held == NO_CARD:

@@ -44,7 +44,7 @@ from ..hookspecs import hookimpl
 from ..powers import TURN_TAKEN, CardPower, CardWorth
 
 if TYPE_CHECKING:
-    from ..engine.round import Round
+    from ..round_table import RoundTable
     from ..views import SeatView
 
 #: The expected gain (points) a blind swap with one card not seen needs for a hint above 0: an expected gain
@@ -142,18 +142,18 @@ class PeekOwn(CardPower):
     use_text = "look at {mine}"
     title = "Look at one of your own cards"
 
-    def uses(self, g: Round, p: int) -> list[Action]:
+    def uses(self, g: RoundTable, p: int) -> list[Action]:
         return [self.action(p, s) for s in g.occupied(p)]
 
-    def usable(self, g: Round, p: int) -> bool:
+    def usable(self, g: RoundTable, p: int) -> bool:
         return not g.empty(p)
 
-    def refusal(self, g: Round, a: Power) -> str | None:
+    def refusal(self, g: RoundTable, a: Power) -> str | None:
         if a.target is not None or a.target_slot is not None or a.owner is not None or not g.slot_ok(a.player, a.slot):
             return "peek_own needs one of your own occupied slots: 'slot'"
         return None
 
-    def resolve(self, g: Round, a: Power, events: list[Event]) -> Any:
+    def resolve(self, g: RoundTable, a: Power, events: list[Event]) -> Any:
         assert a.slot is not None
         g.look(a.player, a.player, a.slot, events)
 
@@ -169,18 +169,18 @@ class PeekOpponent(CardPower):
     use_text = "look at {theirs}"
     title = "Look at one card of an opponent"
 
-    def uses(self, g: Round, p: int) -> list[Action]:
+    def uses(self, g: RoundTable, p: int) -> list[Action]:
         return [self.action(p, target=q, target_slot=s) for q in g.targets(p, self.exchanges) for s in g.occupied(q)]
 
-    def usable(self, g: Round, p: int) -> bool:
+    def usable(self, g: RoundTable, p: int) -> bool:
         return bool(g.targets(p))
 
-    def refusal(self, g: Round, a: Power) -> str | None:
+    def refusal(self, g: RoundTable, a: Power) -> str | None:
         if a.slot is not None or a.owner is not None:
             return f"{self.name} takes 'target' and 'target_slot', not 'slot'"
         return self.target_refusal(g, a, exchanging=self.exchanges)
 
-    def resolve(self, g: Round, a: Power, events: list[Event]) -> Any:
+    def resolve(self, g: RoundTable, a: Power, events: list[Event]) -> Any:
         assert a.target is not None and a.target_slot is not None
         g.look(a.player, a.target, a.target_slot, events)
 
@@ -198,20 +198,20 @@ class BlindSwap(CardPower):
     title = "Swap one of your cards with one of an opponent's, nobody looking"
     exchanges = True
 
-    def uses(self, g: Round, p: int) -> list[Action]:
+    def uses(self, g: RoundTable, p: int) -> list[Action]:
         theirs = [(q, g.occupied(q)) for q in g.targets(p, True)]
         return [self.action(p, m, q, s) for m in g.occupied(p) for q, slots in theirs for s in slots]
 
-    def usable(self, g: Round, p: int) -> bool:
+    def usable(self, g: RoundTable, p: int) -> bool:
         return not g.empty(p) and bool(g.targets(p, True))
 
-    def refusal(self, g: Round, a: Power) -> str | None:
+    def refusal(self, g: RoundTable, a: Power) -> str | None:
         why = self.target_refusal(g, a, exchanging=True)
         if why is None and (a.owner is not None or not g.slot_ok(a.player, a.slot)):
             why = f"{self.name} needs one of your own occupied slots: 'slot'"
         return why
 
-    def resolve(self, g: Round, a: Power, events: list[Event]) -> Any:
+    def resolve(self, g: RoundTable, a: Power, events: list[Event]) -> Any:
         assert a.slot is not None and a.target is not None and a.target_slot is not None
         g.swap(a.player, (a.player, a.slot), (a.target, a.target_slot), events)
 
@@ -227,15 +227,15 @@ class LookAndSwap(PeekOpponent):
     title = "Look at one card of an opponent, then swap it with one of yours, or not"
     exchanges = True
 
-    def usable(self, g: Round, p: int) -> bool:
+    def usable(self, g: RoundTable, p: int) -> bool:
         return bool(g.targets(p, True))
 
-    def resolve(self, g: Round, a: Power, events: list[Event]) -> Any:
+    def resolve(self, g: RoundTable, a: Power, events: list[Event]) -> Any:
         assert a.target is not None and a.target_slot is not None
         c = g.look(a.player, a.target, a.target_slot, events)
         return [a.target, a.target_slot, c] if not g.empty(a.player) else None
 
-    def _why_not(self, g: Round, p: int, memo: Any) -> str | None:
+    def _why_not(self, g: RoundTable, p: int, memo: Any) -> str | None:
         q, s, c = memo
         if g.hands[q][s] != c:
             return "the card you looked at is no longer there"
@@ -243,12 +243,12 @@ class LookAndSwap(PeekOpponent):
             return f"player {q} cannot be swapped with now"
         return None
 
-    def next_uses(self, g: Round, p: int, memo: Any) -> list[Action]:
+    def next_uses(self, g: RoundTable, p: int, memo: Any) -> list[Action]:
         if self._why_not(g, p, memo) is not None:
             return []
         return [Swap(p, s) for s in g.occupied(p)]
 
-    def next_refusal(self, g: Round, a: Action, memo: Any) -> str | None:
+    def next_refusal(self, g: RoundTable, a: Action, memo: Any) -> str | None:
         if not isinstance(a, Swap):
             return "look_and_swap's second step is 'swap' (or 'pass')"
         why = self._why_not(g, a.player, memo)
@@ -256,7 +256,7 @@ class LookAndSwap(PeekOpponent):
             why = f"slot {a.slot} of player {a.player} holds no card"
         return why
 
-    def resolve_next(self, g: Round, a: Action, memo: Any, events: list[Event]) -> Any:
+    def resolve_next(self, g: RoundTable, a: Action, memo: Any, events: list[Event]) -> Any:
         assert isinstance(a, Swap)
         q, s, _ = memo
         g.swap(a.player, (a.player, a.slot), (q, s), events)
@@ -288,17 +288,17 @@ class PlayAgain(CardPower):
     title = "Play again: draw once more, from the stock"
     passable = False
 
-    def uses(self, g: Round, p: int) -> list[Action]:
+    def uses(self, g: RoundTable, p: int) -> list[Action]:
         return [self.action(p)] if g.can_draw_stock() else []
 
-    def refusal(self, g: Round, a: Power) -> str | None:
+    def refusal(self, g: RoundTable, a: Power) -> str | None:
         if a.slot is not None or a.target is not None or a.target_slot is not None or a.owner is not None:
             return "play_again takes no target"
         if not g.can_draw_stock():
             return "the stock is empty"
         return None
 
-    def resolve(self, g: Round, a: Power, events: list[Event]) -> Any:
+    def resolve(self, g: RoundTable, a: Power, events: list[Event]) -> Any:
         g.again(a.player, events, stock_only=True)
         events.append(Event("play_again", {"player": a.player}))
         return TURN_TAKEN
@@ -315,7 +315,7 @@ class SwapThenLook(BlindSwap):
     use_text = "swap {mine} with {theirs}, then look at the card you receive"
     title = "Swap one of your cards with another player's card, then look at the card you received"
 
-    def resolve(self, g: Round, a: Power, events: list[Event]) -> Any:
+    def resolve(self, g: RoundTable, a: Power, events: list[Event]) -> Any:
         super().resolve(g, a, events)
         assert a.slot is not None
         g.look(a.player, a.player, a.slot, events)
@@ -332,13 +332,13 @@ class LookBothAndSwap(BlindSwap):
     use_text = "look at {mine} and {theirs}, then swap them or not"
     title = "Look at one of your cards and one of an opponent's, then swap those two, or not"
 
-    def resolve(self, g: Round, a: Power, events: list[Event]) -> Any:
+    def resolve(self, g: RoundTable, a: Power, events: list[Event]) -> Any:
         assert a.slot is not None and a.target is not None and a.target_slot is not None
         mine = g.look(a.player, a.player, a.slot, events)
         theirs = g.look(a.player, a.target, a.target_slot, events)
         return [a.slot, a.target, a.target_slot, mine, theirs]
 
-    def _why_not(self, g: Round, p: int, memo: Any) -> str | None:
+    def _why_not(self, g: RoundTable, p: int, memo: Any) -> str | None:
         m, q, s, mine, theirs = memo
         if g.hands[p][m] != mine or g.hands[q][s] != theirs:
             return "the cards you looked at are no longer both in place"
@@ -346,17 +346,17 @@ class LookBothAndSwap(BlindSwap):
             return f"player {q} cannot be swapped with now"
         return None
 
-    def next_uses(self, g: Round, p: int, memo: Any) -> list[Action]:
+    def next_uses(self, g: RoundTable, p: int, memo: Any) -> list[Action]:
         return [] if self._why_not(g, p, memo) is not None else [Swap(p, memo[0])]
 
-    def next_refusal(self, g: Round, a: Action, memo: Any) -> str | None:
+    def next_refusal(self, g: RoundTable, a: Action, memo: Any) -> str | None:
         if not isinstance(a, Swap):
             return f"{self.name}'s second step is 'swap' with the slot you looked at (or 'pass')"
         if a.slot != memo[0]:
             return f"only the card you looked at (your slot {memo[0]}) may be swapped"
         return self._why_not(g, a.player, memo)
 
-    def resolve_next(self, g: Round, a: Action, memo: Any, events: list[Event]) -> Any:
+    def resolve_next(self, g: RoundTable, a: Action, memo: Any, events: list[Event]) -> Any:
         m, q, s, _, _ = memo
         g.swap(a.player, (a.player, m), (q, s), events)
 
@@ -369,7 +369,7 @@ class LookBothAndSwap(BlindSwap):
         return swap_looked_gain(view, worth, first)
 
 
-def table_layouts(g: Round, p: int) -> list[int]:
+def table_layouts(g: RoundTable, p: int) -> list[int]:
     """The layouts a power of ``p`` that picks "any two cards on the table" picks from, in seat order:
     ``p``'s own (unless empty, locked or sealed) and those of ``g.targets(p, exchanging=True)``."""
     mine = not g.empty(p) and not (g.locked | g.sealed) >> p & 1
@@ -385,7 +385,7 @@ class SwapAnyBlind(CardPower):
     title = "Swap any two cards on the table, of two different layouts (yours included or not), nobody looking"
     exchanges = True
 
-    def uses(self, g: Round, p: int) -> list[Action]:
+    def uses(self, g: RoundTable, p: int) -> list[Action]:
         places = [(q, g.occupied(q)) for q in table_layouts(g, p)]
         return [
             self.action(p, s1, o2, s2, o1)
@@ -395,10 +395,10 @@ class SwapAnyBlind(CardPower):
             for s2 in slots2
         ]
 
-    def usable(self, g: Round, p: int) -> bool:
+    def usable(self, g: RoundTable, p: int) -> bool:
         return len(table_layouts(g, p)) >= 2
 
-    def refusal(self, g: Round, a: Power) -> str | None:
+    def refusal(self, g: RoundTable, a: Power) -> str | None:
         o1, s1, o2, s2 = a.owner, a.slot, a.target, a.target_slot
         if o1 is None or o2 is None or s1 is None or s2 is None:
             return f"{self.name} picks two cards: 'owner' and 'slot', 'target' and 'target_slot'"
@@ -412,7 +412,7 @@ class SwapAnyBlind(CardPower):
                 return f"slot {s} of player {q} holds no card"
         return None
 
-    def resolve(self, g: Round, a: Power, events: list[Event]) -> Any:
+    def resolve(self, g: RoundTable, a: Power, events: list[Event]) -> Any:
         assert a.owner is not None and a.slot is not None and a.target is not None and a.target_slot is not None
         g.swap(a.player, (a.owner, a.slot), (a.target, a.target_slot), events)
 
@@ -432,13 +432,13 @@ class LookAnyTwoAndSwap(SwapAnyBlind):
     use_text = "look at {picked} and {theirs}, then swap them or not"
     title = "Pick any two cards on the table, of two different layouts, look at both, then swap them, or not"
 
-    def resolve(self, g: Round, a: Power, events: list[Event]) -> Any:
+    def resolve(self, g: RoundTable, a: Power, events: list[Event]) -> Any:
         assert a.owner is not None and a.slot is not None and a.target is not None and a.target_slot is not None
         first = g.look(a.player, a.owner, a.slot, events)
         second = g.look(a.player, a.target, a.target_slot, events)
         return [a.owner, a.slot, a.target, a.target_slot, first, second]
 
-    def next_uses(self, g: Round, p: int, memo: Any) -> list[Action]:
+    def next_uses(self, g: RoundTable, p: int, memo: Any) -> list[Action]:
         o1, s1, o2, s2, first, second = memo
         if g.hands[o1][s1] != first or g.hands[o2][s2] != second:
             return []
@@ -447,7 +447,7 @@ class LookAnyTwoAndSwap(SwapAnyBlind):
             return []
         return [self.action(p, s1, o2, s2, o1)]
 
-    def next_refusal(self, g: Round, a: Action, memo: Any) -> str | None:
+    def next_refusal(self, g: RoundTable, a: Action, memo: Any) -> str | None:
         if not isinstance(a, Power):
             return f"{self.name}'s second step is the same 'power' action again (or 'pass')"
         uses = self.next_uses(g, a.player, memo)
@@ -457,7 +457,7 @@ class LookAnyTwoAndSwap(SwapAnyBlind):
             return "only the two cards you looked at may be swapped: repeat the same 'power' action"
         return None
 
-    def resolve_next(self, g: Round, a: Action, memo: Any, events: list[Event]) -> Any:
+    def resolve_next(self, g: RoundTable, a: Action, memo: Any, events: list[Event]) -> Any:
         o1, s1, o2, s2, _, _ = memo
         g.swap(a.player, (o1, s1), (o2, s2), events)
 
@@ -487,13 +487,13 @@ class GiveStockCard(CardPower):
     )
     exchanges = True
 
-    def uses(self, g: Round, p: int) -> list[Action]:
+    def uses(self, g: RoundTable, p: int) -> list[Action]:
         return [self.action(p, None, q) for q in g.targets(p, True)] if g.can_draw_stock() else []
 
-    def usable(self, g: Round, p: int) -> bool:
+    def usable(self, g: RoundTable, p: int) -> bool:
         return g.can_draw_stock() and bool(g.targets(p, True))
 
-    def refusal(self, g: Round, a: Power) -> str | None:
+    def refusal(self, g: RoundTable, a: Power) -> str | None:
         if a.slot is not None or a.target_slot is not None or a.owner is not None:
             return f"{self.name} takes only 'target' (the player who gets the card)"
         if not g.player_ok(a.target) or a.target == a.player:
@@ -504,7 +504,7 @@ class GiveStockCard(CardPower):
             return "the stock is empty"
         return None
 
-    def resolve(self, g: Round, a: Power, events: list[Event]) -> Any:
+    def resolve(self, g: RoundTable, a: Power, events: list[Event]) -> Any:
         assert a.target is not None
         g.deal_unseen(a.target, events, 1, kind="given", by=a.player)
 

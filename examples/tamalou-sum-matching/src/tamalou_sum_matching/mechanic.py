@@ -42,7 +42,7 @@ from tamalou.mechanics.match_contract import MATCHING_CONTRACT
 from tamalou.mechanics.matching import Matching
 
 if TYPE_CHECKING:
-    from tamalou import Round
+    from tamalou import RoundTable
     from tamalou.engine.rulebook import Rulebook
 
 #: The version of the matching contract this mechanic is written against.
@@ -117,7 +117,7 @@ class SumMatching(tamalou.Mechanic):
         assert self.matching is not None, "the rulebook binds every mechanic before a game starts"
         return self.matching
 
-    def why_not(self, g: Round, p: int) -> str | None:
+    def why_not(self, g: RoundTable, p: int) -> str | None:
         """Why ``p`` may not throw two of their cards on the card on offer now, or ``None``: matching's own
         refusal of a two-card throw, and a card somebody already took (a sum is never late)."""
         matching = self._matching()
@@ -126,14 +126,14 @@ class SumMatching(tamalou.Mechanic):
             why = f"player {matching.taken_by(g)} already took the thrown card"
         return why
 
-    def list_sums(self, g: Round, p: int, out: list[Action]) -> None:
+    def list_sums(self, g: RoundTable, p: int, out: list[Action]) -> None:
         if g.card_count(p) < 2 or self.why_not(g, p) is not None:
             return
         out.extend(sum_match(p, a, b) for a, b in permutations(g.occupied(p), 2))
 
     # ---------------------------------------------------------------- applying
 
-    def refusal(self, g: Round, a: SumMatch) -> str | None:
+    def refusal(self, g: RoundTable, a: SumMatch) -> str | None:
         """Why ``a`` may not be played now, or ``None``. Changes nothing."""
         p = a.player
         if not g.player_ok(p):
@@ -149,7 +149,7 @@ class SumMatching(tamalou.Mechanic):
             return f"a sum match throws 2 cards; {why}"
         return why
 
-    def do_sum_match(self, g: Round, a: SumMatch) -> list[Event]:
+    def do_sum_match(self, g: RoundTable, a: SumMatch) -> list[Event]:
         why = self.refusal(g, a)
         if why is not None:
             raise IllegalAction(why, a)

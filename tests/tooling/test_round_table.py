@@ -1,0 +1,109 @@
+"""The table a mechanic sees (issue 48): ``tamalou.round_table.RoundTable`` is the contract of mechanics, powers and
+hooks; every built-in one is annotated with it, and mypy rejects a plugin that reaches for a name of the engine's
+``Round`` outside it (here its generator, its action log and its ``apply``), while the same plugin written with the
+contract's names only passes. At run time the table is the round itself."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from pathlib import Path
+
+import pytest
+from optional import require
+
+import tamalou
+from tamalou.engine.game import round_of
+from tamalou.engine.round import Round
+from tamalou.round_table import RoundTable
+
+SRC = Path(tamalou.__file__).resolve().parent
+
+PLUGIN = '''
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tamalou.engine.mechanic import Mechanic
+
+if TYPE_CHECKING:
+    from tamalou.events import Event
+    from tamalou.round_table import RoundTable
+
+
+class PeekOnThrow(Mechanic):
+    """When a seat throws a card, it looks at its first card: written against the contract."""
+
+    name = "peek-on-throw"
+
+    def thrown(self, g: RoundTable, card: int, how: str, events: list[Event]) -> bool:
+        p = g.current_player
+        if g.occupied(p):
+            g.look(p, p, g.occupied(p)[0], events)
+        {extra}
+        return False
+'''
+
+#: Names of the engine's ``Round`` that are not the contract's, each used as a plugin might.
+OUTSIDE = {
+    "g.rng.random()": "rng",
+    "g.actions.clear()": "actions",
+    "g.hands[0].append(3)": "append",  # a layout is a Sequence: change it through the moves
+    "g.knowers[0] = 0": "index",  # who knows what changes only through look, show, swap...
+}
+
+
+def _mypy(tmp_path: Path, extra: str) -> tuple[str, int]:
+    api = require("lint", "mypy.api")
+    module = tmp_path / "peek_on_throw.py"
+    module.write_text(textwrap.dedent(PLUGIN).format(extra=extra), encoding="utf-8")
+    out, err, status = api.run(
+        ["--strict", "--no-incremental", "--cache-dir", str(tmp_path / ".mypy_cache"), str(module)]
+    )
+    return out + err, status
+
+
+def test_mypy_accepts_a_plugin_written_against_the_contract(tmp_path: Path) -> None:
+    out, status = _mypy(tmp_path, "g.phase = g.phase_named('draw')")
+    assert status == 0, out
+
+
+@pytest.mark.parametrize("line", sorted(OUTSIDE))
+def test_mypy_rejects_a_plugin_that_uses_a_name_outside_the_contract(tmp_path: Path, line: str) -> None:
+    out, status = _mypy(tmp_path, line)
+    assert status == 1, out
+    line_no = textwrap.dedent(PLUGIN).format(extra=line).splitlines().index(f"        {line}") + 1
+    assert f"peek_on_throw.py:{line_no}: error" in out and OUTSIDE[line] in out, out
+
+
+def test_every_built_in_mechanic_plugin_and_power_is_annotated_with_the_contract() -> None:
+    """No module of ``mechanics/``, ``plugins/`` or ``powers.py`` names the engine's ``Round``: each annotates the
+    game it is handed with ``RoundTable``."""
+    files = [*sorted((SRC / "mechanics").glob("*.py")), *sorted((SRC / "plugins").glob("*.py")), SRC / "powers.py"]
+    naming = []
+    annotated = 0
+    for path in files:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        attrs = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+        imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}
+        if "Round" in names | imported or "round" in attrs:
+            naming.append(path.name)
+        annotated += "RoundTable" in path.read_text(encoding="utf-8")
+    assert not naming, f"modules naming the engine's Round: {naming}"
+    assert annotated >= 12
+
+
+def test_at_run_time_the_table_is_the_round_itself() -> None:
+    game = tamalou.new_game("french", 3, seed=2)
+    seen: list[object] = []
+
+    def look(g: RoundTable) -> None:
+        seen.append(g)
+
+    round_ = round_of(game)
+    look(round_)
+    assert seen == [round_] and type(round_) is Round
+    members = {name for name in vars(RoundTable) if not name.startswith("_")}
+    assert members <= set(dir(round_)) | set(Round.__annotations__) | {"held_from", "phase", "current_player"}
+    assert len(members) > 60
