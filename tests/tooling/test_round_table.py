@@ -10,9 +10,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from optional import require
 
 import tamalou
+from optional import require
 from tamalou.engine.game import round_of
 from tamalou.engine.round import Round
 from tamalou.round_table import RoundTable
