@@ -77,7 +77,7 @@ CONCRETE = {
     "RoundTable": ("engine.round", "Round"),
     "RulesTable": ("engine.rulebook", "Rulebook"),
     "PhaseRows": ("engine.phases", "PhaseTable"),
-    "PhaseRow": ("engine.mechanic", "PhaseEntry"),
+    "PhaseRow": ("mechanic", "PhaseEntry"),
 }
 
 

@@ -278,14 +278,22 @@ def action_table(variant: str = BLOCKS["variant"], players: int = BLOCKS["player
 #: script: a new layer is described when it is added).
 LAYERS = {
     "cli": "the tamalou command",
-    "simulation": "many games; machine learning (extras)",
-    "bots": "bots, ISMCTS; hypothesis strategies and the pytest plugin (the testing extra)",
-    "verify": "invariants, verify, shrinking, counterexamples",
-    "rulesets": "finding, composing, validating, showing rulesets",
-    "plugins": "the built-in plugins (rules from keys, powers, mechanics)",
-    "mechanics": "the built-in mechanics",
-    "engine": "the round and its rulebook, matches of rounds, bots at a table, the bases of powers, the hooks",
-    "schema": "the data: what a ruleset, an action, an event, a view is",
+    "ai": "machine learning (extras) · many games, tournaments · hypothesis strategies, properties",
+    "bots": "bots, ISMCTS · invariants, verify, shrinking, counterexamples · the built-in plugins",
+    "mechanics": "the built-in mechanics · finding, composing, validating rulesets · matches · bots at a table",
+    "engine": "the round: its state, card moves, flow, rulebook, phase table, deal, clock, views, snapshots",
+    "plugin_managers": "the plugin managers: the built-in plugins and the entry points",
+    "hookspecs": "the hooks a plugin implements",
+    "mechanic": "the base class of mechanics, the phase table's rows",
+    "powers": "the base class of powers, the bots' contract",
+    "round_table": "the table a mechanic sees: its contract",
+    "actions": "the actions and their JSON",
+    "action_words": "the words of actions",
+    "views": "what a seat sees, a result",
+    "display": "the table drawn as text · how the engine reaches the ruleset loader",
+    "schema": "what a ruleset is: the variant file's keys",
+    "cards": "cards and decks",
+    "_compiling": "package-internal helpers · errors, events, the generator, the snapshot's shape, the version",
 }
 
 

@@ -11,7 +11,7 @@ without it.
   per invariant of ``tamalou verify``, named as in its table (the names of ``tamalou.verify.INVARIANTS``,
   read when the items are collected: ``tamalou[FILE]::conservation``, ``...::slot_order``...), and
   ``tamalou[FILE]::small_deals`` (a hypothesis property: tiny stacked deals). The invariant items share one
-  run of verify's games (``tamalou.testing.properties.run_invariants``: ``tamalou.verify.verify``, each game
+  run of verify's games (``tamalou.testing.run_invariants``: ``tamalou.verify.verify``, each game
   checked by ``check_game``), played by the first of them that runs; each fails with the simplest game
   that broke its invariant and the ``tamalou verify FILE --games 1 --seed S --players N`` command that plays
   it again, or is skipped if no game checked it. ``--tamalou-examples N`` (verify's ``--games``; default: the
@@ -40,11 +40,8 @@ import pytest
 if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr
 
-    from tamalou.actions import Action
-    from tamalou.engine.game import Game
-    from tamalou.events import Event
-    from tamalou.schema import Variant
-    from tamalou.testing.properties import InvariantRun
+    from tamalou import Action, Event, Game, Variant
+    from tamalou.testing import InvariantRun
 
 INSTALL = 'pip install "tamalou[testing]"'
 DEFAULT_VARIANT = "french"
@@ -265,8 +262,7 @@ class TamalouSuite(pytest.Collector):
         self._run: InvariantRun | Exception | None = None
 
     def collect(self) -> Iterator[pytest.Item]:
-        from tamalou.errors import TamalouError
-        from tamalou.rulesets.loader import load_variant
+        from tamalou import TamalouError, load_variant
         from tamalou.verify import INVARIANTS
 
         try:
@@ -294,7 +290,7 @@ class TamalouSuite(pytest.Collector):
     def invariant_run(self) -> InvariantRun:
         """verify's games of the ruleset, played once (by the first item that needs them)."""
         if self._run is None:
-            from tamalou.testing.properties import run_invariants
+            from tamalou.testing import run_invariants
 
             assert self.variant is not None
             try:
@@ -322,7 +318,7 @@ class _TamalouItem(pytest.Item):
         return path, 0, self.nodeid  # line 0: a skip is reported at the ruleset (FILE:1)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str | TerminalRepr:
-        from tamalou.errors import TamalouError
+        from tamalou import TamalouError
 
         exc = excinfo.value
         if not isinstance(exc, AssertionError | TamalouError):
@@ -411,7 +407,7 @@ def _variant_spec(request: pytest.FixtureRequest, *, option: bool = True) -> str
 def tamalou_variant(request: pytest.FixtureRequest) -> Variant:
     """The ruleset of this test (``@pytest.mark.tamalou_variant("my-rules.toml")``, else the first
     ``--tamalou-variant``, else French), loaded."""
-    from tamalou.rulesets.loader import load_variant
+    from tamalou import load_variant
 
     return load_variant(_variant_spec(request))
 
@@ -443,8 +439,7 @@ def tamalou_game(request: pytest.FixtureRequest) -> Callable[..., Game]:
         first_player: int | None = 0,
         seed: int | None = 1,
     ) -> Game:
-        from tamalou.engine.game import new_game
-        from tamalou.rulesets.loader import load_variant
+        from tamalou import load_variant, new_game
 
         v = load_variant(_variant_spec(request, option=False) if variant is None else variant)
         spec: dict[str, Any] | None = None

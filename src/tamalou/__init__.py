@@ -34,7 +34,6 @@ from .actions import (
 )
 from .cards import Card, parse_card
 from .engine.game import Game, new_game, replay, round_of
-from .engine.mechanic import Mechanic, PhaseSpec
 from .engine.round import Round
 from .engine.rulebook import card_power, card_value, ranking_rule
 from .engine.state import Phase, Reason
@@ -57,6 +56,7 @@ from .errors import (
 from .events import Event
 from .hookspecs import MatchTally, Tally, TieBreak, hookimpl, hookspec
 from .match import Match, MatchResult, new_match, replay_match
+from .mechanic import Mechanic, PhaseSpec
 from .plugins.defaults import rank_by_total
 from .powers import CardPower, CardWorth
 from .round_table import RoundTable

@@ -11,11 +11,111 @@ the table of totals, places and winners. Plain text needs nothing; the ``__rich_
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from .engine.round import Round
-    from .views import PlayerView, Result
+    from .schema import Variant
+
+
+# What the drawings read, declared here so that this module imports nothing of what it draws (``tamalou.views``
+# draws its models through it): ``PlayerView`` and ``SeatView`` are ``DrawnView``s, ``Result`` a ``DrawnResult``.
+
+
+class DrawnSlot(Protocol):
+    """An occupied slot as a view shows it (``SlotView``, ``Slot``)."""
+
+    @property
+    def slot(self) -> int: ...
+    @property
+    def card(self) -> str | None: ...
+    @property
+    def face_up(self) -> bool: ...
+
+
+class DrawnResult(Protocol):
+    """The end of a round as ``result_lines`` draws it (``Result``)."""
+
+    @property
+    def totals(self) -> Sequence[int]: ...
+    @property
+    def winners(self) -> Sequence[int]: ...
+    @property
+    def ranking(self) -> Sequence[Sequence[int]]: ...
+    @property
+    def caller(self) -> int | None: ...
+    @property
+    def last_lap(self) -> int | None: ...
+    @property
+    def card_counts(self) -> Sequence[int]: ...
+    @property
+    def reason(self) -> str: ...
+    @property
+    def scores(self) -> Sequence[int]: ...
+
+
+class DrawnView(Protocol):
+    """A seat's view as ``view_lines`` draws it (``PlayerView``, ``SeatView``)."""
+
+    @property
+    def player(self) -> int: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def current_player(self) -> int: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def hands(self) -> Sequence[Sequence[DrawnSlot]]: ...
+    @property
+    def grid(self) -> Sequence[int] | None: ...
+    @property
+    def held(self) -> str | None: ...
+    @property
+    def holding(self) -> int | None: ...
+    @property
+    def discard_top(self) -> str | None: ...
+    @property
+    def stock_size(self) -> int: ...
+    @property
+    def caller(self) -> int | None: ...
+    @property
+    def last_lap(self) -> int | None: ...
+    @property
+    def last_lap_reason(self) -> str | None: ...
+    @property
+    def power(self) -> str | None: ...
+    @property
+    def left(self) -> Sequence[int]: ...
+    @property
+    def is_over(self) -> bool: ...
+    @property
+    def result(self) -> DrawnResult | None: ...
+
+
+class RefereeTable(Protocol):
+    """What ``game_lines`` reads of a round (``tamalou.engine.round.Round`` is one): every card, who knows it."""
+
+    @property
+    def variant(self) -> Variant: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def current_player(self) -> int: ...
+    @property
+    def text(self) -> Sequence[str]: ...
+    @property
+    def knowers(self) -> Sequence[int]: ...
+    @property
+    def face_up(self) -> int: ...
+    @property
+    def held(self) -> int: ...
+    @property
+    def is_over(self) -> bool: ...
+    def card_at(self, owner: int, slot: int) -> int: ...
+    def occupied(self, player: int) -> list[int]: ...
+    def view(self, player: object) -> DrawnView: ...
+    def final_result(self) -> DrawnResult: ...
+
 
 UNKNOWN = "??"
 #: After a card its owner has not seen (the referee's table), and after a card lying face up (any table).
@@ -36,7 +136,7 @@ def _legend(lines: Sequence[str]) -> list[str]:
     return ["  " + " · ".join(used)] if used else []
 
 
-def _head(name: str, view: PlayerView) -> str:
+def _head(name: str, view: DrawnView) -> str:
     """The public facts of the table (the same for every seat), after ``name``."""
     parts = [name] if name else []
     if view.is_over:
@@ -78,7 +178,7 @@ def _layout(seat: int, cards: dict[int, str], marks: Sequence[str], grid: Sequen
     return lines[:1] + [indent + line[len(indent) :] for line in lines[1:]]
 
 
-def view_lines(view: PlayerView) -> list[str]:
+def view_lines(view: DrawnView) -> list[str]:
     """The table as ``view.player`` sees it, one line per seat after a heading."""
     lines = [f"{_head('', view)} · seen by P{view.player}"]
     for seat, hand in enumerate(view.hands):
@@ -99,7 +199,7 @@ def view_lines(view: PlayerView) -> list[str]:
     return lines
 
 
-def game_lines(game: Round) -> list[str]:
+def game_lines(game: RefereeTable) -> list[str]:
     """The table as the referee sees it: every card, ``*`` after a card its owner does not know."""
     view = game.view(game.current_player)
     lines = [f"{_head(game.variant.name, view)} · {game.players} players"]
@@ -121,7 +221,7 @@ def game_lines(game: Round) -> list[str]:
     return lines
 
 
-def result_lines(result: Result) -> list[str]:
+def result_lines(result: DrawnResult) -> list[str]:
     """Totals, places and winners of a round, one line per player in ranking order."""
     place_of = {p: i for i, place in enumerate(result.ranking, 1) for p in place}
     lines = [f"result ({result.reason})" + (f", P{result.caller} called" if result.caller is not None else "")]

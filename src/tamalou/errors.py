@@ -6,12 +6,9 @@ from __future__ import annotations
 import os
 import sysconfig
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pluggy
-
-if TYPE_CHECKING:
-    from .actions import Action
 
 
 class TamalouError(Exception):
@@ -153,11 +150,10 @@ class InvariantViolation(TamalouError, AssertionError):
     ``pending`` the action whose ``apply`` crashed, if that was the violation.
     """
 
-    def __init__(
-        self, message: str, *, actions: Sequence[Action] = (), invariant: str = "", pending: Action | None = None
-    ) -> None:
+    def __init__(self, message: str, *, actions: Sequence[Any] = (), invariant: str = "", pending: Any = None) -> None:
+        # (``Any``: this module is below ``tamalou.actions``, which raises its errors; each is an ``Action``.)
         super().__init__(message)
-        self.actions: list[Action] = list(actions)
+        self.actions: list[Any] = list(actions)
         self.invariant = invariant
         self.pending = pending
 

@@ -32,7 +32,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from .cards import Card
-    from .engine.mechanic import Mechanic
+    from .mechanic import Mechanic
     from .powers import CardPower
     from .schema import Variant
     from .views import PlayerView, Result

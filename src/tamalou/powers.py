@@ -47,7 +47,6 @@ from .actions import Action, Pass, Power, untimed
 from .events import POWER_TITLES, power_title
 
 if TYPE_CHECKING:
-    from .engine.mechanic import Mechanic
     from .events import Event
     from .round_table import RoundTable
     from .views import SeatView
@@ -265,8 +264,14 @@ def hinted_next(
     return _best(scored, passing)
 
 
+class HintGiver(Protocol):
+    """What ``hinted_move`` asks of a mechanic (``Mechanic.hint``): its opinion on an action, or ``None``."""
+
+    def hint(self, view: SeatView, action: Action, worth: CardWorth) -> float | None: ...
+
+
 def hinted_move(
-    mechanics: Sequence[Mechanic], view: SeatView, actions: Sequence[Action], worth: CardWorth
+    mechanics: Sequence[HintGiver], view: SeatView, actions: Sequence[Action], worth: CardWorth
 ) -> Action | None:
     """What a bot plays by the hints of ``mechanics`` (``Mechanic.hint``) among ``actions`` (what is listed to the
     seat, ``pass`` among them or not): the best hinted action other than ``pass`` (the first of the best, the

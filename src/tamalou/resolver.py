@@ -10,10 +10,9 @@ registers itself here when it is imported (``import tamalou`` does), and the eng
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from .schema import Variant
+from .schema import Variant
 
 
 class Resolver(Protocol):
@@ -42,6 +41,7 @@ _RESOLVER: list[Resolver] = []
 def set_resolver(resolver: Resolver) -> None:
     """Make ``resolver`` the one the engine asks (the ruleset loader calls this when it is imported)."""
     _RESOLVER[:] = [resolver]
+    Variant.plugin_importer = resolver.import_again  # an unpickled variant's plugin modules, imported again
 
 
 def resolver() -> Resolver:

@@ -123,7 +123,7 @@ def runs(monkeypatch: pytest.MonkeyPatch) -> list[properties.InvariantRun]:
         kept.append(run_invariants(*args, **kwargs))
         return kept[-1]
 
-    monkeypatch.setattr(properties, "run_invariants", run)
+    monkeypatch.setattr(tamalou.testing, "run_invariants", run)  # where the plugin looks it up
     return kept
 
 

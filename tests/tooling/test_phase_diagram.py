@@ -1,5 +1,6 @@
-"""A ruleset's phases drawn from the code (``tamalou.verify.phase_diagram``, ``tamalou show RULESET --diagram``, the
-documentation's page of diagrams): Mermaid state diagrams of the steps seeded random games take."""
+"""A ruleset's phases drawn from the code (``tamalou.verify.phase_diagram``, in ``verify/diagram.py``; ``tamalou show
+RULESET --diagram``; the documentation's page of diagrams): Mermaid state diagrams of the steps seeded random games
+take."""
 
 from __future__ import annotations
 

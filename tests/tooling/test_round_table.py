@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tamalou.engine.mechanic import Mechanic
+from tamalou.mechanic import Mechanic
 
 if TYPE_CHECKING:
     from tamalou.events import Event

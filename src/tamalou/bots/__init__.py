@@ -39,7 +39,7 @@ from .greedy import GreedyBot
 from .ismcts import ISMCTSBot
 from .linear import LinearBot
 from .random_bot import RandomBot
-from .registry import BOT_ENTRY_POINT_GROUP, BUILTIN_BOTS, FILE_PREFIX, bot_factory, bot_names, make_bot
+from .registry import BOT_ENTRY_POINT_GROUP, BUILTIN_BOTS, FILE_PREFIX, bot_factory, bot_names, is_bot_file, make_bot
 
 __all__ = [
     "BOT_ENTRY_POINT_GROUP",
@@ -56,6 +56,7 @@ __all__ = [
     "as_bot",
     "bot_factory",
     "bot_names",
+    "is_bot_file",
     "make_bot",
     "play_game",
     "seat_bot",

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from typing import Generic, NamedTuple, TypeVar
 
 from ..cards import parse_card
-from ..engine.mechanic import Mechanic
 from ..engine.rulebook import Rulebook
+from ..mechanic import Mechanic
 
 T = TypeVar("T")
 

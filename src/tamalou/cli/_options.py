@@ -50,8 +50,7 @@ def bot_list(spec: str, people: bool = False) -> list[str]:
     """The bot names of a ``--bots`` value (comma-separated, case-insensitive), each known (with ``people``,
     ``human`` too: a person's seat, ``tamalou play``); an empty name (a comma too many) or an unknown one ends the
     command with a usage error."""
-    from ..bots import bot_names
-    from ..bots.registry import bot_factory, is_bot_file
+    from ..bots import bot_factory, bot_names, is_bot_file
     from ..rulesets.problems import did_you_mean
 
     names = [k.strip() if is_bot_file(k) else k.strip().lower() for k in spec.split(",")]

@@ -277,7 +277,7 @@ def _to_shrink(failures: list[Failure]) -> Failure:
 
 
 def _timed_out(failure: Failure) -> bool:
-    from ..verify.limits import timed_out
+    from ..verify import timed_out
 
     return timed_out(failure)
 
@@ -505,7 +505,7 @@ def replay(
 def _stopped_by_the_time_limit(example: Counterexample) -> bool:
     """Whether ``example`` is a game that verify stopped by its time limit (``--timeout``): its actions stop
     before the one that did not return."""
-    from ..verify.limits import TIMEOUT_INVARIANT, TIMEOUT_WORDS
+    from ..verify import TIMEOUT_INVARIANT, TIMEOUT_WORDS
 
     return example.invariant == TIMEOUT_INVARIANT and example.message.startswith(TIMEOUT_WORDS)
 

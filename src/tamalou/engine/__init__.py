@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .mechanic import Mechanic, PhaseSpec
+from ..mechanic import Mechanic, PhaseSpec
 from .state import NO_CARD, Phase, Reason
 
 if TYPE_CHECKING:

@@ -10,14 +10,15 @@ from typing import TYPE_CHECKING
 from ..actions import CLOCK_REACH, Action, Tick
 from ..errors import IllegalAction
 from ..events import Event
+from .snapshot import copy_into
 from .state import OVER
 
 if TYPE_CHECKING:
-    from .mechanic import Mechanic
-    from .round import Round
+    from ..mechanic import Mechanic
+    from .flow import Flow
 
 
-def deadline(g: Round) -> float | None:
+def deadline(g: Flow) -> float | None:
     """When the next timed thing happens, if anything is pending."""
     timers = g.flow.timers
     if len(timers) == 1:  # the usual case (a timed ruleset's clock): no loop
@@ -30,7 +31,7 @@ def deadline(g: Round) -> float | None:
     return due
 
 
-def apply_at(g: Round, action: Action, at: float, dispatch: Callable[[Action], list[Event]]) -> list[Event]:
+def apply_at(g: Flow, action: Action, at: float, dispatch: Callable[[Action], list[Event]]) -> list[Event]:
     """Bring the game to the action's time, then apply it; all or nothing."""
     if (type(at) is not float and not isinstance(at, int | float)) or not math.isfinite(at):
         raise IllegalAction(f"'at' is a time in seconds, got {at!r}", action)
@@ -57,7 +58,7 @@ def apply_at(g: Round, action: Action, at: float, dispatch: Callable[[Action], l
         fired = True
         events.extend(dispatch(action))
     except IllegalAction as exc:
-        g._restore_from(backup)
+        copy_into(g, backup)
         if not fired or type(action) is Tick:
             raise
         # The refusal is of the game as it was at ``at``, once the deadline had passed: say so, or a player still
@@ -70,7 +71,7 @@ def apply_at(g: Round, action: Action, at: float, dispatch: Callable[[Action], l
     return events
 
 
-def _within_reach(g: Round, at: float, action: Action | None) -> None:
+def _within_reach(g: Flow, at: float, action: Action | None) -> None:
     """``IllegalAction`` if ``at`` would move past ``CLOCK_REACH`` the clock of a round in play that keeps
     deadlines, other than onto a deadline (the deadlines that follow must stay restorable)."""
     if at > CLOCK_REACH and at > g.now and g.flow.timers and g.phase != OVER:
@@ -80,7 +81,7 @@ def _within_reach(g: Round, at: float, action: Action | None) -> None:
         )
 
 
-def advance(g: Round, t: float, events: list[Event], action: Action | None = None) -> None:
+def advance(g: Flow, t: float, events: list[Event], action: Action | None = None) -> None:
     """Bring the game to time ``t``: fire, in order, every deadline due before it (``IllegalAction``, the game
     then half-moved, if ``t`` is past ``CLOCK_REACH`` and no deadline: the caller puts it back)."""
     while g.phase != OVER:

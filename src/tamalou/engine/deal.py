@@ -16,10 +16,10 @@ from ..rng import Rng
 from .state import DRAW, NO_CARD
 
 if TYPE_CHECKING:
-    from .round import Round
+    from .flow import Flow
 
 
-def deal_round(g: Round, seed: int | None, deal: dict[str, Any] | None, first_player: int | None) -> None:
+def deal_round(g: Flow, seed: int | None, deal: dict[str, Any] | None, first_player: int | None) -> None:
     """Set up ``g`` (its runtime already set): shuffle and deal, or lay out a stacked ``deal``."""
     r = g.variant.rules
     players = g.players
@@ -72,13 +72,13 @@ def deal_round(g: Round, seed: int | None, deal: dict[str, Any] | None, first_pl
     g.ms = [m.new_state(g) for m in g.rb.mechanics]
 
 
-def first_seat(g: Round) -> int:
+def first_seat(g: Flow) -> int:
     """The first player as the variant says: drawn with the game's generator, or a given seat."""
     fp = g.variant.rules.deal.first_player
     return g.rng.below(g.players) if fp == "random" else int(fp) % g.players
 
 
-def set_universe(g: Round, universe: list[Card]) -> None:
+def set_universe(g: Flow, universe: list[Card]) -> None:
     """The game's cards and their faces, texts, ranks, values and powers, by card id (``g.players`` set)."""
     rb = g.rb
     tables = rb.deck_tables(g.players)
@@ -92,7 +92,7 @@ def set_universe(g: Round, universe: list[Card]) -> None:
     g.power_of = [rb.power_name(c) for c in universe]
 
 
-def opening(g: Round) -> list[Event]:
+def opening(g: Flow) -> list[Event]:
     """Deal-time events and the opening (``new_game`` calls it once)."""
     events = [
         Event(

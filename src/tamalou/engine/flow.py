@@ -15,21 +15,24 @@ slot with the held card, or throw it) — and the end of the round. Everything e
                 the turn limit → finish; a player out of the round or skipped → the next one
                 nothing to play at all → finish("no_card_to_draw")
 
-``phases.py`` merges the core's rows with every mechanic's ``PhaseSpec`` once per variant.
+``phases.py`` merges the core's rows (``core_rows``) with every mechanic's ``PhaseSpec`` once per variant.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from .._compiling import mypyc_attr
 from ..actions import Action, Discard, Draw, Pass, Replace, Tick
-from ..errors import IllegalAction
+from ..errors import GameStateError, IllegalAction
 from ..events import Event
+from ..mechanic import PhaseSpec
 from .seats import SEATS
-from .state import DRAW, HOLD, MAX_REASON, NO_CARD, OVER, Judged, Reason, mypyc_attr
+from .state import DRAW, HOLD, MAX_REASON, NO_CARD, OVER, Judged, Reason
 from .table import Table
 
 if TYPE_CHECKING:
+    from ..schema import Variant
     from ..views import Result
 
 
@@ -195,6 +198,61 @@ class Flow(Table):
         """The round's result as the game keeps it (``Round.final_result``)."""
         raise NotImplementedError
 
+    def result(self) -> Result:
+        """The round's result, a copy (``Round.result``)."""
+        raise NotImplementedError
+
+    def copy(self) -> Flow:
+        """An independent copy of the round (``Round.copy``)."""
+        raise NotImplementedError
+
+    def init_runtime(self, variant: Variant, players: int) -> None:
+        """What a round holds besides its saved state: its variant, rulebook, phase table (``Round.init_runtime``)."""
+        raise NotImplementedError
+
+    # ----------------------------------------------------------------------------- who acts
+
+    @property
+    def rules(self) -> Any:
+        """The variant's rules (``variant.rules``)."""
+        return self.variant.rules
+
+    def state_of(self, name: str) -> Any:
+        """The state of the mechanic called ``name`` in this game (``None`` if it plays no part)."""
+        for m in self.rb.mechanics:
+            if m.name == name:
+                return self.ms[m.index]
+        return None
+
+    def auto_play(self, events: list[Event]) -> None:
+        """Play the move the phase table says for a player who ran out of time (one step)."""
+        auto = self.flow.rows[self.phase].auto
+        if auto is None:
+            raise GameStateError(f"nothing to play for a player in phase {str(self.phase)!r}")
+        auto(self, events)
+
+    @property
+    def to_act(self) -> list[int]:
+        """The seats the round waits for now: the player to move in a turn; every player yet to choose
+        their opening peek; the one who owes a card; in a closing window, those who have not matched or
+        passed; in a time-only phase (a timed opening, a countdown), every seat (``legal_actions`` then
+        lists ``Tick`` to the deadline). Others may still act out of turn (a match): ask
+        ``legal_actions``."""
+        if self.phase == OVER:
+            return []
+        waiting = self.flow.rows[self.phase].waiting
+        return [self.current_player] if waiting is None else waiting(self)
+
+    def phase_beneath(self) -> tuple[str, int]:
+        """The phase and the player the round is in beneath any interruption (see
+        ``Mechanic.resumes``): ``(phase, current_player)`` when nothing interrupted the turn."""
+        for m in self.rb.mechanics:
+            st = self.ms[m.index]
+            back = m.resumes(self, st) if st is not None else None
+            if back is not None:
+                return back
+        return self.phase, self.current_player
+
     def judged(self) -> Judged:
         """The round's end as the hooks judged it (``Round.judged``)."""
         raise NotImplementedError
@@ -342,3 +400,14 @@ class Flow(Table):
                 },
             )
         )
+
+
+def core_rows() -> dict[str, PhaseSpec]:
+    """The core's two rows of the phase table: **draw** (from the stock, or the discard top) and **hold** (replace
+    a slot with the held card, or throw it); ``phases.PhaseTable`` merges them with every mechanic's."""
+    return {
+        DRAW: PhaseSpec(Flow.list_draw, {Draw: Flow.do_draw}, open=True, auto=Flow.auto_draw),
+        HOLD: PhaseSpec(
+            Flow.list_hold, {Replace: Flow.do_replace, Discard: Flow.do_discard}, open=True, auto=Flow.auto_hold
+        ),
+    }

@@ -1,20 +1,18 @@
 """The phase table: for each phase, what is listed, which handler takes each action type, whether
 out-of-turn actions come in, who the round waits for and what the clock plays. Built once per variant
-from the core's two rows (``draw`` and ``hold``, in ``flow.py``) and every mechanic's ``PhaseSpec``."""
+(by its rulebook) from the core's two rows (``draw`` and ``hold``: ``flow.core_rows``) and every mechanic's
+``PhaseSpec``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from ..actions import Discard, Draw, Replace, Tick, untimed
+from ..actions import Tick, untimed
 from ..errors import IllegalAction
 from ..events import Event
-from .flow import Flow
-from .mechanic import Guard, Handler, Lister, PhaseEntry, PhaseSpec
-from .state import DRAW, HOLD, OVER
-
-if TYPE_CHECKING:
-    from .rulebook import Rulebook
+from ..mechanic import Guard, Handler, Lister, Mechanic, PhaseEntry, PhaseSpec, overrides
+from .state import OVER
 
 
 class PhaseTable:
@@ -23,14 +21,17 @@ class PhaseTable:
 
     __slots__ = ("dispatch", "extra_viewers", "fast", "open", "rows", "timers", "viewers")
 
-    def __init__(self, rb: Rulebook) -> None:
+    def __init__(
+        self, mechanics: Sequence[Mechanic], core: Mapping[str, PhaseSpec], tick: Handler, *, fast: bool
+    ) -> None:
+        """The table of ``mechanics`` over the ``core``'s rows, with ``tick`` the handler of ``Tick`` in every phase;
+        ``fast``: whether ``apply`` may skip its guards (no time in play, no third-party code to undo)."""
         rows: dict[str, PhaseEntry] = {}
         anytime: list[Lister] = []
-        any_handlers: dict[type, Handler] = {Tick: Flow.do_tick}
-        core = _core_phases()
+        any_handlers: dict[type, Handler] = {Tick: tick}
         for name, spec in core.items():
             rows.setdefault(name, PhaseEntry()).add(spec, "core")
-        for m in rb.mechanics:
+        for m in mechanics:
             for name, spec in m.phases().items():
                 rows.setdefault(name, PhaseEntry()).add(spec, m.name)
             lister, handlers = m.anytime()
@@ -45,9 +46,9 @@ class PhaseTable:
             row.out_of_turn = tuple(anytime) if row.open else ()
             row.everyone = (*row.listers, *row.out_of_turn)
         self.rows = rows
-        self.timers = tuple(m for m in rb.mechanics if rb.overrides(m, "next_deadline"))
-        self.viewers = tuple(m for m in rb.mechanics if rb.overrides(m, "view"))
-        self.extra_viewers = tuple(m for m in rb.mechanics if rb.overrides(m, "view_extra"))
+        self.timers = tuple(m for m in mechanics if overrides(m, "next_deadline"))
+        self.viewers = tuple(m for m in mechanics if overrides(m, "view"))
+        self.extra_viewers = tuple(m for m in mechanics if overrides(m, "view_extra"))
         #: Per phase, the handler of each action type accepted there (the phase's own first; a phase's
         #: own handlers checked against its guards first).
         self.dispatch = {
@@ -57,7 +58,7 @@ class PhaseTable:
         #: The phases where out-of-turn actions may come in.
         self.open = frozenset(name for name, row in rows.items() if row.open)
         #: Whether ``apply`` may skip its guards: no time in play, no third-party code to undo.
-        self.fast = not rb.guarded and not rb.presence
+        self.fast = fast
 
 
 def _guarded(handler: Handler, guards: list[Guard]) -> Handler:
@@ -86,17 +87,3 @@ def _guarded(handler: Handler, guards: list[Guard]) -> Handler:
         return handler(g, a)
 
     return checked
-
-
-def _core_phases() -> dict[str, PhaseSpec]:
-    return {
-        DRAW: PhaseSpec(Flow.list_draw, {Draw: Flow.do_draw}, open=True, auto=Flow.auto_draw),
-        HOLD: PhaseSpec(
-            Flow.list_hold, {Replace: Flow.do_replace, Discard: Flow.do_discard}, open=True, auto=Flow.auto_hold
-        ),
-    }
-
-
-def phase_table(rb: Rulebook) -> PhaseTable:
-    """The phase table of a variant (built by its rulebook)."""
-    return rb.flow

@@ -14,11 +14,13 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, cast, overload
 
+from .._compiling import mypyc_attr
 from ..actions import Action, Tick, parse_action, short
 from ..display import game_lines, panel
 from ..errors import GameStateError, IllegalAction, PluginError, SetupError, SnapshotError, TamalouError, raised_at
 from ..events import Event
 from ..hookspecs import Tally
+from ..mechanic import Mechanic
 from ..resolver import resolve
 from ..schema import Variant
 from ..snapshots import SnapshotShape
@@ -27,11 +29,9 @@ from . import snapshot
 from .clock import advance, apply_at, deadline
 from .deal import deal_round, opening
 from .flow import Flow
-from .mechanic import Mechanic
-from .phases import phase_table
 from .rulebook import rulebook
 from .seats import seat_actions
-from .state import DRAW, HOLD, NO_CARD, OVER, Judged, mypyc_attr
+from .state import DRAW, HOLD, NO_CARD, OVER, Judged
 from .view import player_view, seat_view
 
 if TYPE_CHECKING:
@@ -70,8 +70,9 @@ class Round(Flow):
 
     def init_runtime(self, variant: Variant, players: int) -> None:
         self.variant = variant
-        self.rb = rulebook(variant)
-        self.flow = phase_table(self.rb)
+        rb = rulebook(variant)
+        self.rb = rb
+        self.flow = rb.flow
         self.players = players
         seat_actions(players - 1)  # the seats' action objects exist
         self.all_mask = (1 << players) - 1
@@ -89,47 +90,13 @@ class Round(Flow):
         return self.phase == OVER
 
     @property
-    def rules(self) -> Any:
-        """The variant's rules (``variant.rules``)."""
-        return self.variant.rules
-
-    @property
     def deadline(self) -> float | None:
         """When the next timed thing happens (a turn's end, the opening's, the countdown's), if any."""
         return deadline(self)
 
-    def state_of(self, name: str) -> Any:
-        """The state of the mechanic called ``name`` in this game (``None`` if it plays no part)."""
-        for m in self.rb.mechanics:
-            if m.name == name:
-                return self.ms[m.index]
-        return None
-
-    def phase_beneath(self) -> tuple[str, int]:
-        """The phase and the player the round is in beneath any interruption (see
-        ``Mechanic.resumes``): ``(phase, current_player)`` when nothing interrupted the turn."""
-        for m in self.rb.mechanics:
-            st = self.ms[m.index]
-            back = m.resumes(self, st) if st is not None else None
-            if back is not None:
-                return back
-        return self.phase, self.current_player
-
     def mechanic(self, name: str) -> Mechanic | None:
         """The mechanic called ``name`` of this game's variant, if it plays a part."""
         return next((m for m in self.rb.mechanics if m.name == name), None)
-
-    @property
-    def to_act(self) -> list[int]:
-        """The seats the round waits for now: the player to move in a turn; every player yet to choose
-        their opening peek; the one who owes a card; in a closing window, those who have not matched or
-        passed; in a time-only phase (a timed opening, a countdown), every seat (``legal_actions`` then
-        lists ``Tick`` to the deadline). Others may still act out of turn (a match): ask
-        ``legal_actions``."""
-        if self.phase == OVER:
-            return []
-        waiting = self.flow.rows[self.phase].waiting
-        return [self.current_player] if waiting is None else waiting(self)
 
     def legal_actions(self, player: object = None) -> list[Action]:
         """Every action ``player`` may take now, out-of-turn matches included; without a seat, those of the
@@ -300,13 +267,6 @@ class Round(Flow):
     def advance(self, t: float, events: list[Event]) -> None:
         """Bring the game to time ``t``: fire, in order, every deadline due before it."""
         advance(self, t, events)
-
-    def auto_play(self, events: list[Event]) -> None:
-        """Play the move the phase table says for a player who ran out of time (one step)."""
-        auto = self.flow.rows[self.phase].auto
-        if auto is None:
-            raise GameStateError(f"nothing to play for a player in phase {str(self.phase)!r}")
-        auto(self, events)
 
     # ----------------------------------------------------------------------------- results and views
 

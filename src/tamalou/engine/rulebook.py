@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import inspect
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from .. import plugin_managers
 from ..actions import register_action
@@ -20,22 +20,23 @@ from ..cards import Card, build_deck, parse_card
 from ..errors import PluginError, VariantError, raised_at
 from ..events import register_event_texts
 from ..hookspecs import Tally, TieBreak
+from ..mechanic import Hooks, Mechanic, overrides
 from ..plugin_managers import BUILTIN_PLUGINS, rules_manager
 from ..powers import CardPower
 from ..resolver import resolve
 from ..schema import Variant
-from .mechanic import Hooks, Mechanic
+from .flow import Flow, core_rows
 from .phases import PhaseTable
+from .rules_face import DeckTables
 
 #: The plugin of the rules read from keys (``trylast``): what it gives is the ruleset's own, not added.
 _DEFAULTS = "tamalou.plugins.defaults"
 
 if TYPE_CHECKING:
-    from .round import Round
+    from ..views import PlayerView
+    from .rules_face import RulebookFace
 
 T = TypeVar("T")
-#: A deck's cards, texts, ranks, values and power names, by card id (``Rulebook.deck_tables``).
-DeckTables = tuple[list[Card], list[str], list[str], list[int], list[str]]
 
 #: Hooks a plugin answers while a game is played: a third party implementing one makes ``apply`` keep a
 #: copy of the game, so that a hook that raises leaves the game as it was.
@@ -164,6 +165,12 @@ def _check_method_names(cls: type, base: type, plugin: str) -> None:
                 )
 
 
+class SeatViews(Protocol):
+    """What ``call_allowed`` asks of the round: the seat's view (``tamalou_call_allowed`` is asked with it)."""
+
+    def view(self, player: object) -> PlayerView: ...
+
+
 class Rulebook:
     """Everything the engine needs to referee one variant, asked of its plugins once."""
 
@@ -251,7 +258,9 @@ class Rulebook:
         own_code = [*self.mechanics, *self.powers.values()]
         self.guarded = untrusted or any(not type(x).__module__.startswith("tamalou.") for x in own_code)
         try:  # the phase table, built now so that mechanics that clash are an error at load
-            self.flow = PhaseTable(self)
+            self.flow = PhaseTable(
+                self.mechanics, core_rows(), Flow.do_tick, fast=not self.guarded and not self.presence
+            )
         except ValueError as exc:
             raise VariantError(str(exc), key="plugins") from None
         for m in self.mechanics:
@@ -367,7 +376,8 @@ class Rulebook:
 
     @staticmethod
     def overrides(m: Mechanic, name: str) -> bool:
-        return getattr(type(m), name) is not getattr(Mechanic, name)
+        """Whether mechanic ``m``'s class overrides the base class's method ``name``."""
+        return overrides(m, name)
 
     # ---------------------------------------------------------------- cards
 
@@ -434,7 +444,7 @@ class Rulebook:
 
     # ---------------------------------------------------------------- decisions during play
 
-    def call_allowed(self, game: Round, player: int) -> bool:
+    def call_allowed(self, game: SeatViews, player: int) -> bool:
         """Whether ``player`` may call now (``tamalou_call_allowed``, asked with their own view)."""
         if self.call_allowed_hook is None:
             return True
@@ -487,6 +497,13 @@ class Rulebook:
                 f"returned {scores!r}: expected one integer per player", plugin=plugin, hook="tamalou_round_scores"
             )
         return ranking, list(winners), list(scores)
+
+
+if TYPE_CHECKING:
+
+    def _a_rulebook_is_what_the_round_reads(rb: Rulebook) -> RulebookFace:
+        """mypy checks here that ``Rulebook`` has every member the round reads of it, with its type."""
+        return rb
 
 
 def rulebook(variant: Variant) -> Rulebook:

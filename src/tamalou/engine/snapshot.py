@@ -21,11 +21,12 @@ from ..errors import SetupError, SnapshotError, TamalouError
 from ..resolver import resolver
 from ..rng import Rng
 from .deal import set_universe, stacked_deals, stacked_universe
-from .state import GIVE, HOLD, MAX_REASON, NO_CARD, OVER, Phase, State
+from .round_state import State
+from .state import GIVE, HOLD, MAX_REASON, NO_CARD, OVER, Phase
 
 if TYPE_CHECKING:
     from ..schema import Variant
-    from .round import Round
+    from .flow import Flow
 
 VERSION = 2
 _BUILTIN_PHASES = frozenset(p.value for p in Phase)
@@ -160,7 +161,7 @@ def copy_state(st: Any) -> Any:
     return new
 
 
-def copy_into(g: Round, other: Round) -> None:
+def copy_into(g: Flow, other: Flow) -> None:
     """Make ``g`` an independent copy of ``other``."""
     g.init_runtime(other.variant, other.players)
     g.deal_spec = other.deal_spec
@@ -231,7 +232,7 @@ def _core_copier(names: tuple[str, ...]) -> Any:
 _CORE: list[Any] = []
 
 
-def save(g: Round) -> Memento:
+def save(g: Flow) -> Memento:
     """What ``restore`` needs to put ``g`` back exactly as it is now: the mutable state only (lists
     copied, lists in lists too)."""
     if not _CORE:
@@ -253,7 +254,7 @@ def save(g: Round) -> Memento:
     return (copy_core(get_core(g)), g.rng.state, len(log), g._result, list(states), values, last)
 
 
-def restore(g: Round, memento: Memento) -> None:
+def restore(g: Flow, memento: Memento) -> None:
     """Put ``g`` back as it was when ``save`` made ``memento`` (which it takes over: use it once)."""
     core, rng_state, n_actions, result, states, values, last = memento
     _CORE[2](g, core)
@@ -268,7 +269,7 @@ def restore(g: Round, memento: Memento) -> None:
             _GETTERS[type(st)][1](st, saved)
 
 
-def dump(g: Round) -> str:
+def dump(g: Flow) -> str:
     state: dict[str, Any] = {"v": VERSION, "variant": variant_ref(g.variant), "players": g.players}
     added, when_set = g.ADDED, g.WHEN_SET
     for key in g.STATE:
@@ -399,7 +400,7 @@ def _too_long(state: dict[str, Any]) -> str | None:
     return None  # (each action is checked as it is read: ``uncompact``)
 
 
-def restore_state(g: Round, state: dict[str, Any], variant: Variant | None, allow_plugins: Any = None) -> None:
+def restore_state(g: Flow, state: dict[str, Any], variant: Variant | None, allow_plugins: Any = None) -> None:
     """Restore ``g`` from a snapshot's JSON object that ``read`` checked; ``SnapshotError`` if it is not a game."""
     try:
         _load(g, state, variant, allow_plugins)
@@ -412,7 +413,7 @@ def restore_state(g: Round, state: dict[str, Any], variant: Variant | None, allo
         raise SnapshotError(f"damaged snapshot: {problem}")
 
 
-def _inconsistency(g: Round) -> str | None:
+def _inconsistency(g: Flow) -> str | None:
     """What makes a restored game impossible (a card in two places, a seat that does not exist...)."""
     n = len(g.cards)
     players = g.players
@@ -502,7 +503,7 @@ def _same_shape(default: Any, value: Any) -> bool:
     return True
 
 
-def _check_deal(g: Round, deal: Any, cards: Any) -> None:
+def _check_deal(g: Flow, deal: Any, cards: Any) -> None:
     """A stacked deal, as ``new_game(..., deal=...)`` checks one, whose cards are the snapshot's."""
     try:
         universe = stacked_universe(g.rb.deck_for(g.players), deal, g.players)
@@ -527,7 +528,7 @@ def match_deals(saved: Any, deck: list[Card], players: int, most: int) -> tuple[
     return deals
 
 
-def _load(g: Round, state: Any, variant: Variant | None, allow_plugins: Any) -> None:
+def _load(g: Flow, state: Any, variant: Variant | None, allow_plugins: Any) -> None:
     if variant is None:
         variant = resolve_variant(state["variant"], allow_plugins)
     if not variant.rules.players.min <= state["players"] <= variant.rules.players.max:

@@ -12,9 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeGuard
 
+from .._compiling import mypyc_attr
 from ..cards import Card
 from ..events import Event
-from .state import NO_CARD, Phase, State, mypyc_attr
+from .round_state import State
+from .state import NO_CARD, Phase
 
 _BUILTIN = frozenset(p.value for p in Phase)
 

@@ -7,15 +7,16 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalAction
 from ..views import PlayerView, SeatView, Slot
+from .clock import deadline
 from .rulebook import rulebook
 from .state import NO_CARD, OVER
 
 if TYPE_CHECKING:
     from ..schema import Variant
-    from .round import Round
+    from .flow import Flow
 
 
-def seat_view(g: Round, player: object) -> SeatView:
+def seat_view(g: Flow, player: object) -> SeatView:
     """What ``player`` may see now, and nothing more, as a plain ``SeatView``."""
     if not g.player_ok(player):
         raise IllegalAction(f"no player {player!r} in a {g.players}-player game")
@@ -51,7 +52,7 @@ def seat_view(g: Round, player: object) -> SeatView:
         last_lap_reason=g.last_lap_reason or None,
         power=None,
         now=g.now,
-        deadline=g.deadline,
+        deadline=deadline(g),
         left=[p for p in range(g.players) if left >> p & 1] if left else [],
         to_act=g.to_act,
         is_over=over,
@@ -65,7 +66,7 @@ def seat_view(g: Round, player: object) -> SeatView:
     return view
 
 
-def player_view(g: Round, player: object) -> PlayerView:
+def player_view(g: Flow, player: object) -> PlayerView:
     """What ``player`` may see now, and nothing more (the pydantic ``PlayerView``; a mechanic's ``extra`` checked
     by its ``view_model``)."""
     view = seat_view(g, player)

@@ -14,12 +14,12 @@
 
 They are registered by the built-in plugin ``tamalou.plugins.mechanics`` through the hook
 ``tamalou_mechanics()``, as a third party's are. The base class is ``tamalou.Mechanic``
-(``tamalou.engine.mechanic``).
+(``tamalou.mechanic``).
 """
 
 from __future__ import annotations
 
-from ..engine.mechanic import Mechanic, PhaseSpec
+from ..mechanic import Mechanic, PhaseSpec
 from .calling import Calling, SealedCalling
 from .flip import FlipOnDiscard
 from .matching import Matching

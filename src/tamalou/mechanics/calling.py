@@ -22,12 +22,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .._compiling import mypyc_attr
 from ..actions import Action, Call, Pass
-from ..engine.mechanic import Mechanic, PhaseSpec
 from ..engine.seats import SEATS
-from ..engine.state import CALL, DRAW, Reason, mypyc_attr
+from ..engine.state import CALL, DRAW, Reason
 from ..errors import IllegalAction
 from ..events import Event
+from ..mechanic import Mechanic, PhaseSpec
 
 if TYPE_CHECKING:
     from ..round_table import RoundTable

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .._compiling import mypyc_attr
 from ..actions import Action, Flip
-from ..engine.mechanic import Mechanic, PhaseSpec
-from ..engine.state import mypyc_attr
 from ..errors import IllegalAction
 from ..events import Event
+from ..mechanic import Mechanic, PhaseSpec
 
 if TYPE_CHECKING:
     from ..round_table import RoundTable

@@ -32,17 +32,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .._compiling import mypyc_attr
 from ..actions import Action, MatchAction, Pass
-from ..engine.mechanic import Handler, Lister, Mechanic, PhaseSpec
 from ..engine.seats import SEATS
-from ..engine.state import CLOSING, DRAW, GIVE, HOLD, NO_CARD, OVER, POWER, SWAP, mypyc_attr
+from ..engine.state import CLOSING, DRAW, GIVE, HOLD, NO_CARD, OVER, POWER, SWAP
 from ..errors import IllegalAction
 from ..events import Event
+from ..mechanic import Handler, Lister, Mechanic, MechanicRules, PhaseSpec
 from ._match_actions import OWN, own_matches
 from .match_contract import MatchBlocker, MatchListener
 
 if TYPE_CHECKING:
-    from ..engine.rulebook import Rulebook
     from ..round_table import RoundTable
     from ..schema import Variant
     from ..views import SeatInfo
@@ -126,7 +126,7 @@ class Matching(Mechanic):
         self._after = True  # whether a mechanic reacts to layouts changing (``bind``)
         self._then: tuple[Callable[[RoundTable, list[Event]], bool], ...] = ()  # play_resolved after this one
 
-    def bind(self, rb: Rulebook) -> None:
+    def bind(self, rb: MechanicRules) -> None:
         others = [m for m in rb.mechanics if m is not self]
         self._results = [m.match_result for m in others if isinstance(m, MatchListener)]
         self._blockers = [m.match_blocked for m in others if isinstance(m, MatchBlocker)]
@@ -357,7 +357,7 @@ class Matching(Mechanic):
     # ---------------------------------------------------------------- the contract (MATCHING_CONTRACT)
 
     @staticmethod
-    def of(rb: Rulebook) -> Matching | None:
+    def of(rb: MechanicRules) -> Matching | None:
         """(contract) The ruleset's matching mechanic (the built-in one or a subclass), ``None`` without matching."""
         return next((m for m in rb.mechanics if isinstance(m, Matching)), None)
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
+from .._compiling import mypyc_attr
 from ..actions import Action, PeekAction
-from ..engine.mechanic import Mechanic, PhaseSpec
-from ..engine.state import PEEK, mypyc_attr
+from ..engine.state import PEEK
 from ..errors import IllegalAction
 from ..events import Event
+from ..mechanic import Mechanic, PhaseSpec
 
 if TYPE_CHECKING:
     from ..round_table import RoundTable

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .._compiling import mypyc_attr
 from ..actions import Action, Give, MatchAction, Pass
-from ..engine.mechanic import PhaseSpec
 from ..engine.seats import SEATS
-from ..engine.state import GIVE, NO_CARD, mypyc_attr
+from ..engine.state import GIVE, NO_CARD
 from ..errors import IllegalAction
 from ..events import Event
+from ..mechanic import PhaseSpec
 from ._match_actions import THEIRS, own_matches, their_matches
 from .matching import WINDOWS, Matching, MatchingState
 

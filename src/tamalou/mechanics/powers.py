@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .._compiling import mypyc_attr
 from ..actions import Action, Pass, Power, Swap
-from ..engine.mechanic import Mechanic, PhaseSpec
 from ..engine.seats import SEATS
-from ..engine.state import DRAW, POWER, SWAP, mypyc_attr
+from ..engine.state import DRAW, POWER, SWAP
 from ..errors import IllegalAction
 from ..events import Event
+from ..mechanic import Mechanic, PhaseSpec
 from ..powers import TURN_TAKEN, CardPower
 
 if TYPE_CHECKING:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..engine.mechanic import Mechanic
-from ..engine.state import mypyc_attr
+from .._compiling import mypyc_attr
 from ..events import Event
+from ..mechanic import Mechanic
 
 if TYPE_CHECKING:
     from ..round_table import RoundTable

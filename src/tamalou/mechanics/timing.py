@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .._compiling import mypyc_attr
 from ..actions import MAX_TIME, Action, Give, MatchAction, PeekAction, Tick
-from ..engine.mechanic import Mechanic, PhaseSpec
-from ..engine.state import CALL, COUNTDOWN, DRAW, GIVE, HOLD, OPENING, OVER, POWER, SWAP, Reason, mypyc_attr
+from ..engine.state import CALL, COUNTDOWN, DRAW, GIVE, HOLD, OPENING, OVER, POWER, SWAP, Reason
 from ..events import Event
+from ..mechanic import Mechanic, PhaseSpec
 from .matching import WINDOW
 
 if TYPE_CHECKING:

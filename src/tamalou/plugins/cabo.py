@@ -31,11 +31,11 @@ from typing import TYPE_CHECKING, ClassVar
 from pydantic import ConfigDict
 
 from ..actions import Action
-from ..engine.mechanic import Mechanic, PhaseSpec
 from ..engine.state import HOLD, NO_CARD
 from ..errors import IllegalAction
 from ..events import Event
 from ..hookspecs import MatchTally, Tally, TieBreak, hookimpl
+from ..mechanic import Mechanic, PhaseSpec
 from ..schema import Variant
 from ..views import Result
 from .defaults import rank_by_total

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..engine.mechanic import Mechanic
 from ..hookspecs import hookimpl
+from ..mechanic import Mechanic
 from ..mechanics import BUILTIN_MECHANICS
 
 

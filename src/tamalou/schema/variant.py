@@ -6,8 +6,8 @@ checks between sections (``rules_problems``).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Annotated, Any
+from collections.abc import Callable, Mapping
+from typing import Annotated, Any, ClassVar
 
 from pydantic import (
     AfterValidator,
@@ -23,7 +23,6 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from ..cards import JOKER, parse_card
-from ..resolver import resolver
 from .bounds import (
     MAX_ALIASES,
     MAX_BASE_LENGTH,
@@ -324,6 +323,10 @@ class Variant(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True, strict=True)
 
+    #: How an unpickled variant imports again the plugin modules its load found beside its files: the registered
+    #: ruleset loader's ``import_again`` (``tamalou.resolver.set_resolver`` sets it; ``None`` before any is).
+    plugin_importer: ClassVar[Callable[[Any], None] | None] = None
+
     name: Annotated[str, AfterValidator(_named), AfterValidator(one_line), AfterValidator(_variant_name)] = Field(
         description=f"The name it is found by (case-insensitive): at most {MAX_NAME_LENGTH} characters, on one line "
         f"(a composition's is its rulesets' names joined by '+', at most {MAX_NAME_PARTS} of them).",
@@ -420,7 +423,10 @@ class Variant(BaseModel):
         super().__setstate__(state)
         dirs = (state.get("__pydantic_private__") or {}).get("_plugin_dirs")
         if dirs:
-            resolver().import_again(dirs)  # (the ruleset loader, registered there: a layer above this one)
+            importer = Variant.plugin_importer  # (the ruleset loader's, a layer above this one)
+            if importer is None:
+                raise RuntimeError("no ruleset loader is registered: import tamalou (or tamalou.rulesets) first")
+            importer(dirs)
 
     def __copy__(self) -> Variant:
         """The variant itself: it is immutable, so a copy could differ in nothing (``copy.copy``)."""

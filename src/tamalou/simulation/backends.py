@@ -12,12 +12,12 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Literal, TypeVar
 
-from ..bots.registry import is_bot_file
+from .._processes import quiet_worker, signals_held, stop_workers
+from ..bots import is_bot_file
 from ..errors import SimulationError
 from ..play import BotLike
 from ..rulesets import is_registered, load_variant
 from ..schema import Variant
-from ..verify.interruptions import quiet_worker, signals_held, stop_workers
 from .games import run_chunk
 from .tally import Tally
 
@@ -135,7 +135,7 @@ def pooled(
     """Each ``(function, args)`` of ``calls`` on a pool of ``workers`` processes (``spawn``), a few ahead of the
     results: ``(index, result)`` as each finishes. Interrupted (Ctrl-C, or ``SIGTERM`` made a ``KeyboardInterrupt``
     by the command line), failing, or closed by its caller before the end, it stops every worker at once before it
-    raises: none outlives the run (``tamalou.verify.interruptions``, as ``verify`` does). ``initializer`` starts each
+    raises: none outlives the run (``tamalou._processes``, as ``verify`` does). ``initializer`` starts each
     worker (it calls ``quiet_worker`` first)."""
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=initializer, initargs=initargs)

@@ -8,10 +8,10 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 
+from .._processes import unguarded_note
 from ..errors import SetupError
 from ..rulesets import load_variant
 from ..schema import Variant
-from ..verify.interruptions import unguarded_note
 from .backends import (
     BACKENDS,
     Backend,

@@ -26,13 +26,13 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .._processes import unguarded_note
 from ..actions import MatchAction
 from ..engine.round import new_round
 from ..errors import SimulationError
 from ..play import BotLike, play_game, seat_bot
 from ..rulesets import load_variant
 from ..schema import Variant
-from ..verify.interruptions import unguarded_note
 from .backends import VariantRef, bot_names, chunk_ranges, factory, pooled, variant_of, variant_ref
 from .games import bot_seed, game_seed
 from .report import Estimate

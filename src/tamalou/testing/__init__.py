@@ -72,7 +72,7 @@ from .machine import RoundMachine
 from .playing import BUDGET as BUDGET
 from .playing import DrawChooser
 from .profiles import property_settings, register_profiles
-from .properties import PROPERTIES, check_property
+from .properties import PROPERTIES, InvariantRun, check_property, run_invariants
 from .properties import Property as Property
 from .rulesets import Change as Change
 from .rulesets import DrawFn as DrawFn
@@ -93,6 +93,7 @@ from .strategies import (
 __all__ = [
     "PROPERTIES",
     "DrawChooser",
+    "InvariantRun",
     "InvariantViolation",
     "RandomChooser",
     "RoundMachine",
@@ -121,6 +122,7 @@ __all__ = [
     "random_playout",
     "register_profiles",
     "ruleset_names",
+    "run_invariants",
     "stacked_games",
     "step_bound",
     "tweak",

@@ -109,12 +109,12 @@ from .checks_round import check_played_turns, check_replay, check_result, check_
 from .chooser import STYLES, Chooser, RandomChooser, choose_action, style_of
 from .counterexample import Counterexample, EmbeddedVariant, counterexample_name
 from .determinism import check_determinism, check_run_determinism
+from .diagram import phase_diagram, phase_transitions
 from .game_check import SAMPLES, Failure, GameReport, check_game
 from .hook_timing import SlowHook
-from .limits import Limits
+from .limits import TIMEOUT_INVARIANT, TIMEOUT_WORDS, Limits, timed_out
 from .lints import Lint, check_lints, lint_variant
 from .neighbourhood import check_near_actions, near_actions
-from .phase_diagram import phase_diagram, phase_transitions
 from .playout import play_out, random_playout
 from .registry import INVARIANTS, Invariant, check_all
 from .reproduction import Reproduction, reproduce
@@ -127,6 +127,8 @@ __all__ = [
     "INVARIANTS",
     "SAMPLES",
     "STYLES",
+    "TIMEOUT_INVARIANT",
+    "TIMEOUT_WORDS",
     "Chooser",
     "Counterexample",
     "EmbeddedVariant",
@@ -191,6 +193,7 @@ __all__ = [
     "step_bound",
     "style_of",
     "synthetic_tallies",
+    "timed_out",
     "turn_bound",
     "verify",
 ]

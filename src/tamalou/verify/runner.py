@@ -22,6 +22,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
+from .._processes import quiet_worker, signals_held, stop_workers, unguarded_note
 from ..engine.rulebook import rulebook
 from ..errors import SetupError, VerifyInterrupted
 from ..resolver import resolve
@@ -30,7 +31,6 @@ from .chooser import style_of
 from .determinism import RunDeterminism
 from .game_check import SAMPLES, Failure, GameReport
 from .hook_timing import HookTimer, SlowHook, merge_slow_hooks
-from .interruptions import quiet_worker, signals_held, stop_workers, unguarded_note
 from .limits import (
     TIMEOUT_INVARIANT,
     TIMEOUT_WORDS,

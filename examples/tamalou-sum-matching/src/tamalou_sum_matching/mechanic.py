@@ -43,7 +43,7 @@ from tamalou.mechanics.matching import Matching
 
 if TYPE_CHECKING:
     from tamalou import RoundTable
-    from tamalou.engine.rulebook import Rulebook
+    from tamalou.mechanic import MechanicRules
 
 #: The version of the matching contract this mechanic is written against.
 CONTRACT = 1
@@ -91,7 +91,7 @@ class SumMatching(tamalou.Mechanic):
     def wanted(cls, variant: tamalou.Variant) -> bool:
         return variant.rules.matching.enabled
 
-    def bind(self, rb: Rulebook) -> None:
+    def bind(self, rb: MechanicRules) -> None:
         if MATCHING_CONTRACT != CONTRACT:
             raise tamalou.VariantError(
                 f"sum matching is written for the matching contract {CONTRACT}; this tamalou has {MATCHING_CONTRACT}",

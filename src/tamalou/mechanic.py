@@ -16,24 +16,23 @@ append to it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from pydantic import ValidationError
 
-from ..errors import VariantError
-from .state import mypyc_attr
+from ._compiling import mypyc_attr
+from .errors import VariantError
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from ..actions import Action
-    from ..events import Event
-    from ..powers import CardWorth
-    from ..round_table import RoundTable
-    from ..schema import Variant
-    from ..views import SeatInfo, SeatView
-    from .rulebook import Rulebook
+    from .actions import Action
+    from .events import Event
+    from .powers import CardWorth
+    from .round_table import RoundTable
+    from .schema import Variant
+    from .views import SeatInfo, SeatView
 
 # The game is passed as ``Any`` here: the core calls these with itself, mechanics annotate it ``RoundTable``.
 Lister = Callable[[Any, int, list["Action"]], None]
@@ -169,7 +168,7 @@ class Mechanic:
                 key=f"options.{cls.name}",
             ) from exc
 
-    def bind(self, rb: Rulebook) -> None:
+    def bind(self, rb: MechanicRules) -> None:
         """The variant's rulebook is complete (every mechanic, hook and power is known): prepare what
         depends on the others, once. The mechanic is shared by every game of the variant, on any
         thread: after this it must not change."""
@@ -326,6 +325,32 @@ HOOK_POINTS: tuple[str, ...] = (
     "before_action",
     "undo",
 )
+
+
+class MechanicRules(Protocol):
+    """What ``Mechanic.bind`` is handed of the variant's rulebook: every mechanic in play and each moment's
+    reactions (``hooks``), for a mechanic that works with others (``tamalou.mechanics.match_contract``)."""
+
+    @property
+    def variant(self) -> Variant:
+        """The variant the rulebook was made for."""
+
+    @property
+    def mechanics(self) -> Sequence[Mechanic]:
+        """The mechanics that play a part, in their order."""
+
+    @property
+    def hooks(self) -> Hooks:
+        """For each moment of the flow, the mechanics' methods that react to it."""
+
+    @property
+    def same_kind_hook(self) -> object | None:
+        """``None`` when no plugin implements ``tamalou_same_kind``."""
+
+
+def overrides(m: Mechanic, name: str) -> bool:
+    """Whether mechanic ``m``'s class overrides the base class's method ``name`` (the core calls only those)."""
+    return getattr(type(m), name) is not getattr(Mechanic, name)
 
 
 class Hooks:

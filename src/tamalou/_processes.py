@@ -1,4 +1,5 @@
-"""Ctrl-C and ``kill`` while ``verify`` plays in worker processes: the parent alone decides, and no worker
+"""Worker processes that stop as one with their parent (package-internal to ``tamalou``: ``verify`` and ``simulate``
+play in them). Ctrl-C and ``kill`` while games play in worker processes: the parent alone decides, and no worker
 outlives it.
 
 A terminal's Ctrl-C sends ``SIGINT`` to the whole process group: to ``tamalou verify`` and to every worker.
