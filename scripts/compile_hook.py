@@ -74,7 +74,7 @@ def missing_toolchain() -> str | None:
 #: (benchmarks/random_playout.py, compiled: the mechanics' listing and matching read the round a few dozen times
 #: an action.)
 CONCRETE = {
-    "RoundTable": ("engine.round", "Round"),
+    "RoundTable": ("engine.flow", "Flow"),
     "RulesTable": ("engine.rulebook", "Rulebook"),
     "PhaseRows": ("engine.phases", "PhaseTable"),
     "PhaseRow": ("mechanic", "PhaseEntry"),
@@ -84,8 +84,8 @@ CONCRETE = {
 def concrete_tree(root: str, tree: str) -> str:
     """A copy of the sources to compile (``src/``, ``pyproject.toml`` for mypy's settings) in which
     ``tamalou/round_table.py`` names the engine's classes for its Protocols: mypy then checks the mechanics
-    against the round itself (a class that has every member of the Protocol, as mypy checks in
-    ``engine/round.py``), and mypyc compiles their reads of it as a compiled class's. The shipped
+    against the round's flow (``Flow``, the class the core hands them: it has every member of the Protocol, as
+    mypy checks where the core passes it), and mypyc compiles their reads of it as a compiled class's. The shipped
     ``round_table.py`` is the Protocols' (it is not compiled; the compiled modules import it for types only)."""
     shutil.copytree(os.path.join(root, "src"), os.path.join(tree, "src"), ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(os.path.join(root, "pyproject.toml"), tree)
