@@ -26,7 +26,7 @@ import tamalou
 import tamalou.engine
 from tamalou.engine import round as round_module
 from tamalou.events import Event
-from tamalou.verify import random_playout
+from tamalou.verify import PlayStyle, random_playout
 
 REPO = Path(__file__).resolve().parents[2]
 SRC = REPO / "src"
@@ -62,7 +62,7 @@ def transcript() -> list[str]:
         low, high = variant.rules.players.min, min(variant.rules.players.max, 6)
         for seed in SEEDS:
             players = low + seed * (high - low) // 2
-            played = random_playout(variant, players, seed, call_probability=0.08)
+            played = random_playout(variant, players, seed, PlayStyle(call_probability=0.08))
             out("game", name, players, seed, len(played.actions))
             g = tamalou.new_game(variant, players, seed=seed)
             out("deal", g.to_json(), [[e.to_dict() for e in g.events_so_far(p)] for p in range(players)])

@@ -16,7 +16,7 @@ import pytest
 
 import tamalou
 from tamalou import Game, GameStateError, IllegalAction
-from tamalou.verify import RandomChooser, choose_action
+from tamalou.verify import PlayStyle, RandomChooser, choose_action
 
 RULESETS = tamalou.variant_names()
 
@@ -52,7 +52,9 @@ def _walk(variant: str, players: int, seed: int, seen: Counter[str]) -> None:
                 snapshots.pop()
                 _same(game, snapshots[-1], players, deep=rng.random() < 0.2)
             continue
-        action = choose_action(game, chooser, match_probability=0.4, call_probability=0.25, low_total_probability=low)
+        action = choose_action(
+            game, chooser, PlayStyle(match_probability=0.4, call_probability=0.25, low_total_probability=low)
+        )
         events = game.push(action)
         seen.update(e.type for e in events)
         snapshots.append(game.to_json())

@@ -25,6 +25,7 @@ from tamalou.engine import new_round
 from tamalou.verify import (
     INVARIANTS,
     InvariantViolation,
+    PlayStyle,
     VerifyReport,
     check_accepted_is_listed,
     check_all,
@@ -381,7 +382,7 @@ def test_a_result_before_the_end_is_refused() -> None:
 
 
 def test_a_round_without_calls_ends_at_the_turn_limit() -> None:
-    game = random_playout("french", 2, seed=3, call_probability=0.0)
+    game = random_playout("french", 2, seed=3, style=PlayStyle(call_probability=0.0))
     assert game.result().reason == "turn_limit"
     assert game.turn == game.variant.rules.end.max_turns
     assert len(game.actions) <= step_bound(game)
@@ -393,7 +394,7 @@ def test_a_round_that_never_ends_is_caught(monkeypatch: pytest.MonkeyPatch) -> N
 
     monkeypatch.setattr(Round, "end_turn", end_turn)
     with pytest.raises(InvariantViolation, match="has not ended after 500 actions"):
-        random_playout("french", 2, seed=3, call_probability=0.0, max_steps=500)
+        random_playout("french", 2, seed=3, style=PlayStyle(call_probability=0.0), max_steps=500)
 
 
 def test_step_bound_follows_max_turns() -> None:
@@ -635,7 +636,7 @@ def test_a_hook_that_raises_is_a_no_crash_violation_naming_the_action(monkeypatc
 
     monkeypatch.setattr(Round, "apply", apply)
     with pytest.raises(InvariantViolation, match="crashed: PluginError") as caught:
-        random_playout("french", 2, seed=3, call_probability=1.0)
+        random_playout("french", 2, seed=3, style=PlayStyle(call_probability=1.0))
     assert caught.value.invariant == "no_crash"
     assert isinstance(caught.value.pending, tamalou.Call)
     game = fresh()
@@ -669,7 +670,7 @@ def test_a_turn_that_never_ends_is_caught_at_the_turn_bound(monkeypatch: pytest.
     with pytest.raises(
         InvariantViolation, match=rf"has not ended after {bound} actions \(the bound: turn_bound"
     ) as caught:
-        random_playout("french", 2, seed=3, call_probability=0.0)
+        random_playout("french", 2, seed=3, style=PlayStyle(call_probability=0.0))
     assert caught.value.invariant == "termination"
     assert len(caught.value.actions) >= bound  # the playout ran into the bound, not into anything else
 
@@ -678,7 +679,7 @@ def test_the_turn_bound_leaves_room_for_every_ruleset() -> None:
     for name in tamalou.variant_names():
         v = tamalou.load_variant(name)
         n = v.rules.players.min
-        game = random_playout(v, n, seed=4, out_of_turn=0.7, match_probability=0.6)
+        game = random_playout(v, n, seed=4, style=PlayStyle(out_of_turn=0.7, match_probability=0.6))
         assert game.is_over
         assert turn_bound(game) >= 60
 

@@ -47,6 +47,7 @@ from tamalou.testing import (
     stacked_games,
     step_bound,
 )
+from tamalou.verify import PlayStyle
 from tiers import sized
 
 pytestmark = pytest.mark.scaled
@@ -86,9 +87,9 @@ def _played(data: st.DataObject, name: Variantish, max_actions: int = 100) -> ta
         played_games(
             name,
             max_actions=max_actions,
-            out_of_turn=out_of_turn,
-            match_probability=match_probability,
-            call_probability=data.draw(calls),
+            style=PlayStyle(
+                out_of_turn=out_of_turn, match_probability=match_probability, call_probability=data.draw(calls)
+            ),
             budget=BUDGET,
         )
     )
@@ -105,9 +106,9 @@ def _play_to_end(
     play_out(
         game,
         DrawChooser(data.draw, budget=BUDGET),
-        call_probability=data.draw(call_styles),
-        out_of_turn=out_of_turn,
-        match_probability=match_probability,
+        PlayStyle(
+            call_probability=data.draw(call_styles), out_of_turn=out_of_turn, match_probability=match_probability
+        ),
         on_step=on_step,
     )
 

@@ -54,7 +54,7 @@ from tamalou.schema import (
     MAX_TURNS,
 )
 from tamalou.testing import DrawChooser, any_action, deals, dealt_games
-from tamalou.verify import choose_action
+from tamalou.verify import PlayStyle, choose_action
 from tiers import sized, tier
 
 pytestmark = pytest.mark.scaled
@@ -137,7 +137,7 @@ def draw_move(data: st.DataObject, game: Game, chooser: DrawChooser, style: tupl
         return data.draw(any_action(game))
     calls, out_of_turn, match_probability = style
     action = choose_action(
-        game, chooser, call_probability=calls, out_of_turn=out_of_turn, match_probability=match_probability
+        game, chooser, PlayStyle(call_probability=calls, out_of_turn=out_of_turn, match_probability=match_probability)
     )
     if kind == "stamped":
         return {**action_to_dict(action), "at": data.draw(times(game))}

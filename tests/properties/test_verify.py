@@ -30,6 +30,7 @@ from tamalou.verify import (
     Counterexample,
     EmbeddedVariant,
     Failure,
+    PlayStyle,
     ShrinkBudget,
     VerifyReport,
     check_game,
@@ -115,7 +116,7 @@ def test_a_game_is_known_by_its_seed() -> None:
     assert alone.actions == report.actions and per_game == report.checks
     assert alone.checks["determinism"] == 1 and alone.checks["end_hooks"] > 100  # the checks of the run
     assert style_of(12) == style_of(2) != style_of(0)
-    assert random_playout("french", 3, 12, **style_of(12)).to_json().count('"') > 0
+    assert random_playout("french", 3, 12, style_of(12)).to_json().count('"') > 0
 
 
 def test_the_cli_prints_the_table_the_same_with_one_or_two_workers() -> None:
@@ -404,7 +405,7 @@ def test_replay_prints_the_file_s_text_without_its_control_characters(tmp_path: 
 
 
 def test_shrinking_makes_a_failing_game_shorter(monkeypatch: pytest.MonkeyPatch) -> None:
-    played = random_playout("french", 4, seed=5, call_probability=0.0)
+    played = random_playout("french", 4, seed=5, style=PlayStyle(call_probability=0.0))
     actions = [a.to_dict() for a in played.actions[:120]]
     real_legal = Round.legal_actions
 

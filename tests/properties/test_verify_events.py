@@ -23,6 +23,7 @@ from tamalou.resolver import resolve
 from tamalou.verify import (
     INVARIANTS,
     InvariantViolation,
+    PlayStyle,
     RandomChooser,
     TurnWatch,
     check_event_leaks,
@@ -68,7 +69,7 @@ def test_the_built_in_rulesets_keep_the_checks_of_what_seats_receive(name: str) 
             if len(g.actions) % 4 == 0:
                 check_event_leaks(g)
                 check_opaque_ids(g)
-            action = choose_action(g, chooser, **style)
+            action = choose_action(g, chooser, style)
             where, knew = places(g), list(g.knowers)
             events = g.apply(action)
             check_event_schema(g, events)
@@ -177,7 +178,7 @@ def test_the_termination_invariant_finds_a_cycle_in_the_actions_played() -> None
         g.start()
         chooser, watch = RandomChooser(random.Random(seed)), TurnWatch(g)
         while not g.is_over:
-            g.apply(choose_action(g, chooser, prefer=["power", "swap"]))
+            g.apply(choose_action(g, chooser, PlayStyle(prefer=("power", "swap"))))
             if watch.step(g) is not None:
                 with pytest.raises(InvariantViolation, match="a cycle") as caught:
                     INVARIANTS["termination"](g)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from hypothesis import note
@@ -18,7 +19,7 @@ from ..engine.game import Game, GameOrRound, round_of
 from ..engine.round import Round
 from ..errors import IllegalAction
 from ..schema import Variant
-from ..verify import InvariantViolation, check_conservation, choose_action, play_out
+from ..verify import InvariantViolation, PlayStyle, check_conservation, choose_action, play_out
 from .rulesets import DrawFn
 
 
@@ -92,7 +93,10 @@ class DrawChooser:
 # ----------------------------------------------------------------------------- rounds played on
 
 BUDGET = 40  # choices drawn one by one by hypothesis in a game, before a drawn seed takes over
-MATCH_STYLES = st.sampled_from([(0.3, 0.15), (0.8, 0.6), (0.0, 0.0)])  # (out_of_turn, match_probability)
+#: How often random players match (``PlayStyle``'s ``out_of_turn`` and ``match_probability``): as usual, a lot, never.
+MATCH_STYLES = st.sampled_from(
+    [PlayStyle(out_of_turn=o, match_probability=m) for o, m in ((0.3, 0.15), (0.8, 0.6), (0.0, 0.0))]
+)
 
 
 def check_conserved(game: Game | Round, _action: Action) -> None:
@@ -111,20 +115,15 @@ def moves(
     """Play ``game`` on: ``steps`` random legal actions, or (``None``) to its end with ``play_out``
     (within ``step_bound``). The choices are drawn inside this strategy, so a failure report shows
     the round, not each choice; the round that failed is noted as its ``tamalou.replay`` call."""
-    out_of_turn, match_probability = draw(MATCH_STYLES)
-    style = {
-        "call_probability": draw(st.sampled_from(list(calls))),
-        "out_of_turn": out_of_turn,
-        "match_probability": match_probability,
-    }
+    style = replace(draw(MATCH_STYLES), call_probability=draw(st.sampled_from(list(calls))))
     chooser = DrawChooser(draw, budget=BUDGET)
     try:
         if steps is None:
-            play_out(game, chooser, on_step=on_step, **style)
+            play_out(game, chooser, style, on_step=on_step)
         for _ in range(steps or 0):
             if game.is_over:
                 break
-            action = choose_action(game, chooser, **style)
+            action = choose_action(game, chooser, style)
             try:
                 game.apply(action)
             except IllegalAction as exc:

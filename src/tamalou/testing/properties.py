@@ -20,7 +20,7 @@ import json
 import random
 import shlex
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -53,15 +53,13 @@ from .strategies import any_action, dealt_games, games, stacked_games
 
 
 def _played(data: st.DataObject, v: VariantArg, players: int | None, max_actions: int = 80) -> Game:
-    out_of_turn, match_probability = data.draw(MATCH_STYLES)
+    style = replace(data.draw(MATCH_STYLES), call_probability=data.draw(st.sampled_from([0.05, 0.2])))
     game: Game = data.draw(
         games(
             v,
             players,
             max_actions=max_actions,
-            out_of_turn=out_of_turn,
-            match_probability=match_probability,
-            call_probability=data.draw(st.sampled_from([0.05, 0.2])),
+            style=style,
             budget=BUDGET,
         ),
         label="game",

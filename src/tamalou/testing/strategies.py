@@ -19,7 +19,7 @@ from ..engine.game import Game, new_game, round_of
 from ..engine.round import Round
 from ..engine.rulebook import rulebook
 from ..schema import Variant
-from ..verify import choose_action
+from ..verify import PLAIN, PlayStyle, choose_action
 from .playing import DrawChooser, replay_note, variant_ref
 from .rulesets import DrawFn, VariantArg, load_variant_arg, variants
 
@@ -140,17 +140,14 @@ def games(
     *,
     min_actions: int = 0,
     max_actions: int = 100,
-    call_probability: float = 0.05,
-    out_of_turn: float = 0.3,
-    match_probability: float = 0.15,
-    tick_probability: float = 0.1,
+    style: PlayStyle = PLAIN,
     stacked: bool = False,
     budget: int = 200,
 ) -> Game:
     """A game after a random legal prefix: dealt (``dealt_games``; ``stacked``: ``stacked_games``),
     then a drawn number (``min_actions`` to ``max_actions``) of random legal actions of random
-    players, each chosen by hypothesis (see ``tamalou.verify.choose_action`` for the
-    probabilities), so a failing example shrinks to fewer and simpler actions. It may be over if the
+    players, each chosen by hypothesis in ``style`` (a ``tamalou.verify.PlayStyle``: see
+    ``tamalou.verify.choose_action``), so a failing example shrinks to fewer and simpler actions. It may be over if the
     round ended sooner. ``budget``: choices drawn one by one before a drawn seed takes over (see
     ``DrawChooser``): lower is faster, higher shrinks better. ``played_games`` is the same strategy.
 
@@ -169,14 +166,7 @@ def games(
     for _ in range(count):
         if game.is_over:
             break
-        action = choose_action(
-            game,
-            chooser,
-            call_probability=call_probability,
-            out_of_turn=out_of_turn,
-            match_probability=match_probability,
-            tick_probability=tick_probability,
-        )
+        action = choose_action(game, chooser, style)
         game.apply(action)
     note(f"played: {replay_note(game)}")
     return game

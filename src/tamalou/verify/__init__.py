@@ -106,7 +106,7 @@ from .checks_knowledge import (
     exchange_faces,
 )
 from .checks_round import check_played_turns, check_replay, check_result, check_snapshot_roundtrip, check_termination
-from .chooser import STYLES, Chooser, RandomChooser, choose_action, style_of
+from .chooser import PLAIN, STYLES, Chooser, PlayStyle, RandomChooser, choose_action, style_of
 from .counterexample import Counterexample, EmbeddedVariant, counterexample_name
 from .determinism import check_determinism, check_run_determinism
 from .diagram import phase_diagram, phase_transitions
@@ -125,6 +125,7 @@ from .violation import InvariantViolation
 
 __all__ = [
     "INVARIANTS",
+    "PLAIN",
     "SAMPLES",
     "STYLES",
     "TIMEOUT_INVARIANT",
@@ -138,6 +139,7 @@ __all__ = [
     "InvariantViolation",
     "Limits",
     "Lint",
+    "PlayStyle",
     "RandomChooser",
     "Reproduction",
     "ShrinkBudget",

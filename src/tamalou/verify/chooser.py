@@ -1,19 +1,65 @@
 """Random choices of a legal action: the ``Chooser`` protocol (where the choices come from),
 ``RandomChooser`` (a ``random.Random``) and ``choose_action`` (a random legal action of a random player,
 time passing in a timed ruleset, or the move of a player who keeps their total low), and the playing
-styles of ``tamalou verify``'s games (``STYLES``, ``style_of``). Random playouts,
+styles (``PlayStyle``: how often a random player matches, calls, lets time pass...; ``STYLES`` and ``style_of``,
+those of ``tamalou verify``'s games). Random playouts,
 the checks that play on (snapshot, termination) and ``tamalou.testing`` choose their actions so."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
 from typing import Any, Protocol
 
 from ..actions import Action, Call, MatchAction, Tick
 from ..engine import Round
 from ..engine.game import Game, round_of
 from .violation import violation_of
+
+
+@dataclass(frozen=True, slots=True)
+class PlayStyle:
+    """How a random player plays (``choose_action``): one value, handed to ``choose_action``, ``play_out``,
+    ``random_playout``, ``check_game`` and ``tamalou.testing.games``.
+
+    ``out_of_turn``: how often any player who has a legal action acts rather than the current player (an
+    out-of-turn match, mostly); ``match_probability``: how often a player who could both match and play their
+    turn matches; ``call_probability``: how often an offered call is taken, ``right_call_probability`` when the
+    caller's true total is at the threshold or under; ``tick_probability`` (timed rulesets): how often time passes
+    instead; ``low_total_probability``: how often a player plays to keep their true total low; ``prefer``: action
+    types a player always takes when they are listed (``"power"``, ``"discard"``, ``"pass"``...)."""
+
+    call_probability: float = 0.05
+    out_of_turn: float = 0.3
+    match_probability: float = 0.15
+    tick_probability: float = 0.1
+    right_call_probability: float = 0.5
+    low_total_probability: float = 0.0
+    prefer: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields that differ from the default style, as JSON values (a counterexample file keeps them)."""
+        plain = PlayStyle()
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items() if v != getattr(plain, k)}
+
+    @classmethod
+    def of(cls, style: PlayStyle | Mapping[str, Any] | None) -> PlayStyle:
+        """``style`` itself; a dict of some of its fields (``to_dict``'s, a counterexample's); ``None``: the default."""
+        if style is None:
+            return PLAIN
+        if isinstance(style, PlayStyle):
+            return style
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(style) - known)
+        if unknown:
+            raise ValueError(f"a play style has no {', '.join(unknown)} (its fields: {', '.join(sorted(known))})")
+        values: dict[str, Any] = {k: tuple(v) if k == "prefer" else v for k, v in style.items()}
+        return cls(**values)
+
+
+#: The default style.
+PLAIN = PlayStyle()
 
 
 class Chooser(Protocol):
@@ -45,16 +91,9 @@ class RandomChooser:
 def choose_action(
     game: Game | Round,
     chooser: Chooser,
-    *,
-    call_probability: float = 0.05,
-    out_of_turn: float = 0.3,
-    match_probability: float = 0.15,
-    tick_probability: float = 0.1,
-    right_call_probability: float = 0.5,
-    low_total_probability: float = 0.0,
-    prefer: Sequence[str] = (),
+    style: PlayStyle = PLAIN,
 ) -> Action:
-    """One random legal action of a random player: with probability ``out_of_turn`` any player
+    """One random legal action of a random player, as ``style`` plays: with probability ``out_of_turn`` any player
     who has a legal action (an out-of-turn match, mostly), else the current player. A player who
     could both match and play their turn matches with probability ``match_probability``; an offered
     call (with other choices) is taken with probability ``call_probability``, or
@@ -81,6 +120,13 @@ def choose_action(
     game = round_of(game)
     if game.is_over:
         raise ValueError("the round is over: no action to choose")
+    out_of_turn, match_probability, call_probability = (
+        style.out_of_turn,
+        style.match_probability,
+        style.call_probability,
+    )
+    tick_probability, low_total_probability, prefer = style.tick_probability, style.low_total_probability, style.prefer
+    right_call_probability = style.right_call_probability
     if game.mechanic("timing") is not None and chooser.chance(tick_probability):
         return _tick(game, chooser)
     if low_total_probability > 0 and chooser.chance(low_total_probability):
@@ -160,27 +206,27 @@ def _tick(game: Round, chooser: Chooser) -> Tick:
 
 # ----------------------------------------------------------------------------- the styles of verify's games
 
-#: The playing styles of the random games: ``random_playout``'s keyword arguments.
-STYLES: dict[str, dict[str, Any]] = {
-    "random": {},
-    "matches": {"out_of_turn": 0.7, "match_probability": 0.6},  # many matches: penalties, an empty stock
-    "no_call": {"call_probability": 0.0},  # nobody calls: reshuffles, the turn limit
-    "low": {"low_total_probability": 0.8},  # players keep their total low: low hands, right calls
+#: The playing styles of verify's random games, by name.
+STYLES: dict[str, PlayStyle] = {
+    "random": PLAIN,
+    "matches": PlayStyle(out_of_turn=0.7, match_probability=0.6),  # many matches: penalties, an empty stock
+    "no_call": PlayStyle(call_probability=0.0),  # nobody calls: reshuffles, the turn limit
+    "low": PlayStyle(low_total_probability=0.8),  # players keep their total low: low hands, right calls
     # Liveness: a player who always takes the same kind of choice when it is offered.
-    "use_power": {"prefer": ["power", "swap"]},  # always uses the power on offer (both steps)
-    "throw_drawn": {"prefer": ["discard"]},  # always throws the card they drew
-    "always_pass": {"prefer": ["pass"]},  # always passes when they may
+    "use_power": PlayStyle(prefer=("power", "swap")),  # always uses the power on offer (both steps)
+    "throw_drawn": PlayStyle(prefer=("discard",)),  # always throws the card they drew
+    "always_pass": PlayStyle(prefer=("pass",)),  # always passes when they may
 }
 
 _LIVENESS = ("use_power", "throw_drawn", "always_pass")
 
 
-def style_of(seed: int) -> dict[str, Any]:
+def style_of(seed: int) -> PlayStyle:
     """The style of the game of ``seed``: one in ten matches a lot (seeds ending in 4), one in ten never
     calls (seeds ending in 9), two in ten play for a low total (seeds ending in 2 or 7), one in ten
     always makes the same kind of choice (seeds ending in 5: in turn always use the power, always throw
     the card drawn, always pass), the others call at random. A game is known by its seed alone, so
     ``tamalou verify --seed S --games 1`` plays game ``S`` of any run again."""
     if seed % 10 == 5:
-        return {k: list(v) for k, v in STYLES[_LIVENESS[seed // 10 % len(_LIVENESS)]].items()}
-    return dict(STYLES[{2: "low", 4: "matches", 7: "low", 9: "no_call"}.get(seed % 10, "random")])
+        return STYLES[_LIVENESS[seed // 10 % len(_LIVENESS)]]
+    return STYLES[{2: "low", 4: "matches", 7: "low", 9: "no_call"}.get(seed % 10, "random")]

@@ -39,7 +39,7 @@ from ..engine.game import Game, round_of
 from ..errors import InvariantViolation
 from ..schema import Variant
 from .bounds import stalled, step_bound, turn_bound
-from .chooser import RandomChooser, choose_action, style_of
+from .chooser import PlayStyle, RandomChooser, choose_action, style_of
 
 #: The fresh processes ``check_determinism`` starts: each under its own ``PYTHONHASHSEED``, so that a rule
 #: keyed on ``hash()`` answers differently in one of them (a coin flip each, for a tie broken by a hash).
@@ -86,7 +86,7 @@ def _finish(game: Round, trace: Trace) -> Trace:
     return trace
 
 
-def play_trace(variant: Variant, players: int, seed: int, style: dict[str, Any] | None = None) -> Trace:
+def play_trace(variant: Variant, players: int, seed: int, style: PlayStyle | None = None) -> Trace:
     """The game of ``seed`` that ``tamalou verify`` plays (in ``style``, default ``style_of(seed)``), played
     here without checks, as a ``Trace``; it stops at the round's bounds (``step_bound``, ``turn_bound``)."""
     style = style_of(seed) if style is None else style
@@ -96,7 +96,7 @@ def play_trace(variant: Variant, players: int, seed: int, style: dict[str, Any] 
     bound, per_turn = step_bound(game), turn_bound(game)
     turn, since = game.turn, 0
     while not game.is_over and stalled(game, since, bound, per_turn) is None:
-        action = choose_action(game, chooser, **style)
+        action = choose_action(game, chooser, style)
         trace.actions.append(action_to_dict(action))
         trace.steps.append(_digest(game.apply(action)))
         turn, since = game.turn, 0 if game.turn != turn else since + 1

@@ -48,7 +48,7 @@ def phase_transitions(
             seen.setdefault((before[0], after), set()).add(action.type)
             before[0] = after
 
-        play_out(rd, RandomChooser(random.Random(seed + i)), on_step=step, **style_of(seed + i))
+        play_out(rd, RandomChooser(random.Random(seed + i)), style_of(seed + i), on_step=step)
     return seen
 
 

@@ -2,7 +2,7 @@
 (a ``Failure`` if it broke an invariant), and the playing styles of the random games (``style_of``).
 
 **How a game is checked** (``check_game``). The game of seed ``s`` is played as
-``random_playout(variant, players, s, **style)`` would (the style: one game in ten matches a lot,
+``random_playout(variant, players, s, style_of(s))`` would (the style: one game in ten matches a lot,
 one in ten never calls, two in ten play for a low total, one in ten always makes the same kind of
 choice, the others call at random), with conservation, ``knowledge_events``, ``event_schema``,
 ``knowledge_follows_moves`` and ``no_crash`` checked after every action and ``termination`` over the
@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,7 +32,7 @@ from .checks_cards import check_conservation
 from .checks_events import check_event_schema, check_moves_known, places
 from .checks_knowledge import check_step_knowledge
 from .checks_round import check_snapshot_roundtrip, check_termination
-from .chooser import RandomChooser, choose_action, style_of
+from .chooser import PLAIN, PlayStyle, RandomChooser, choose_action, style_of
 from .determinism import game_digest
 from .registry import INVARIANTS
 from .violation import InvariantViolation, violation_of
@@ -44,7 +44,7 @@ SAMPLES = 12
 @dataclass
 class Failure:
     """One failing game of ``verify``: game number ``index`` of the run, dealt with ``seed`` for
-    ``players``, played in ``style`` (``random_playout``'s keyword arguments); the ``invariant`` that
+    ``players``, played in ``style`` (a ``PlayStyle``; a dict of its fields is read as one); the ``invariant`` that
     broke (a key of ``INVARIANTS``) and the ``message``; ``actions``: the game's actions (their JSON
     form) up to the state that broke it, and for ``no_crash`` the action that crashed last."""
 
@@ -53,8 +53,11 @@ class Failure:
     invariant: str
     message: str
     actions: list[dict[str, Any]] = field(default_factory=list)
-    style: dict[str, Any] = field(default_factory=dict)
+    style: PlayStyle = PLAIN
     index: int = 0
+
+    def __post_init__(self) -> None:
+        self.style = PlayStyle.of(self.style)
 
 
 @dataclass
@@ -106,7 +109,7 @@ def check_game(
     players: int,
     seed: int,
     *,
-    style: dict[str, Any] | None = None,
+    style: PlayStyle | Mapping[str, Any] | None = None,
     samples: int = SAMPLES,
     check_every: int | None = None,
     index: int = 0,
@@ -115,7 +118,7 @@ def check_game(
     every invariant on it (see the module's documentation). Never raises for a broken rule: the
     failure is in the report, with the actions that lead to it."""
     v = resolve(variant)
-    style = style_of(seed) if style is None else dict(style)
+    style = style_of(seed) if style is None else PlayStyle.of(style)
     report = GameReport(index, seed, players)
     moves: Counter[str] = Counter()
     powers: Counter[str] = Counter()
@@ -160,7 +163,7 @@ def check_game(
                 check_termination(game, bound=bound, turn_actions=since)  # raises: the round does not end
             checks["no_crash"] += 1
             try:
-                action = choose_action(game, chooser, **style)
+                action = choose_action(game, chooser, style)
             except InvariantViolation:
                 raise
             except Exception as exc:

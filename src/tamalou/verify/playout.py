@@ -17,7 +17,7 @@ from .bounds import TurnWatch, not_ended, stalled, step_bound, turn_bound
 from .checks_cards import check_conservation, check_slot_order
 from .checks_knowledge import check_step_knowledge
 from .checks_round import check_replay, check_result, check_snapshot_roundtrip
-from .chooser import Chooser, RandomChooser, choose_action
+from .chooser import PLAIN, Chooser, PlayStyle, RandomChooser, choose_action
 from .registry import check_all
 from .violation import InvariantViolation, describe_action, violation_of
 
@@ -25,19 +25,14 @@ from .violation import InvariantViolation, describe_action, violation_of
 def play_out(
     game: GameOrRound,
     chooser: Chooser,
+    style: PlayStyle = PLAIN,
     *,
-    call_probability: float = 0.05,
-    out_of_turn: float = 0.3,
-    match_probability: float = 0.15,
-    tick_probability: float = 0.1,
-    low_total_probability: float = 0.0,
-    prefer: Sequence[str] = (),
     check_every: int = 0,
     check_rng: random.Random | None = None,
     max_steps: int | None = None,
     on_step: Callable[[GameOrRound, Action], None] | None = None,
 ) -> GameOrRound:
-    """Play ``game`` (a ``Game`` or a ``Round``) to its end with random choices (see ``choose_action``) and
+    """Play ``game`` (a ``Game`` or a ``Round``) to its end with random choices in ``style`` (see ``choose_action``) and
     return it; ``on_step(game, action)`` is called after each action with the object given.
 
     Conservation and ``knowledge_events`` are checked after every step when ``check_every > 0``,
@@ -66,16 +61,7 @@ def play_out(
             if problem is not None:
                 raise violation_of(rd, problem, "termination")
             try:
-                action = choose_action(
-                    rd,
-                    chooser,
-                    call_probability=call_probability,
-                    out_of_turn=out_of_turn,
-                    match_probability=match_probability,
-                    tick_probability=tick_probability,
-                    low_total_probability=low_total_probability,
-                    prefer=prefer,
-                )
+                action = choose_action(rd, chooser, style)
             except InvariantViolation:
                 raise
             except Exception as exc:
@@ -122,25 +108,20 @@ def random_playout(
     variant: Variant | str | Sequence[str],
     players: int,
     seed: int,
+    style: PlayStyle = PLAIN,
     *,
     rng: random.Random | None = None,
-    call_probability: float = 0.05,
-    out_of_turn: float = 0.3,
-    match_probability: float = 0.15,
-    tick_probability: float = 0.1,
-    low_total_probability: float = 0.0,
-    prefer: Sequence[str] = (),
     check_every: int = 0,
     max_steps: int | None = None,
 ) -> Game:
-    """A random game of ``variant`` dealt with ``seed``, played to its end, returned finished.
+    """A random game of ``variant`` dealt with ``seed``, played to its end in ``style``, returned finished.
 
     Each step picks a random player (the current one, or with probability ``out_of_turn`` any
     player who has a legal action) and a random legal action of theirs (see ``choose_action``),
     drawn from ``rng`` (default ``random.Random(seed)``). With ``check_every = k > 0`` every
     invariant is checked every k steps (conservation and ``knowledge_events`` at every step); the
     checks never change the game played: ``tamalou verify`` plays its game of seed ``s`` as
-    ``random_playout(v, n, s, **style)``.
+    ``random_playout(v, n, s, style_of(s))``.
     Raises ``InvariantViolation`` if the round does not end within ``step_bound``.
 
     >>> g = random_playout("french", players=4, seed=1)
@@ -152,12 +133,7 @@ def random_playout(
     return play_out(
         game,
         chooser,
-        call_probability=call_probability,
-        out_of_turn=out_of_turn,
-        match_probability=match_probability,
-        tick_probability=tick_probability,
-        low_total_probability=low_total_probability,
-        prefer=prefer,
+        style,
         check_every=check_every,
         check_rng=random.Random(f"checks-{seed}"),
         max_steps=max_steps,

@@ -277,6 +277,6 @@ def _counterexample(
             "seed": failure.seed,
             "players": failure.players,
             "actions": len(failure.actions),
-            "style": failure.style,
+            "style": failure.style.to_dict(),
         },
     )
