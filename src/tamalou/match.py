@@ -27,10 +27,11 @@ from .actions import Action, short
 from .engine.deal import stacked_deals
 from .engine.game import Game, new_game, round_of
 from .engine.round import Round, as_variant
-from .engine.rulebook import first_result, rulebook
+from .engine.rulebook import rulebook
 from .errors import GameStateError, IllegalAction, PluginError, SetupError, SnapshotError, TamalouError
 from .events import Event
 from .hookspecs import MatchTally
+from .plugin_managers import first_result
 from .rng import Rng
 from .schema import Variant
 from .snapshots import MatchShape

@@ -12,7 +12,7 @@ Two kinds of plugin manager, both built on pluggy:
 Two switches, read when tamalou is imported (as datasette's ``DATASETTE_TRACE_PLUGINS``):
 
 - ``TAMALOU_TRACE_PLUGINS=1``: every hook call is written to standard error with the plugin that answered
-  (``tamalou.engine.rulebook.first_result`` for the *first result wins* hooks, pluggy's monitoring for the others);
+  (``first_result`` below for the *first result wins* hooks, pluggy's monitoring for the others);
 - ``TAMALOU_NO_PLUGINS=1``: the entry-point group ``tamalou`` is not loaded (only the built-in plugins and the
   modules a ruleset names itself), to tell whether an installed package is behind a surprise.
 """
@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 from . import hookspecs
-from .errors import VariantError
+from .errors import PluginError, VariantError, raised_at
 
 if TYPE_CHECKING:
     from .schema import Variant
@@ -149,3 +149,72 @@ def _check_names(pm: pluggy.PluginManager, module: ModuleType, name: str) -> Non
             raise VariantError(f"plugin {name!r}: {attr} is not a tamalou hook{hint}", key="plugins")
         if pm.parse_hookimpl_opts(module, attr) is None:
             raise VariantError(f"plugin {name!r}: {attr} is not marked @tamalou.hookimpl", key="plugins")
+
+
+# ----------------------------------------------------------------------------- calling the hooks
+
+
+def first_result(hook: Any, **kwargs: Any) -> tuple[Any, str]:
+    """Call a *first result wins* hook one implementation at a time, in pluggy's order; return the
+    first answer that is not ``None`` and the name of the plugin that gave it. A hook that raises is a
+    ``PluginError`` naming the plugin and the hook. (``TAMALOU_TRACE_PLUGINS=1``: each answer and its plugin
+    are written to standard error.)"""
+    return first_answer(hook.name, list(reversed(hook.get_hookimpls())), kwargs)
+
+
+def first_answer(name: str, impls: list[Any], kwargs: dict[str, Any]) -> tuple[Any, str]:
+    """The first answer that is not ``None`` of ``impls`` (in calling order), then passed through the
+    wrappers among them (``@hookimpl(wrapper=True)``, innermost first): a wrapper receives the answer
+    from its ``yield`` and returns it, changed or not, as pluggy's own wrappers do. The one place where
+    tamalou calls a *first result wins* hook itself (pluggy's call does not say which plugin answered)."""
+    answer: Any = None
+    plugin = ""
+    wrappers = [impl for impl in impls if impl.wrapper or impl.hookwrapper]
+    for impl in impls:
+        if impl.wrapper or impl.hookwrapper:
+            continue
+        try:
+            answer = impl.function(*[kwargs[arg] for arg in impl.argnames])
+        except Exception as exc:
+            raise PluginError(f"raised {exc!r}{raised_at(exc)}", plugin=impl.plugin_name, hook=name) from exc
+        if answer is not None:
+            plugin = impl.plugin_name
+            break
+    for impl in reversed(wrappers):  # the first in calling order is the outermost
+        answer, plugin = _wrapped(name, impl, kwargs, answer), impl.plugin_name
+    if TRACE:
+        trace(name, plugin, answer)
+    return answer, plugin
+
+
+def _wrapped(name: str, impl: Any, kwargs: dict[str, Any], answer: Any) -> Any:
+    """``answer`` passed through the wrapper ``impl`` (``@hookimpl(wrapper=True)``)."""
+    if impl.hookwrapper:
+        raise PluginError(
+            "old-style hookwrapper=True is not supported: use wrapper=True", plugin=impl.plugin_name, hook=name
+        )
+    try:
+        gen = impl.function(*[kwargs[arg] for arg in impl.argnames])
+        next(gen)
+        gen.send(answer)
+    except StopIteration as stop:
+        return stop.value
+    except Exception as exc:
+        raise PluginError(f"raised {exc!r}{raised_at(exc)}", plugin=impl.plugin_name, hook=name) from exc
+    raise PluginError("a wrapper must yield exactly once", plugin=impl.plugin_name, hook=name)
+
+
+def all_results(hook: Any) -> list[tuple[Any, str]]:
+    """Every answer that is not ``None`` of a hook without arguments (a "register" hook), in calling order, each with
+    the plugin that gave it; a hook that raises is a ``VariantError`` naming the plugin."""
+    out = []
+    for impl in reversed(hook.get_hookimpls()):
+        try:
+            answer = impl.function()
+        except Exception as exc:
+            raise VariantError(
+                f"{hook.name} of plugin {impl.plugin_name!r} raised {exc!r}{raised_at(exc)}", key="plugins"
+            ) from exc
+        if answer is not None:
+            out.append((answer, impl.plugin_name))
+    return out

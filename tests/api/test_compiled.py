@@ -33,8 +33,8 @@ SRC = REPO / "src"
 EXPECTED = os.environ.get("TAMALOU_EXPECT_COMPILED", "") == "1"
 #: The modules the build compiles (pyproject.toml: the compile hook's ``compile`` patterns).
 CORE = (
-    "clock", "deal", "flow", "phases", "round", "round_state", "rules_face", "seat_deal", "seats", "snapshot", "state",
-    "table", "view",
+    "clock", "copying", "deal", "flow", "phases", "round", "round_state", "rules_face", "seat_deal", "seats",
+    "snapshot", "state", "table", "view",
 )  # fmt: skip
 
 #: The games compared: every ruleset, and compositions that bring several mechanics together.

@@ -43,8 +43,8 @@ from tamalou import (
     Tick,
 )
 from tamalou.engine import new_round
+from tamalou.engine.copying import state_slots
 from tamalou.engine.seats import SEATS, SeatActions
-from tamalou.engine.snapshot import state_slots
 
 FUN = "tamalou-fun"
 FUN_OPPONENTS = ["tamalou-fun", "opponent-matching"]

@@ -2,20 +2,22 @@
 
 | module | holds |
 |---|---|
-| ``state.py`` | ``State`` (every saved field), ``Phase``, ``Reason``, ``NO_CARD`` |
+| ``state.py`` | the round's words: ``Phase``, ``Reason``, ``NO_CARD`` |
+| ``round_state.py`` | ``State``: every saved field; ``rules_face.py``: what it reads of its rulebook |
 | ``table.py`` | ``Table``: the only code that moves cards and changes who knows them |
 | ``flow.py`` | ``Flow``: the core's rows and the turn's transitions (the only writer of the phase) |
 | ``phases.py`` | the phase table, built once per variant |
-| ``mechanic.py`` | ``Mechanic`` and ``PhaseSpec``: how mechanics plug into the flow |
 | ``deal.py``, ``clock.py``, ``view.py``, ``seats.py`` | the deal; time; a seat's view; the seats' actions |
 | ``round.py`` | ``Round``: a round in play, as mechanics, powers and hooks are handed it; ``new_round`` |
 | ``game.py`` | ``Game``, the facade users hold (the public API only); ``new_game``, ``replay``, ``round_of`` |
-| ``snapshot.py`` | snapshots and copies |
+| ``snapshot.py`` | snapshots |
+| ``copying.py`` | copies of a round, the undo of ``push`` and ``pop`` |
 | ``seat_deal.py`` | ``SeatDeal``, ``round_from_seat``: rounds rebuilt from one seat's information, for a search |
 
-Nothing here names a ruleset, a power or an optional mechanic: those are plugins. ``Game``, ``Round``,
-``new_game``, ``replay`` and ``round_of`` are loaded on first use, so that the rulebook (which the round
-needs) can import the mechanic base class from here without a cycle.
+Nothing here names a ruleset, a power or an optional mechanic: those are plugins. The mechanics' base class is
+``tamalou.mechanic`` (re-exported here). ``Game``, ``Round``, ``new_game``, ``replay``, ``round_of``, ``SeatDeal``
+and ``round_from_seat`` are loaded on first use: importing the package for its words (``Phase``, ``NO_CARD``)
+does not load the round.
 """
 
 from __future__ import annotations

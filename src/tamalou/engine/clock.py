@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from ..actions import CLOCK_REACH, Action, Tick
 from ..errors import IllegalAction
 from ..events import Event
-from .snapshot import copy_into
+from .copying import copy_into
 from .state import OVER
 
 if TYPE_CHECKING:

@@ -25,7 +25,7 @@ from ..resolver import resolve
 from ..schema import Variant
 from ..snapshots import SnapshotShape
 from ..views import PlayerView, Result, SeatView
-from . import snapshot
+from . import copying, snapshot
 from .clock import advance, apply_at, deadline
 from .deal import deal_round, opening
 from .flow import Flow
@@ -212,7 +212,7 @@ class Round(Flow):
         mechanic's state object (about 4 µs, about what an action takes, and 1 µs to put back; a whole
         ``copy()`` takes about 14 µs), so the undo is exact for every mechanic, built-in or a plugin's,
         that keeps its state in its state object as mechanics must."""
-        saved = snapshot.save(self)
+        saved = copying.save(self)
         events = self.apply(action, at=at, max_step=max_step)
         self._undo.append((saved, self.actions[-1]))
         return events
@@ -223,10 +223,10 @@ class Round(Flow):
         snapshot starts with nothing to take back."""
         if not self._undo:
             raise GameStateError("nothing to pop: no action was pushed (game.push) since the game began")
-        memento: snapshot.Memento
+        memento: copying.Memento
         action: Action
         memento, action = self._undo.pop()
-        snapshot.restore(self, memento)
+        copying.restore(self, memento)
         return action
 
     @property
@@ -395,7 +395,7 @@ class Round(Flow):
         return g
 
     def _restore_from(self, other: Round) -> None:
-        snapshot.copy_into(self, other)
+        copying.copy_into(self, other)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """A game pickles as its snapshot and its variant (for worker processes)."""

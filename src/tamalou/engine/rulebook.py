@@ -14,14 +14,13 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from .. import plugin_managers
 from ..actions import register_action
 from ..cards import Card, build_deck, parse_card
 from ..errors import PluginError, VariantError, raised_at
 from ..events import register_event_texts
 from ..hookspecs import Tally, TieBreak
 from ..mechanic import Hooks, Mechanic, overrides
-from ..plugin_managers import BUILTIN_PLUGINS, rules_manager
+from ..plugin_managers import BUILTIN_PLUGINS, all_results, first_answer, first_result, rules_manager
 from ..powers import CardPower
 from ..resolver import resolve
 from ..schema import Variant
@@ -53,74 +52,11 @@ def _trusted(plugin_name: str) -> bool:
     return plugin_name in BUILTIN_PLUGINS or plugin_name.startswith("tamalou.")
 
 
-def first_result(hook: Any, **kwargs: Any) -> tuple[Any, str]:
-    """Call a *first result wins* hook one implementation at a time, in pluggy's order; return the
-    first answer that is not ``None`` and the name of the plugin that gave it. A hook that raises is a
-    ``PluginError`` naming the plugin and the hook. (``TAMALOU_TRACE_PLUGINS=1``: each answer and its plugin
-    are written to standard error.)"""
-    return _first(hook.name, list(reversed(hook.get_hookimpls())), kwargs)
-
-
-def _first(name: str, impls: list[Any], kwargs: dict[str, Any]) -> tuple[Any, str]:
-    """The first answer that is not ``None`` of ``impls`` (in calling order), then passed through the
-    wrappers among them (``@hookimpl(wrapper=True)``, innermost first): a wrapper receives the answer
-    from its ``yield`` and returns it, changed or not, as pluggy's own wrappers do. The one place where
-    tamalou calls a *first result wins* hook itself (pluggy's call does not say which plugin answered)."""
-    answer: Any = None
-    plugin = ""
-    wrappers = [impl for impl in impls if impl.wrapper or impl.hookwrapper]
-    for impl in impls:
-        if impl.wrapper or impl.hookwrapper:
-            continue
-        try:
-            answer = impl.function(*[kwargs[arg] for arg in impl.argnames])
-        except Exception as exc:
-            raise PluginError(f"raised {exc!r}{raised_at(exc)}", plugin=impl.plugin_name, hook=name) from exc
-        if answer is not None:
-            plugin = impl.plugin_name
-            break
-    for impl in reversed(wrappers):  # the first in calling order is the outermost
-        answer, plugin = _wrap(name, impl, kwargs, answer), impl.plugin_name
-    if plugin_managers.TRACE:
-        plugin_managers.trace(name, plugin, answer)
-    return answer, plugin
-
-
-def _wrap(name: str, impl: Any, kwargs: dict[str, Any], answer: Any) -> Any:
-    if impl.hookwrapper:
-        raise PluginError(
-            "old-style hookwrapper=True is not supported: use wrapper=True", plugin=impl.plugin_name, hook=name
-        )
-    try:
-        gen = impl.function(*[kwargs[arg] for arg in impl.argnames])
-        next(gen)
-        gen.send(answer)
-    except StopIteration as stop:
-        return stop.value
-    except Exception as exc:
-        raise PluginError(f"raised {exc!r}{raised_at(exc)}", plugin=impl.plugin_name, hook=name) from exc
-    raise PluginError("a wrapper must yield exactly once", plugin=impl.plugin_name, hook=name)
-
-
-def _all_results(hook: Any) -> list[tuple[Any, str]]:
-    out = []
-    for impl in reversed(hook.get_hookimpls()):
-        try:
-            answer = impl.function()
-        except Exception as exc:
-            raise VariantError(
-                f"{hook.name} of plugin {impl.plugin_name!r} raised {exc!r}{raised_at(exc)}", key="plugins"
-            ) from exc
-        if answer is not None:
-            out.append((answer, impl.plugin_name))
-    return out
-
-
 def _registered(hook: Any, base: type[T]) -> list[tuple[type[T], str]]:
     """The classes a "register" hook's plugins return, each a named subclass of ``base``, with the
     plugin that gave it."""
     out: list[tuple[type[T], str]] = []
-    for answer, plugin in _all_results(hook):
+    for answer, plugin in all_results(hook):
         for cls in answer:
             if not (isinstance(cls, type) and issubclass(cls, base)) or not getattr(cls, "name", ""):
                 raise VariantError(
@@ -178,8 +114,10 @@ class Rulebook:
         "_decks",
         "_end_hooks",
         "_power",
+        "_power_plugin",
         "_tables",
         "_value",
+        "_value_plugin",
         "call_allowed_hook",
         "discard_forbidden",
         "flow",
@@ -198,6 +136,7 @@ class Rulebook:
         "reshuffle",
         "same_kind_hook",
         "threshold",
+        "threshold_plugin",
         "tiebreak_plugins",
         "tiebreaks",
         "variant",
@@ -225,12 +164,17 @@ class Rulebook:
             self._decks[players] = deck
         self._value: dict[Card, int] = {}
         self._power: dict[Card, str] = {}
+        # Which plugin gave each answer (``value_from``, ``power_from``, ``threshold_plugin``): what ``tamalou show``
+        # says of each rule, without asking the hooks again.
+        self._value_plugin: dict[Card, str] = {}
+        self._power_plugin: dict[Card, str] = {}
         threshold, plugin = first_result(hook.tamalou_call_threshold, variant=variant)
         if type(threshold) is not int:
             raise VariantError(
                 f"tamalou_call_threshold of plugin {plugin!r} returned {threshold!r}, expected an integer"
             )
         self.threshold: int = threshold
+        self.threshold_plugin: str = plugin  #: the plugin whose ``tamalou_call_threshold`` gave it
         self.call_allowed_hook = self._overridden(hook.tamalou_call_allowed)
         self.same_kind_hook = self._overridden(hook.tamalou_same_kind)
         self.powers = self._collect_powers()
@@ -414,7 +358,13 @@ class Rulebook:
                 who = f" of plugin {plugin!r}" if plugin else ""
                 raise VariantError(f"no value for card {card} (tamalou_card_value{who} returned {v!r})")
             self._value[card] = v
+            self._value_plugin[card] = plugin
         return v
+
+    def value_from(self, card: Card) -> str:
+        """The plugin whose ``tamalou_card_value`` gave ``card``'s value."""
+        self.value(card)
+        return self._value_plugin[card]
 
     def power_name(self, card: Card) -> str:
         """The name of ``card``'s power (``"none"`` if it has none)."""
@@ -426,7 +376,13 @@ class Rulebook:
                 raise self._unknown_power(p, f"plugin {plugin!r}: tamalou_card_power({card})")
             assert isinstance(p, str)
             self._power[card] = p
+            self._power_plugin[card] = plugin
         return p
+
+    def power_from(self, card: Card) -> str:
+        """The plugin whose ``tamalou_card_power`` gave ``card``'s power (``""``: none answered, no power)."""
+        self.power_name(card)
+        return self._power_plugin[card]
 
     def same_kind(self, thrown: Card, top: Card) -> bool:
         """Whether ``thrown`` may be matched on ``top``."""
@@ -463,7 +419,7 @@ class Rulebook:
         n = len(tally.totals)
         hooks, v = self._end_hooks, self.variant
         args: dict[str, Any] = {"variant": v, "tally": tally, "tiebreaks": self.tiebreaks}
-        ranking, plugin = _first("tamalou_rank", hooks["tamalou_rank"], args)
+        ranking, plugin = first_answer("tamalou_rank", hooks["tamalou_rank"], args)
         if not _trusted(plugin):
             flat = [p for place in ranking or () for p in (place if isinstance(place, Sequence) else [place])]
             if (
@@ -479,7 +435,7 @@ class Rulebook:
                 )
             ranking = [list(place) for place in ranking]
         args = {"variant": v, "tally": tally, "ranking": ranking}
-        winners, plugin = _first("tamalou_winners", hooks["tamalou_winners"], args)
+        winners, plugin = first_answer("tamalou_winners", hooks["tamalou_winners"], args)
         if not _trusted(plugin) and (
             not isinstance(winners, Sequence)
             or not all(type(p) is int and 0 <= p < n for p in winners)
@@ -489,7 +445,7 @@ class Rulebook:
                 f"returned {winners!r}: expected a list of different players", plugin=plugin, hook="tamalou_winners"
             )
         args = {"variant": v, "tally": tally, "winners": list(winners)}
-        scores, plugin = _first("tamalou_round_scores", hooks["tamalou_round_scores"], args)
+        scores, plugin = first_answer("tamalou_round_scores", hooks["tamalou_round_scores"], args)
         if not _trusted(plugin) and (
             not isinstance(scores, Sequence) or len(scores) != n or not all(type(s) is int for s in scores)
         ):

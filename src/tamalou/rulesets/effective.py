@@ -24,7 +24,7 @@ import tomli_w
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..cards import JOKER, Card
-from ..engine.rulebook import Rulebook, first_result, ranking_rule, rulebook
+from ..engine.rulebook import Rulebook, ranking_rule, rulebook
 from ..plugin_managers import BUILTIN_PLUGINS
 from ..schema import Variant
 from .loader import load_variant
@@ -138,7 +138,6 @@ def _ranks_in_order(variant: Variant, deck: list[Card]) -> list[str]:
 
 
 def _card_lines(variant: Variant, rb: Rulebook) -> list[CardLine]:
-    hook = rb.pm.hook
     unique = list(dict.fromkeys(rb.one_deck))  # each face once, in deck order
     lines: list[CardLine] = []
     for rank in _ranks_in_order(variant, unique):
@@ -147,8 +146,7 @@ def _card_lines(variant: Variant, rb: Rulebook) -> list[CardLine]:
         for card in cards:
             value = rb.value(card)
             power = rb.power_name(card)
-            _, value_plugin = first_result(hook.tamalou_card_value, variant=variant, card=card)
-            _, power_plugin = first_result(hook.tamalou_card_power, variant=variant, card=card)
+            value_plugin, power_plugin = rb.value_from(card), rb.power_from(card)
             groups.setdefault((value, power, _from(value_plugin), _from(power_plugin)), []).append(card)
         for (value, power, value_from, power_from), group in groups.items():
             lines.append(
@@ -281,7 +279,7 @@ def effective_rules(variant: Variant | str | Sequence[str]) -> EffectiveRules:
     ranking, the match, the mechanics and plugins in effect (a name, path or list is loaded first)."""
     v = _load(variant)
     rb = rulebook(v)
-    _, threshold_plugin = first_result(rb.pm.hook.tamalou_call_threshold, variant=v)
+    threshold_plugin = rb.threshold_plugin
     cards = _card_lines(v, rb)
     powers = {line.power: line.power_title for line in cards if line.power != "none"}
     return EffectiveRules(

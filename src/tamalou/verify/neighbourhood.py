@@ -55,8 +55,7 @@ import json
 from typing import Any
 
 from ..actions import Action, MatchAction, PeekAction, Tick, action_to_dict
-from ..engine import Round
-from ..engine import snapshot as _snapshot
+from ..engine import Round, copying
 from ..engine.game import Game, round_of
 from ..errors import IllegalAction, InvariantViolation
 from .violation import describe_action, json_diff, violation_of
@@ -237,7 +236,7 @@ def _live(game: Round) -> tuple[Any, ...]:
     """What a refusal must leave as it was, as it is now (nothing copied: cheap to take and to compare
     with another game's): every field a snapshot saves (``State.STATE`` and each mechanic's state object),
     the generator, the log's length and its last action."""
-    states = [None if st is None else [getattr(st, name) for name in _snapshot.state_slots(st)] for st in game.ms]
+    states = [None if st is None else [getattr(st, name) for name in copying.state_slots(st)] for st in game.ms]
     log = game.actions
     return [getattr(game, key) for key in game.STATE], game.rng.state, states, len(log), log[-1] if log else None
 
@@ -287,7 +286,7 @@ _OUTCOMES: list[tuple[Any, tuple[Any, ...], tuple[InvariantViolation | None, Inv
 def _kept(game: Round) -> tuple[Any, ...]:
     """``_live(game)`` copied (the engine's undo memento, ``Round.push``'s), to compare with a later state:
     about 20 µs, against 250 for a snapshot's text."""
-    core, rng_state, n_actions, _result, _states, values, last = _snapshot.save(game)
+    core, rng_state, n_actions, _result, _states, values, last = copying.save(game)
     return core, rng_state, values, n_actions, last
 
 
