@@ -15,52 +15,31 @@ import ast
 from collections.abc import Iterable
 from pathlib import Path
 
-import tamalou
+from sources import ROOTS, imported_from, modules
 
-SRC = Path(tamalou.__file__).resolve().parent.parent
-TOP_LEVEL = ("_tamalou_pytest_plugin", "_tamalou_gymnasium")
+TOP_LEVEL = ROOTS[1:]
 TOOLS = ("tamalou.ai", "tamalou.simulation", "tamalou.testing", "tamalou.cli", "tamalou.verify", "tamalou.bots")
+MODULES = modules()
 
 
-def _modules() -> dict[str, Path]:
-    found = {}
-    for path in sorted(SRC.rglob("*.py")):
-        parts = list(path.relative_to(SRC).with_suffix("").parts)
-        if parts[0] not in ("tamalou", *TOP_LEVEL):
-            continue
-        if parts[-1] == "__init__":
-            parts = parts[:-1]
-        found[".".join(parts)] = path
-    return found
-
-
-MODULES = _modules()
-
-
-def _target(name: str, modules: Iterable[str]) -> str | None:
+def _target(name: str, known: set[str]) -> str | None:
     """The module an import of ``name`` runs last: ``name`` itself, else the package that holds it."""
-    known = set(modules)
     while name and name not in known:
         name = name.rpartition(".")[0]
     return name or None
 
 
-def imports(module: str, path: Path, modules: Iterable[str] = MODULES) -> set[str]:
+def imports(module: str, path: Path, names: Iterable[str] = MODULES) -> set[str]:
     """The modules of the library ``module`` (at ``path``) imports: ``from X import y`` counts as an import of
-    ``X.y`` where that is a module, else of ``X``."""
-    known = set(modules)
+    ``X.y`` where that is a module, else of ``X`` (``names``: the modules there are)."""
+    known = set(names)
     package = path.name == "__init__.py"
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = module.split(".") if package else module.split(".")[:-1]
-                base = base[: len(base) - (node.level - 1)]
-                source = ".".join(base + ([node.module] if node.module else []))
-            else:
-                source = node.module or ""
+            source = imported_from(node, module, package)
             names = [f"{source}.{a.name}" if f"{source}.{a.name}" in known else source for a in node.names]
         else:
             continue

@@ -36,20 +36,26 @@ def _modules() -> Iterator[ModuleType]:
             continue
 
 
+#: Signals shared inside one package (their names without underscore: the package's modules import them), never
+#: errors for a user: ``verify``'s alarm that stops a game past its time limit (a ``BaseException``, so that no
+#: ``except Exception`` of a plugin swallows it).
+PACKAGE_SIGNALS = {"tamalou.verify.limits.GameTimeout"}
+
+
 def test_every_public_error_is_declared_in_errors() -> None:
     """An exception a user may catch is declared in ``tamalou.errors`` (and importable from ``tamalou``); a module
-    that raises it imports it from there. Private ones (``_Beyond``) may stay where they are used, and so may a
-    signal that is no ``Exception`` (a ``BaseException`` that unwinds a game, as ``verify``'s ``GameTimeout``:
-    nobody catches it but the package that raises it)."""
+    that raises it imports it from there. Private ones (``_Beyond``) may stay where they are used, and so may the
+    signals of ``PACKAGE_SIGNALS``: ``BaseException``s no user catches, shared by the modules of one package."""
     elsewhere = {
         f"{module.__name__}.{name}"
         for module in _modules()
         for name, obj in vars(module).items()
         if inspect.isclass(obj)
-        and issubclass(obj, Exception)
+        and issubclass(obj, BaseException)
         and obj.__module__.startswith("tamalou.")
         and obj.__module__ != "tamalou.errors"
         and not obj.__name__.startswith("_")
+        and f"{obj.__module__}.{obj.__name__}" not in PACKAGE_SIGNALS
     }
     assert not elsewhere, f"public errors declared outside tamalou.errors: {sorted(elsewhere)}"
     errors = importlib.import_module("tamalou.errors")

@@ -9,24 +9,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import tamalou
-
-SRC = Path(tamalou.__file__).resolve().parent.parent
-ROOTS = ("tamalou", "_tamalou_pytest_plugin", "_tamalou_gymnasium")
-
-
-def _module_name(path: Path) -> tuple[str, bool]:
-    parts = list(path.relative_to(SRC).with_suffix("").parts)
-    package = parts[-1] == "__init__"
-    return ".".join(parts[:-1] if package else parts), package
-
-
-def _absolute(node: ast.ImportFrom, name: str, package: bool) -> str:
-    if not node.level:
-        return node.module or ""
-    base = name.split(".") if package else name.split(".")[:-1]
-    base = base[: len(base) - (node.level - 1)]
-    return ".".join(base + ([node.module] if node.module else []))
+from sources import ROOTS, SRC, imported_from, module_name, modules
 
 
 def _private(name: str) -> bool:
@@ -37,14 +20,14 @@ def private_uses(path: Path, module: tuple[str, bool] | None = None) -> list[str
     """Where ``path`` (the module ``module``: its dotted name, and whether it is a package's ``__init__``) imports
     an underscore name from another module of the library, or reads one from a module of the library it imported
     (``module._name``)."""
-    name, package = module or _module_name(path)
+    name, package = module or module_name(path)
     where = path.name if module else str(path.relative_to(SRC))
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found: list[str] = []
     modules: set[str] = set()  # local names bound to a module of the library
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
-            source = _absolute(node, name, package)
+            source = imported_from(node, name, package)
             if not source.startswith(ROOTS):
                 continue
             for alias in node.names:
@@ -64,7 +47,7 @@ def private_uses(path: Path, module: tuple[str, bool] | None = None) -> list[str
 
 
 def test_no_module_uses_another_modules_private_name() -> None:
-    files = [p for p in SRC.rglob("*.py") if p.relative_to(SRC).parts[0] in ROOTS or p.stem in ROOTS]
+    files = list(modules().values())
     assert len(files) > 100
     found = [line for p in files for line in private_uses(p)]
     assert not found, "\n".join(found)

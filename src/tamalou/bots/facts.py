@@ -9,7 +9,7 @@ from typing import Generic, NamedTuple, TypeVar
 
 from ..cards import parse_card
 from ..engine.rulebook import Rulebook
-from ..mechanic import Mechanic
+from ..mechanic import Mechanic, overrides
 
 T = TypeVar("T")
 
@@ -77,7 +77,7 @@ class Facts:
         self.can_match = rb.variant.rules.matching.enabled
         self.opponents = self.can_match and rb.variant.rules.matching.opponents
         #: The mechanics that give hints for their moves (``Mechanic.hint``), in their order.
-        self.hinting: tuple[Mechanic, ...] = tuple(m for m in rb.mechanics if rb.overrides(m, "hint"))
+        self.hinting: tuple[Mechanic, ...] = tuple(m for m in rb.mechanics if overrides(m, "hint"))
 
     def deck(self, players: int) -> DeckFacts:
         """The deck of a table of ``players``: the nearest count the ruleset allows for another (a bot never

@@ -194,7 +194,7 @@ class Rulebook:
         self.mechanics = self._collect_mechanics()
         self.hooks = Hooks(self.mechanics)
         self.presence: tuple[tuple[Callable[..., object], Callable[..., None]], ...] = tuple(
-            (m.before_action, m.undo) for m in self.mechanics if self.overrides(m, "before_action")
+            (m.before_action, m.undo) for m in self.mechanics if overrides(m, "before_action")
         )
         untrusted = any(
             not _trusted(impl.plugin_name) for name in _PLAY_TIME_HOOKS for impl in getattr(hook, name).get_hookimpls()
@@ -317,11 +317,6 @@ class Rulebook:
             raise VariantError(
                 f"{why}: expected the name of a mechanic that takes options (here: {said})", key=f"options.{name}"
             )
-
-    @staticmethod
-    def overrides(m: Mechanic, name: str) -> bool:
-        """Whether mechanic ``m``'s class overrides the base class's method ``name``."""
-        return overrides(m, name)
 
     # ---------------------------------------------------------------- cards
 

@@ -17,6 +17,7 @@ import random
 
 from ..actions import Discard, Pass
 from ..errors import SnapshotError, Unbuildable
+from ..mechanic import overrides
 from ..rng import Rng
 from ..schema import Variant
 from ..views import SeatInfo
@@ -145,7 +146,7 @@ class SeatDeal:
         # same for a built-in mechanic and a plugin's.
         g.ms = [m.new_state(g) for m in rb.mechanics]
         for m in rb.mechanics:
-            if rb.overrides(m, "resample"):
+            if overrides(m, "resample"):
                 m.resample(g, info)
         try:
             self.template = Round.from_json(g.to_json(), variant, trusted=True)

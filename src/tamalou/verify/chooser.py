@@ -120,20 +120,13 @@ def choose_action(
     game = round_of(game)
     if game.is_over:
         raise ValueError("the round is over: no action to choose")
-    out_of_turn, match_probability, call_probability = (
-        style.out_of_turn,
-        style.match_probability,
-        style.call_probability,
-    )
-    tick_probability, low_total_probability, prefer = style.tick_probability, style.low_total_probability, style.prefer
-    right_call_probability = style.right_call_probability
-    if game.mechanic("timing") is not None and chooser.chance(tick_probability):
+    if game.mechanic("timing") is not None and chooser.chance(style.tick_probability):
         return _tick(game, chooser)
-    if low_total_probability > 0 and chooser.chance(low_total_probability):
-        chosen = _low_total(game, chooser, right_call_probability)
+    if style.low_total_probability > 0 and chooser.chance(style.low_total_probability):
+        chosen = _low_total(game, chooser, style.right_call_probability)
         if chosen is not None:
             return chosen
-    actions: list[Action] = [] if chooser.chance(out_of_turn) else game.legal_actions(game.current_player)
+    actions: list[Action] = [] if chooser.chance(style.out_of_turn) else game.legal_actions(game.current_player)
     if not actions:
         able = [(p, acts) for p in range(game.players) if (acts := game.legal_actions(p))]
         if not able:
@@ -144,18 +137,19 @@ def choose_action(
                 )
             return Tick(at=max(due, game.now))
         actions = able[chooser.below(len(able))][1]
-    if prefer:
-        preferred = [a for a in actions if a.type in prefer]
+    if style.prefer:
+        preferred = [a for a in actions if a.type in style.prefer]
         if preferred:
             return preferred[chooser.below(len(preferred))]
     matches = [a for a in actions if isinstance(a, MatchAction)]
     if matches and len(matches) < len(actions):
-        keep_matches = chooser.chance(match_probability)
+        keep_matches = chooser.chance(style.match_probability)
         actions = [a for a in actions if isinstance(a, MatchAction) == keep_matches]
     calls = [a for a in actions if isinstance(a, Call)]
     if calls and len(calls) < len(actions):
         right = game.total(calls[0].player) <= game.rb.threshold
-        keep_calls = chooser.chance(max(call_probability, right_call_probability) if right else call_probability)
+        odds = max(style.call_probability, style.right_call_probability) if right else style.call_probability
+        keep_calls = chooser.chance(odds)
         actions = [a for a in actions if isinstance(a, Call) == keep_calls]
     return actions[chooser.below(len(actions))]
 

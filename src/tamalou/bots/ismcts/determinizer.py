@@ -26,8 +26,16 @@ class Determinizer:
 
     def __init__(self, view: SeatView, legal: Sequence[Action], variant: Variant, rng: random.Random) -> None:
         self.seat_deal = SeatDeal(SeatInfo(view, legal), variant, rng)
-        self.template = self.seat_deal.template
-        self.player = view.player
+
+    @property
+    def template(self) -> Round:
+        """The round rebuilt from the view, its unknown cards in a first order (the engine's ``SeatDeal``)."""
+        return self.seat_deal.template
+
+    @property
+    def player(self) -> int:
+        """The seat whose view it was."""
+        return self.seat_deal.player
 
     def sample(self, rng: random.Random) -> Round:
         """A copy of the template with the unknown cards dealt at random into the unknown places."""
