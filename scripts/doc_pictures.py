@@ -281,6 +281,7 @@ LAYERS = {
     "ai": "machine learning (extras) · many games, tournaments · hypothesis strategies, properties",
     "bots": "bots, ISMCTS · invariants, verify, shrinking, counterexamples · the built-in plugins",
     "mechanics": "the built-in mechanics · finding, composing, validating rulesets · matches · bots at a table",
+    "_match_texts": "what a match snapshot keeps between saves (package-internal)",
     "engine": "the round: its state, card moves, flow, rulebook, phase table, deal, clock, views, snapshots",
     "plugin_managers": "the plugin managers: the built-in plugins and the entry points",
     "hookspecs": "the hooks a plugin implements",

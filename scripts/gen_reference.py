@@ -56,6 +56,7 @@ from pydantic import BaseModel  # noqa: E402
 
 from tamalou import hookspecs  # noqa: E402
 from tamalou.engine.game import PUBLIC_NAMES  # noqa: E402
+from tamalou.engine.rulebook import rulebook  # noqa: E402
 from tamalou.events import _TEXT as EVENT_TEXT  # noqa: E402
 from tamalou.mechanic import HOOK_POINTS  # noqa: E402
 from tamalou.schema import Rules, Variant  # noqa: E402
@@ -547,6 +548,16 @@ EVENTS: dict[str, EventDoc] = {
     ),
     "play_again": EventDoc(
         "power", "The player plays another turn (the `play_again` power).", {"player": "who plays again"}
+    ),
+    "draw_up_to": EventDoc(
+        "power",
+        "The player used `draw_up_to`: they draw from the stock, up to `draws` cards one after the other.",
+        {"player": "who draws", "draws": "how many cards at most (`[options.draw_up_to] draws`)"},
+    ),
+    "draw_again": EventDoc(
+        "power",
+        "A card drawn by `draw_up_to` was thrown: the player draws the next from the stock.",
+        {"player": "who draws", "left": "how many more draws may follow this one"},
     ),
     "given": EventDoc(
         "power",
@@ -1291,6 +1302,25 @@ def render_powers() -> str:
     for e in tamalou.power_catalogue(own):
         given = "; ".join(f"`{name}`: {cards}" for name, cards in e.used_by.items()) or "no built-in ruleset"
         out.append(f"| `{e.name}` | {e.title} | {given} |")
+    settings = [
+        (name, power.options_model)
+        for name, power in sorted(rulebook(tamalou.load_variant("french")).powers.items())
+        if power.options_model is not None
+    ]
+    if settings:
+        out += [
+            "",
+            "## Settings",
+            "",
+            "A power may take settings, written in the table `[options.<power>]` of the variant file (each key",
+            "checked at load; a key left out takes its default):",
+            "",
+            "| power | key | default | what it says |",
+            "|---|---|---|---|",
+        ]
+        for name, model in settings:
+            for key, field in model.model_fields.items():
+                out.append(f"| `{name}` | `{key}` | `{field.default!r}` | {field.description or ''} |")
     return "\n".join(out).rstrip() + "\n"
 
 

@@ -164,6 +164,8 @@ _TEXT = {
     "skipped": "{player} misses the turn ({reason})",
     "draw_offered": "{player} may draw again",
     "play_again": "{player} plays again",
+    "draw_up_to": "{player} may draw up to {draws} cards",
+    "draw_again": "{player} threw it and draws again ({left} more after this one at most)",
     "opening": "the opening peek lasts until {until} s",
     "opening_over": "the opening peek is over ({at} s)",
     "countdown": "last chance to match, until {until} s",

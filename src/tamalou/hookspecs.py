@@ -92,7 +92,14 @@ class MatchTally:
     Per scored round, oldest first: ``scores`` (the round's ``Result.scores``), ``winners`` (its
     ``Result.winners``) and ``adjustments`` (what ``tamalou_match_adjust`` added to each cumulative
     total after it; zeros when nothing). ``first_players`` is the first player of every round dealt
-    so far. ``form`` and ``limit`` are ``rules.rounds``'s.
+    so far. ``form`` and ``limit`` are ``rules.rounds``'s. ``results`` is each scored round's whole
+    ``Result`` (who called, who began a last lap, why it ended, the card totals); ``callers``,
+    ``last_laps``, ``reasons`` and ``enders`` read them, so that "the player who ended the previous round
+    starts the next" is one line of ``tamalou_round_first_player``::
+
+        @tamalou.hookimpl
+        def tamalou_round_first_player(variant, match):
+            return match.enders[-1] if match.enders else None  # None: the next seat, as by default
     """
 
     players: int
@@ -102,6 +109,28 @@ class MatchTally:
     first_players: tuple[int, ...]
     form: str = "fixed"
     limit: int = 100
+    results: tuple[Result, ...] = ()
+
+    @property
+    def callers(self) -> tuple[int | None, ...]:
+        """Per scored round, who called (``None``: nobody did)."""
+        return tuple(r.caller for r in self.results)
+
+    @property
+    def last_laps(self) -> tuple[int | None, ...]:
+        """Per scored round, who began its last lap without a call (``Result.last_lap``), or ``None``."""
+        return tuple(r.last_lap for r in self.results)
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        """Per scored round, why it ended (``Result.reason``: 'called', 'turn_limit'...)."""
+        return tuple(r.reason for r in self.results)
+
+    @property
+    def enders(self) -> tuple[int | None, ...]:
+        """Per scored round, who ended it: the caller, else who began its last lap, else ``None`` (the
+        round ended by itself: a turn limit, an empty stock)."""
+        return tuple(r.caller if r.caller is not None else r.last_lap for r in self.results)
 
     def raw_totals(self) -> list[int]:
         """Cumulative round scores, adjustments left out."""

@@ -23,6 +23,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ._match_texts import MatchTexts
 from .actions import Action, short
 from .engine.deal import stacked_deals
 from .engine.game import Game, new_game, round_of
@@ -35,6 +36,7 @@ from .plugin_managers import first_result
 from .rng import Rng
 from .schema import Variant
 from .snapshots import MatchShape
+from .views import Result
 
 MATCH_SNAPSHOT_VERSION = 1
 
@@ -56,6 +58,10 @@ class MatchResult(BaseModel):
         "resets; zeros when nothing). 'totals' includes them.",
     )
     first_players: list[int] = Field(default_factory=list, description="Per round, who played first.")
+    results: list[Result] = Field(
+        default_factory=list,
+        description="Per round, its whole result: who called, who began a last lap, why it ended, the card totals.",
+    )
 
 
 class Match:
@@ -80,9 +86,11 @@ class Match:
         self.won: list[list[int]] = []
         self.adjust: list[list[int]] = []
         self.firsts: list[int] = []
+        #: Each scored round's ``Result`` (``tally().results``; the match hooks read who ended a round there).
+        self.results: list[Result] = []
         self.history: list[list[Action]] = []
         self.round_seeds: list[int] = []
-        self._texts = _Texts()
+        self._texts = MatchTexts()
         self.game = self._deal()
 
     # ---------------------------------------------------------------- rounds
@@ -110,6 +118,7 @@ class Match:
             first_players=tuple(self.firsts),
             form=rules.form,
             limit=rules.limit,
+            results=tuple(self.results),
         )
 
     def _ask(self, name: str, **kwargs: Any) -> tuple[Any, str]:
@@ -188,6 +197,7 @@ class Match:
         probe.won = [*self.won, list(result.winners)]
         probe.adjust = list(self.adjust)
         probe.firsts = list(self.firsts)
+        probe.results = [*self.results, result]
         probe.adjust.append(probe._adjustment(result))
         return probe._decided()
 
@@ -209,11 +219,13 @@ class Match:
         result = self.game.result()
         self.scores.append(list(result.scores))
         self.won.append(list(result.winners))
+        self.results.append(result)
         try:
             self.adjust.append(self._adjustment(result))
         except PluginError:
             self.scores.pop()
             self.won.pop()
+            self.results.pop()
             raise
         self.history.append(list(self.game.actions))
         if not self._decided():
@@ -235,6 +247,7 @@ class Match:
             form=form,
             adjustments=[list(a) for a in self.adjust],
             first_players=list(self.firsts),
+            results=list(self.results),
         )
 
     def _ranking(self, totals: list[int]) -> list[list[int]]:
@@ -325,6 +338,8 @@ class Match:
                 ",",
                 middle[1:-1],
                 texts.deals(self.deals),
+                ',"results":',
+                texts.results(self.results),
                 ',"history":',
                 texts.history(self.history),
                 ',"game":',
@@ -417,10 +432,11 @@ class Match:
         m.won = [list(r) for r in self.won]
         m.adjust = [list(r) for r in self.adjust]
         m.firsts = list(self.firsts)
+        m.results = list(self.results)  # (a Result is never changed)
         m.history = [list(r) for r in self.history]  # (actions are immutable)
         m.round_seeds = list(self.round_seeds)
         m.deals = self.deals  # (never changed)
-        m._texts = _Texts()
+        m._texts = MatchTexts()
         m.game = self.game.copy()
         return m
 
@@ -471,7 +487,8 @@ class Match:
             state.get("deals"), rulebook(variant).deck_for(players), players, variant.rules.rounds.most
         )
         m.history = [[uncompact(a) for a in r] for r in state["history"]]
-        m._texts = _Texts()
+        m.results = m._scored_results(state.get("results"))
+        m._texts = MatchTexts()
         m.game = Game.from_json(json.dumps(state["game"]), variant, trusted=True)
         if m.game.players != players:
             raise SnapshotError("damaged match snapshot: the round in play has another number of players")
@@ -481,56 +498,24 @@ class Match:
             raise SnapshotError("damaged match snapshot: the round in play is not dealt as the match deals it")
         return m
 
-
-class _Texts:
-    """What ``Match.to_json`` keeps between calls: the JSON of the match's variant and of each scored
-    round's log, each with what it was made from (checked by identity, so nothing stale is reused)."""
-
-    __slots__ = ("_deals", "_deals_text", "_rounds", "_variant", "_variant_text")
-
-    def __init__(self) -> None:
-        self._variant: Variant | None = None
-        self._variant_text = ""
-        self._deals: tuple[dict[str, Any], ...] = ()
-        self._deals_text = ""
-        self._rounds: list[tuple[list[Action], int, str]] = []  # (the log, its length, its JSON)
-
-    def deals(self, deals: tuple[dict[str, Any], ...]) -> str:
-        """The member ``,"deals":[...]`` of the match's stacked deals; nothing when there are none."""
-        if self._deals is not deals:
-            text = json.dumps(list(deals), separators=(",", ":"))
-            self._deals_text = f',"deals":{text}' if deals else ""
-            self._deals = deals
-        return self._deals_text
-
-    def variant(self, variant: Variant) -> str:
-        """The JSON of ``variant_ref(variant)``."""
-        if self._variant is not variant:
-            from .engine.snapshot import variant_ref
-
-            self._variant_text = json.dumps(variant_ref(variant), separators=(",", ":"))
-            self._variant = variant
-        return self._variant_text
-
-    def history(self, history: Sequence[list[Action]]) -> str:
-        """The JSON of the scored rounds' logs (a list of ``_log_json`` lists): each encoded once."""
-        kept = self._rounds
-        del kept[len(history) :]
-        for i, log in enumerate(history):
-            if i < len(kept) and kept[i][0] is log and kept[i][1] == len(log):
-                continue
-            entry = (log, len(log), _log_json(log))
-            if i < len(kept):
-                kept[i] = entry
-            else:
-                kept.append(entry)
-        return "[" + ",".join(text for _, _, text in kept) + "]"
-
-
-def _log_json(actions: Sequence[Action]) -> str:
-    from .engine.snapshot import compact
-
-    return json.dumps([compact(a) for a in actions], separators=(",", ":"))
+    def _scored_results(self, saved: list[dict[str, Any]] | None) -> list[Result]:
+        """The scored rounds' results of a snapshot: as saved, checked against the scores and winners it keeps;
+        a snapshot older than them (no ``results``) has its rounds played again from their seeds and logs."""
+        if saved is None:
+            results = []
+            for i, (seed, first, log) in enumerate(zip(self.round_seeds, self.firsts, self.history, strict=False)):
+                again = Round(self.variant, self.players, seed=seed, deal=self._stacked(i), first_player=first)
+                again.start()
+                for a in log:
+                    again.apply(a)
+                results.append(again.result())
+        else:
+            results = [Result.model_validate(r) for r in saved]
+        if len(results) != len(self.scores) or any(
+            r.scores != s or r.winners != w for r, s, w in zip(results, self.scores, self.won, strict=False)
+        ):
+            raise SnapshotError("damaged match snapshot: the rounds' results do not fit their scores")
+        return results
 
 
 def new_match(

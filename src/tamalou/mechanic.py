@@ -19,10 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from pydantic import ValidationError
-
 from ._compiling import mypyc_attr
-from .errors import VariantError
+from .schema.settings import settings_of
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -155,18 +153,7 @@ class Mechanic:
         (the model's defaults if the table is not there); ``None`` if the mechanic declares no model. Raises
         ``VariantError`` (key ``options.<name>``, the ``ValidationError`` as its cause) if the table is wrong.
         ``wanted`` may ask it (a mechanic that plays a part only with some settings)."""
-        model = cls.options_model
-        if model is None:
-            return None
-        try:
-            return model.model_validate(dict(variant.options.get(cls.name, {})))
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(map(str, first["loc"]))
-            raise VariantError(
-                f"options of mechanic {cls.name!r}: {where + ': ' if where else ''}{first['msg']}",
-                key=f"options.{cls.name}",
-            ) from exc
+        return settings_of(cls.options_model, variant, cls.name, "mechanic")
 
     def bind(self, rb: MechanicRules) -> None:
         """The variant's rulebook is complete (every mechanic, hook and power is known): prepare what

@@ -45,10 +45,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from .action_words import POWER_USE_TEXTS
 from .actions import Action, Pass, Power, untimed
 from .events import POWER_TITLES, power_title
+from .schema.settings import settings_of
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from .events import Event
     from .round_table import RoundTable
+    from .schema import Variant
     from .views import SeatView
 
 __all__ = [
@@ -124,6 +128,13 @@ class CardPower:
     #: Words for the events it emits besides tamalou's (``Event.describe``): event type -> a ``str.format``
     #: template over the event's facts, as ``Mechanic.event_texts``.
     event_texts: ClassVar[dict[str, str]] = {}
+    #: The pydantic model of this power's settings, which a variant file writes in the table ``[options.<name>]``
+    #: as a mechanic's (validated at load: a wrong key is a ``VariantError`` naming ``options.<name>.<key>``; no
+    #: table: the model's defaults). ``None``: the power takes no settings. Read them in ``self.options``.
+    options_model: ClassVar[type[BaseModel] | None] = None
+    #: Its settings for the variant it plays in (an instance of ``options_model``; ``None`` if it declares none):
+    #: set by the rulebook when it makes the power, once per variant, before any game.
+    options: Any = None
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
@@ -150,6 +161,13 @@ class CardPower:
                 _ACTIONS.clear()
             a = _ACTIONS[key] = Power(player, slot, target, target_slot, None, owner)
         return a
+
+    @classmethod
+    def options_of(cls, variant: Variant) -> Any:
+        """This power's settings in ``variant``: its table ``[options.<name>]`` validated by ``options_model`` (its
+        defaults without the table); ``None`` if it declares no model. Raises ``VariantError`` (key
+        ``options.<name>``) if the table is wrong."""
+        return settings_of(cls.options_model, variant, cls.name, "power")
 
     # ---------------------------------------------------------------- the first step
 

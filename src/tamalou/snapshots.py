@@ -67,5 +67,7 @@ class MatchShape(BaseModel):
     round_seeds: list[int]
     # added later, and saved only when set: the stacked deals of a match's first rounds (``new_match(deals=...)``)
     deals: list[dict[str, Any]] | None = None
+    # added later: each scored round's Result (an older snapshot's are played again from its seeds and logs)
+    results: list[dict[str, Any]] | None = None
     history: list[list[list[Any]]]
     game: dict[str, Any]

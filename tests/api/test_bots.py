@@ -879,6 +879,7 @@ BUILT_IN_POWERS = (
     "look_any_two_and_swap",
     "give_stock_card",
     "play_again",
+    "draw_up_to",
 )
 
 

@@ -59,6 +59,7 @@ def old_to_json(m: Match) -> str:
         "adjust": m.adjust,
         "firsts": m.firsts,
         "round_seeds": m.round_seeds,
+        "results": [r.model_dump(mode="json") for r in m.results],
         "history": [json.loads(json.dumps([compact(a) for a in r], separators=(",", ":"))) for r in m.history],
         "game": json.loads(m.game.to_json()),
     }
@@ -451,7 +452,25 @@ def _seat_0_knows_a_card_of_seat_1(state: dict[str, Any]) -> None:
 
 
 def _a_point_less(state: dict[str, Any]) -> None:
+    """A round's score one point less, in the scores and in that round's result (consistent: only a replay sees it)."""
     state["scores"][0][0] -= 1
+    state["results"][0]["scores"][0] -= 1
+
+
+def test_a_match_snapshot_whose_results_do_not_fit_its_scores_is_refused_even_trusted() -> None:
+    import random
+
+    m = tamalou.new_match("multi-round", 2, seed=5)
+    rng = random.Random(5)
+    while m.round < 1:
+        _played_at_random(m, rng, 50)
+
+    def score_only(state: dict[str, Any]) -> None:
+        state["scores"][0][0] -= 1
+
+    forged = _forged(m.to_json(), score_only)
+    with pytest.raises(tamalou.SnapshotError, match="results do not fit their scores"):
+        Match.from_json(forged, trusted=True)
 
 
 def test_a_match_snapshot_is_checked_against_its_replay_by_default() -> None:

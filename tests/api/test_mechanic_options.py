@@ -99,8 +99,15 @@ def test_an_untrusted_load_does_not_echo_the_values(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("table", "why"),
     [
-        ("ehco", "no mechanic is named 'ehco': expected the name of a mechanic that takes options (here: echo)"),
-        ("matching", "mechanic 'matching' takes no options: expected the name of a mechanic that takes options"),
+        (
+            "ehco",
+            "no mechanic nor power is named 'ehco': expected the name of a mechanic or a power that takes options "
+            "(here: draw_up_to, echo)",
+        ),
+        (
+            "matching",
+            "mechanic 'matching' takes no options: expected the name of a mechanic or a power that takes options",
+        ),
     ],
 )
 def test_a_table_no_mechanic_takes_is_an_error(tmp_path: Path, table: str, why: str) -> None:
@@ -112,7 +119,9 @@ def test_a_table_no_mechanic_takes_is_an_error(tmp_path: Path, table: str, why: 
 
 
 def test_a_ruleset_without_the_plugin_may_not_set_its_options(tmp_path: Path) -> None:
-    with pytest.raises(VariantError, match=r"options\.echo: no mechanic is named 'echo'.*\(here: none\)"):
+    with pytest.raises(
+        VariantError, match=r"options\.echo: no mechanic nor power is named 'echo'.*\(here: draw_up_to\)"
+    ):
         tamalou.load_variant(write(tmp_path, "bare", 'extends = "french"\n[options.echo]\nrank = "4"\n'))
 
 

@@ -279,3 +279,45 @@ def test_past_the_last_stacked_deal_the_rounds_are_those_of_the_seed() -> None:
             match.next_round()
     assert stacked.round_seeds == seeded.round_seeds and stacked.firsts == seeded.firsts
     assert stacked.is_over and stacked.result().rounds[2:] == seeded.result().rounds[2:]
+
+
+# --------------------------------------------------------------------------------- what the match hooks read
+
+#: An outside package's rule, as its plugin module writes it: the player who ended the previous round starts
+#: the next (``MatchTally.enders``: the caller, else who began a last lap).
+ENDER_STARTS = """
+import tamalou
+
+
+@tamalou.hookimpl
+def tamalou_round_first_player(variant, match):
+    return match.enders[-1] if match.enders else None
+"""
+
+
+def test_the_player_who_ended_the_previous_round_starts_the_next(tmp_path: Any) -> None:
+    """Round 0 (seat 0 first): seat 0 calls and ends it, so seat 0 starts round 1 too (without the rule, seat 1
+    would). The tally the hook read kept the whole result of round 0: caller 0, no last lap, ended by the call."""
+    (tmp_path / "ender_starts.py").write_text(ENDER_STARTS, encoding="utf-8")
+    (tmp_path / "ender-starts.toml").write_text(
+        'extends = "multi-round"\nplugins = ["ender_starts"]\n'
+        "[rules.rounds]\ncount = 2\n[rules.deal]\nfirst_player = 0\n",
+        encoding="utf-8",
+    )
+    variant = tamalou.load_variant(tmp_path / "ender-starts.toml")
+    m = tamalou.new_match(variant, 2, seed=1, deals=[FIRST, SECOND])
+    called_round(m)
+    m.next_round()
+    assert m.firsts == [0, 0] and round_of(m.game).current_player == 0
+    tally = m.tally()
+    assert (tally.callers, tally.last_laps, tally.reasons, tally.enders) == ((0,), (None,), ("called",), (0,))
+    assert tally.results[0] == m.results[0] and tally.results[0].scores == [0, 28]
+    called_round(m)
+    m.next_round()
+    assert m.result().results == m.results and [r.caller for r in m.results] == [0, 0]
+    # in snapshots: saved, restored (trusted or replayed) and read back from an older snapshot that had none
+    again = Match.from_json(m.to_json())
+    assert again.results == m.results and again.tally() == m.tally()
+    older = json.loads(m.to_json())
+    del older["results"]
+    assert Match.from_json(json.dumps(older), trusted=True).results == m.results

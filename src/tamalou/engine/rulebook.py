@@ -228,7 +228,10 @@ class Rulebook:
             if cls.name in powers and type(powers[cls.name]) is not cls:
                 raise VariantError(f"two powers are named {cls.name!r} (plugin {plugin!r})", key="plugins")
             _register_words(cls, cls.event_texts, plugin)
-            powers[cls.name] = cls()
+            if cls.name not in powers:
+                power = cls()
+                power.options = cls.options_of(self.variant)
+                powers[cls.name] = power
         return powers
 
     def _collect_tiebreaks(self) -> tuple[TieBreak, ...]:
@@ -299,10 +302,14 @@ class Rulebook:
         return found
 
     def _check_option_tables(self, found: list[Mechanic], registered: list[tuple[type[Mechanic], str]]) -> None:
-        """Each table of ``[options]`` must be the settings of a mechanic the plugins register that takes some;
-        the settings of one not in play are checked too (its ``wanted`` may have read them to say no)."""
+        """Each table of ``[options]`` must be the settings of a mechanic the plugins register that takes some, or of
+        a power that takes some (checked when the power was made); the settings of a mechanic not in play are
+        checked too (its ``wanted`` may have read them to say no)."""
         playing = {m.name: type(m) for m in found}
         for name in self.variant.options:
+            power = self.powers.get(name)
+            if power is not None and power.options_model is not None:
+                continue
             if name in playing:
                 classes = [playing[name]]  # (its settings were checked when it was made)
             else:
@@ -312,10 +319,13 @@ class Rulebook:
             taking = [cls for cls in classes if cls.options_model is not None]
             if taking:
                 continue
-            why = f"mechanic {name!r} takes no options" if classes else f"no mechanic is named {name!r}"
-            said = ", ".join(sorted({cls.name for cls, _ in registered if cls.options_model is not None})) or "none"
+            why = f"mechanic {name!r} takes no options" if classes else f"no mechanic nor power is named {name!r}"
+            said = {cls.name for cls, _ in registered if cls.options_model is not None}
+            said |= {p.name for p in self.powers.values() if p.options_model is not None}
             raise VariantError(
-                f"{why}: expected the name of a mechanic that takes options (here: {said})", key=f"options.{name}"
+                f"{why}: expected the name of a mechanic or a power that takes options (here: "
+                f"{', '.join(sorted(said)) or 'none'})",
+                key=f"options.{name}",
             )
 
     # ---------------------------------------------------------------- cards

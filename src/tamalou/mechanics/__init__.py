@@ -10,6 +10,7 @@
 | ``flip.py`` | ``FlipOnDiscard``: a stock card thrown away turns a face-down card up | ``draw.discard_turns_up`` |
 | ``calling.py`` | ``Calling``: the call, verified calls, the empty layout (``SealedCalling``: sealed) | always |
 | ``timing.py`` | ``Timing``: the clock, auto-play, absence, lockouts, countdown | ``timing.turn_seconds > 0`` |
+| ``extra_draws.py`` | ``ExtraDraws``: the draws of the power ``draw_up_to`` | a card has that power |
 | ``stock_out.py`` | ``StockOut``: the round ends when the stock runs out | ``draw.stock_empty = "end_round"`` |
 
 They are registered by the built-in plugin ``tamalou.plugins.mechanics`` through the hook
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 from ..mechanic import Mechanic, PhaseSpec
 from .calling import Calling, SealedCalling
+from .extra_draws import ExtraDraws
 from .flip import FlipOnDiscard
 from .matching import Matching
 from .opening import ChosenPeek
@@ -32,6 +34,7 @@ from .timing import Timing
 
 BUILTIN_MECHANICS: tuple[type[Mechanic], ...] = (
     ChosenPeek,
+    ExtraDraws,
     Matching,
     OpponentMatching,
     Powers,
@@ -47,6 +50,7 @@ __all__ = [
     "BUILTIN_MECHANICS",
     "Calling",
     "ChosenPeek",
+    "ExtraDraws",
     "FlipOnDiscard",
     "Matching",
     "Mechanic",

@@ -8,7 +8,8 @@ jeu d'un adversaire qu'il a la possibilité de regarder" (``look_and_swap``). ta
 
 The family beyond the sources (cambia, kaboo, dutch): ``look_both_and_swap`` (cambia K),
 ``swap_any_blind`` (kaboo and dutch J), ``swap_then_look`` (kaboo Q), ``look_any_two_and_swap``
-(kaboo K) and ``give_stock_card`` (dutch A).
+(kaboo K) and ``give_stock_card`` (dutch A). Rat-a-Tat Cat's "Draw 2": ``draw_up_to``, with its settings
+(``tamalou.plugins.draw_powers``).
 
 How the uses are written (each listed whole, and accepted exactly as listed):
 
@@ -42,6 +43,7 @@ from ..actions import Action, Power, Swap, untimed
 from ..events import Event
 from ..hookspecs import hookimpl
 from ..powers import TURN_TAKEN, CardPower, CardWorth
+from .draw_powers import DrawUpTo
 
 if TYPE_CHECKING:
     from ..round_table import RoundTable
@@ -527,4 +529,5 @@ def tamalou_powers() -> list[type[CardPower]]:
         SwapAnyBlind,
         LookAnyTwoAndSwap,
         GiveStockCard,
+        DrawUpTo,
     ]

@@ -373,9 +373,10 @@ class Variant(BaseModel):
     ] = Field(
         default_factory=dict,
         max_length=MAX_OPTION_TABLES,
-        description="Settings of the mechanics that take some, a table per mechanic: [options.<mechanic name>] "
-        "(its keys are the mechanic's own, checked by the model it declares, Mechanic.options_model; a table "
-        "that no mechanic in play takes is an error). Tables merge key by key through extends, as [rules] does "
+        description="Settings of the mechanics and powers that take some, a table each: [options.<name>] "
+        "(its keys are the mechanic's or the power's own, checked by the model it declares, "
+        "Mechanic.options_model or CardPower.options_model; a table that none of them takes is an error). "
+        "Tables merge key by key through extends, as [rules] does "
         f"(at most {MAX_OPTION_TABLES} tables of at most {MAX_OPTIONS} keys).",
     )
 
