@@ -632,6 +632,26 @@ EVENTS: dict[str, EventDoc] = {
         "A card to be dealt during play could not be: no card left.",
         {"player": "who would have received it"},
     ),
+    "redrawn": EventDoc(
+        "deal",
+        "The card turned up to start the discard is one of `rules.deal.discard_redraw`: it is buried at the bottom "
+        "of the stock, and the stock's top is turned up instead (one event per card put "
+        "back, right after `dealt`, whose `discard_top` is the card that stays).",
+        {"card": "the card put back (public)", "discard_top": "the card turned up instead (public)"},
+    ),
+    "replaced_from_stock": EventDoc(
+        "turn",
+        "A card of a layout is thrown face up on the discard and replaced by the stock's top card, in everyone's "
+        "sight (`Table.replace_from_stock`, a plugin's move): the new card lies face up for everyone, or face down "
+        "and seen by nobody.",
+        {
+            "player": "whose slot it is",
+            "slot": "the slot",
+            "thrown": "the card thrown (public)",
+            "card": "the new card, when it lies face up (public)",
+            "by": "who replaced it, when it is not the slot's owner",
+        },
+    ),
     "penalty_capped": EventDoc(
         "penalty",
         "A matching penalty was cut by `matching.penalty_cap`.",
@@ -1425,6 +1445,19 @@ def round_table() -> str:
     return "\n".join(out)
 
 
+def table_moves() -> str:
+    """``tamalou.round_table.MOVE_EFFECTS`` as a table: each move and transition of ``RoundTable``, in the order of
+    the module, with the events it emits itself and who learns what."""
+    from tamalou.round_table import MOVE_EFFECTS, RoundTable
+
+    out = ["| move | events it emits | who learns what |", "|---|---|---|"]
+    for name in (n for n in vars(RoundTable) if n in MOVE_EFFECTS):
+        effect = MOVE_EFFECTS[name]
+        emitted = ", ".join(f"`{e}`" for e in effect.events) or "none"
+        out.append(f"| `{name}` | {emitted} | {cell(effect.learns)} |")
+    return "\n".join(out) + "\n"
+
+
 #: What a hand-written page holds between ``<!-- drawn: NAME -->`` and ``<!-- /drawn -->``: a picture (or a
 #: table) drawn from the code by ``scripts/doc_pictures.py``. Each is used once; an unknown name stops the script.
 DRAWN: dict[str, Callable[[], str]] = {
@@ -1434,6 +1467,7 @@ DRAWN: dict[str, Callable[[], str]] = {
     "action-blocks": lambda: _mermaid(_pictures().action_blocks()),
     "action-table": lambda: _pictures().action_table(),
     "round-table": round_table,
+    "table-moves": table_moves,
     "layers": lambda: _mermaid(_pictures().layers((ROOT / "pyproject.toml").read_text(encoding="utf-8"))),
 }
 _DRAWN = re.compile(r"(<!-- drawn: ([\w-]+) -->\n)(.*?)(<!-- /drawn -->)", re.S)

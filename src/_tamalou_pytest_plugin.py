@@ -19,7 +19,9 @@ without it.
   ``--tamalou-workers N`` choose the games as verify's options do. ``-k illegal_untouched`` (an item of the
   suite before it ran verify's invariants) selects ``refusals`` and ``listing_complete``. A project's pytest
   configuration may name its rulesets instead (``tamalou_variants``, one a line) and its games
-  (``tamalou_examples``): the command line's options win.
+  (``tamalou_examples``): the command line's options win. ``--tamalou-adapters`` adds the machine-learning
+  adapters' conformance checks (``tamalou.ai.conformance``: ``action_encoding``, ``pettingzoo``, ``openspiel``;
+  the ``ai`` extra).
 - ``--hypothesis-profile=tamalou`` (or ``tamalou-ci``, ``tamalou-thorough``) loads tamalou's
   settings profiles (no deadline).
 - Fixtures: ``tamalou_game`` (a factory of games on a stacked deal), ``tamalou_events`` (a seat's
@@ -100,6 +102,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="N",
         help="players of the games of --tamalou-variant (verify's --players; default: every count the ruleset "
         "allows, in turn).",
+    )
+
+    group.addoption(
+        "--tamalou-adapters",
+        action="store_true",
+        default=False,
+        dest="tamalou_adapters",
+        help="also run the machine-learning adapters' conformance checks on each --tamalou-variant: the action "
+        "numbering, PettingZoo's api_test and seed_test, OpenSpiel's random_sim_test (tamalou.ai.conformance). "
+        'Needs pip install "tamalou[ai]".',
     )
 
     parser.addini(
@@ -210,6 +222,7 @@ WHEN = {
     "end": "on each finished round",
     "game": "over each whole game",
     "run": "once per run, over its games",
+    "match": "on whole matches dealt from one game in four (rulesets of several rounds)",
 }
 
 
@@ -276,6 +289,9 @@ class TamalouSuite(pytest.Collector):
                 item.extra_keyword_matches.update(ALIASES.get(name, ()))
                 yield item
             yield TamalouProperty.from_parent(self, name=SMALL_DEALS)
+            if self.config.getoption("tamalou_adapters", False):
+                for name in ADAPTERS:
+                    yield TamalouAdapter.from_parent(self, name=name)
 
     def games(self) -> int:
         """``--tamalou-examples``, else the loaded hypothesis profile's ``max_examples`` (100 by default,
@@ -383,6 +399,34 @@ class TamalouProperty(_TamalouItem):
         from tamalou.testing import PROPERTIES
 
         return PROPERTIES[self.name]
+
+
+#: The adapters' checks of ``--tamalou-adapters``: item name -> (the function of ``tamalou.ai.conformance``, what
+#: it checks).
+ADAPTERS = {
+    "action_encoding": (
+        "check_action_encoding",
+        "every listed action round-trips through its id; mask and listing agree",
+    ),
+    "pettingzoo": ("check_pettingzoo", "PettingZoo's api_test and seed_test pass on the environment"),
+    "openspiel": ("check_openspiel", "OpenSpiel's random_sim_test passes on the game"),
+}
+
+
+class TamalouAdapter(_TamalouItem):
+    """One of the machine-learning adapters' conformance checks (``tamalou.ai.conformance``) on the suite's
+    ruleset, at the fewest and the most players it allows (``--tamalou-players``: that count)."""
+
+    def runtest(self) -> None:
+        try:
+            import tamalou.ai
+        except ImportError as exc:  # the ai extra: said, never skipped silently
+            raise ImportError(f'--tamalou-adapters needs the ai extra (pip install "tamalou[ai]"): {exc}') from exc
+        check = getattr(tamalou.ai, ADAPTERS[self.name][0])
+        check(self.parent.load_spec, self.config.getoption("tamalou_players", None))
+
+    def what(self) -> str:
+        return ADAPTERS[self.name][1]
 
 
 # ----------------------------------------------------------------------------- fixtures

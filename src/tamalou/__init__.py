@@ -40,6 +40,7 @@ from .engine.state import Phase, Reason
 from .engine.view import view_json_schema
 from .errors import (
     ActionEncodingError,
+    AdapterError,
     GameStateError,
     IllegalAction,
     InvariantViolation,
@@ -71,6 +72,7 @@ from .views import PlayerView, Result, SeatInfo, SeatView, Slot, SlotView
 __all__ = [
     "Action",
     "ActionEncodingError",
+    "AdapterError",
     "Call",
     "Card",
     "CardPower",

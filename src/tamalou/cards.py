@@ -32,16 +32,23 @@ SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 #: Copies of each rank in one deck without suits, unless ``deck.counts`` says otherwise.
 DEFAULT_RANK_COUNT = 4
 
-_RANK_NAME = re.compile(r"[0-9A-Z]{1,3}")
-_NUMBER = re.compile(r"[0-9]{1,3}")
+# A rank name: 1 to 3 letters or digits, or a negative number (``-2``: Skyjo's lowest card, in a deck without suits).
+_RANK_NAME = re.compile(r"[0-9A-Z]{1,3}|-[0-9]{1,2}")
+_NUMBER = re.compile(r"[0-9]{1,3}|-[0-9]{1,2}")
 # How the text of a standard card may start (A, 2..10 or 1 for A, T for 10, J, Q, K): a bare rank
 # starting so, or ending with a suit letter, would be confused with the standard notation.
 _STANDARD_START = frozenset("AJQKT0123456789")
 
 
 def is_rank_name(text: str) -> bool:
-    """Whether ``text`` is a well-formed rank name: 1 to 3 upper-case letters or digits."""
+    """Whether ``text`` is a well-formed rank name: 1 to 3 upper-case letters or digits, or a negative number of 1 or
+    2 digits (``-2``)."""
     return _RANK_NAME.fullmatch(text) is not None
+
+
+def rank_number(rank: str) -> int | None:
+    """The number a rank is named by (``"7"``: 7, ``"-2"``: -2), or ``None`` for a rank named otherwise (``"K"``)."""
+    return int(rank) if _NUMBER.fullmatch(rank) is not None else None
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -75,11 +82,10 @@ class Card:
 def parse_card(text: str) -> Card:
     """Parse the text form of a card. Raises ``ValueError`` with the reason.
 
-    A standard card is its rank then its suit (``AS``, ``10H``, ``TH``, ``1S`` for ``AS``); a joker
-    is ``JK1`` or ``JK2``. A card of a deck without suits is its rank alone: a number of 1 to 3
-    digits (``0``, ``7``, ``10``, ``13``), or a name of 1 to 3 letters or digits that cannot be read
-    as a standard card (it neither starts like a standard rank, A 1-9 T J Q K, nor ends with a
-    suit letter S H D C), e.g. ``X``.
+    A standard card is its rank then its suit (``AS``, ``10H``, ``TH``, ``1S`` for ``AS``); a joker is ``JK1`` or
+    ``JK2``. A card of a deck without suits is its rank alone: a number of 1 to 3 digits (``0``, ``7``, ``10``,
+    ``13``) or a negative one (``-2``), or a name of 1 to 3 letters or digits that cannot be read as a standard card
+    (it neither starts like a standard rank, A 1-9 T J Q K, nor ends with a suit letter S H D C), e.g. ``X``.
     """
     if not isinstance(text, str):
         raise ValueError(f"a card is written as text like 'AS' or '10H', got {text!r}")

@@ -158,6 +158,12 @@ class InvariantViolation(TamalouError, AssertionError):
         self.pending = pending
 
 
+class AdapterError(TamalouError, AssertionError):
+    """A machine-learning adapter (PettingZoo, OpenSpiel, the action numbering) does not conform on a ruleset:
+    ``tamalou.ai.conformance`` raises it naming the ruleset, the player count and what failed (an
+    ``AssertionError``: a test framework reports a failed check)."""
+
+
 class Unbuildable(TamalouError):
     """A seat's view that does not fit a game the ISMCTS determinizer can rebuild (its cards, its phase):
     ``tamalou.bots.ismcts.Determinizer`` raises it, and the bot then plays its fallback."""

@@ -94,6 +94,8 @@ class Event:
             template = "{player} swaps {owner}'s slot {slot} with {target}'s slot {target_slot}"
         if self.type == "turned_up" and "by" in d:  # turned up by another player
             template = "{by} turns up {player}'s slot {slot}: {card}"
+        if self.type == "replaced_from_stock" and "card" in d:  # the new card lies face up
+            template = "{player}'s slot {slot}: {thrown} is thrown and replaced from the stock by {card}, face up"
         if self.type == "looked" and self.data.get("owner") == self.data.get("player"):  # one's own card
             template = "{player} looks at own slot {slot}: {card}"
         if template is None:
@@ -176,6 +178,8 @@ _TEXT = {
     "window_closed": "the window is closed",
     "penalty_capped": "{player} is spared {spared} penalty card(s): at most {cap} cards in a layout",
     "no_card": "no card left to deal to {player}",
+    "redrawn": "{card} may not start the discard: it is buried in the stock and {discard_top} is turned up",
+    "replaced_from_stock": "{player}'s slot {slot}: {thrown} is thrown and replaced from the stock",
     "given": "{by} gives {player} the stock's top card, unseen, into slot {slot}",
     "round_over": "round over ({reason}): totals {totals}; winners {winners}",
 }

@@ -211,6 +211,13 @@ class Mechanic:
         (an opening peek); the first one that does wins, else the first turn starts."""
         return False
 
+    def opening_done(self, g: RoundTable, events: list[Event]) -> int | None:
+        """The opening is over (every opening peek done, a timed opening's end; right after the deal in a round
+        without one), the first turn is about to start: return a seat to have it play first (the highest
+        opening cards start), or ``None`` to let the first player (``g.first_player``) start. The first mechanic
+        that names a seat wins; ``g.starter`` keeps it, and turns go round from it."""
+        return None
+
     def thrown(self, g: RoundTable, card: int, how: str, events: list[Event]) -> bool:
         """A turn threw ``card`` on the discard (``how``: "discarded" the held card, or "replaced" a
         slot's card). Return ``True`` if this mechanic takes the phase (a power is offered): the turn
@@ -255,6 +262,13 @@ class Mechanic:
     def after_out_of_turn(self, g: RoundTable, events: list[Event]) -> None:
         """A match or a give changed the layouts (the round may have to end: see ``g.finish``)."""
 
+    def before_scoring(self, g: RoundTable, events: list[Event]) -> None:
+        """The table is about to be scored: change it as the end of the round does (power cards left in a layout
+        replaced from the stock, cards turned up). Called at the real end (``g.finish``, before ``finished`` and
+        before the layouts are shown) and by ``Round.standing()`` on a copy of the round (a search's rollout cut
+        short, a table judged as if the round ended now), so both score the same table: read and move the cards
+        of the table only, not the phase nor the turn."""
+
     def finished(self, g: RoundTable, events: list[Event]) -> None:
         """The round ended (before the ``round_over`` event)."""
 
@@ -295,6 +309,7 @@ class Mechanic:
 #: The flow methods of ``Mechanic`` that the core calls only on mechanics that override them.
 HOOK_POINTS: tuple[str, ...] = (
     "begin",
+    "opening_done",
     "thrown",
     "discard_taken",
     "swapped",
@@ -306,6 +321,7 @@ HOOK_POINTS: tuple[str, ...] = (
     "can_open_turn",
     "turn_began",
     "after_out_of_turn",
+    "before_scoring",
     "finished",
     "next_deadline",
     "fire",
@@ -355,6 +371,7 @@ class Hooks:
             )
 
     begin: tuple[Callable[..., bool], ...]
+    opening_done: tuple[Callable[..., int | None], ...]
     thrown: tuple[Callable[..., bool], ...]
     discard_taken: tuple[Callable[..., None], ...]
     swapped: tuple[Callable[..., None], ...]
@@ -366,6 +383,7 @@ class Hooks:
     can_open_turn: tuple[Callable[..., bool], ...]
     turn_began: tuple[Callable[..., None], ...]
     after_out_of_turn: tuple[Callable[..., None], ...]
+    before_scoring: tuple[Callable[..., None], ...]
     finished: tuple[Callable[..., None], ...]
     next_deadline: tuple[Callable[..., float | None], ...]
     fire: tuple[Callable[..., None], ...]

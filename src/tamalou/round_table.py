@@ -7,7 +7,8 @@ these are annotated with ``RoundTable`` instead, so that mypy shows their author
   places (``hands``, ``stock``, ``discard``, ``held``), who knows what (``knowers``), the turn (``phase``,
   ``current_player``, ``turn``, ``caller``...), and helpers (``occupied``, ``targets``, ``card_at``...);
 - **moving cards** only through the moves that keep knowledge exact (``look``, ``show``, ``turn_up``, ``swap``,
-  ``move``, ``throw_from``, ``place_held``, ``deal_unseen``, ``penalty``, ``peek``, ``show_layout``);
+  ``move``, ``throw_from``, ``place_held``, ``replace_from_stock``, ``deal_unseen``, ``penalty``, ``peek``,
+  ``show_layout``);
 - **changing the turn** through the transitions (``again``, ``end_play``, ``turn_over``, ``end_turn``,
   ``start_turn``, ``after_out_of_turn``, ``finish_last_turns``, ``finish``), and by setting the few fields a
   mechanic owns the meaning of: ``phase`` (a mechanic's own phase, or back to a saved one), ``current_player``
@@ -25,7 +26,7 @@ out-of-turn actions. ``docs/write-a-mechanic.md`` lists every member, generated 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeGuard
 
 if TYPE_CHECKING:
     from .actions import Action
@@ -33,7 +34,60 @@ if TYPE_CHECKING:
     from .events import Event
     from .schema import Variant
 
-__all__ = ["PhaseRow", "PhaseRows", "RoundTable", "RulesTable"]
+__all__ = ["MOVE_EFFECTS", "MoveEffect", "PhaseRow", "PhaseRows", "RoundTable", "RulesTable"]
+
+
+class MoveEffect(NamedTuple):
+    """What one of ``RoundTable``'s moves or transitions tells the table: the event types it may emit itself (the
+    mechanics' moments it runs may emit more) and who learns which card."""
+
+    events: tuple[str, ...]
+    learns: str
+
+
+#: Every move and transition of ``RoundTable``: the events it emits and who learns what (docs/write-a-mechanic.md
+#: draws it as a table; ``tests/api/test_table_moves.py`` runs each move and checks the events and the knowledge).
+MOVE_EFFECTS: Mapping[str, MoveEffect] = {
+    "look": MoveEffect(("looked",), "`p` alone learns the card (the event's `card` is secret to `p`)"),
+    "show": MoveEffect((), "every seat learns the card; no event: say it in an event of your own"),
+    "turn_up": MoveEffect(("turned_up",), "every seat learns the card, which lies face up where it is"),
+    "show_layout": MoveEffect((), "every seat learns each card of the layout; no event"),
+    "swap": MoveEffect(
+        ("swapped",), "nobody learns a card: every seat sees the places change, each card keeps its knowers"
+    ),
+    "move": MoveEffect((), "nobody learns a card; no event: say it in an event of your own"),
+    "throw_from": MoveEffect((), "every seat learns the card, face up on the discard; no event"),
+    "place_held": MoveEffect((), "nobody learns more: the card keeps its knowers (its holder saw it); no event"),
+    "replace_from_stock": MoveEffect(
+        ("replaced_from_stock", "reshuffled", "no_card"),
+        "every seat learns the thrown card, and the new one when it lies face up; nobody, when face down",
+    ),
+    "deal_unseen": MoveEffect(
+        ("penalty", "reshuffled", "no_penalty_card", "no_card"),
+        "nobody learns the cards dealt (the event is `kind`, `penalty` by default)",
+    ),
+    "penalty": MoveEffect(("penalty", "reshuffled", "no_penalty_card"), "nobody learns the cards dealt"),
+    "peek": MoveEffect(
+        ("peeked", "turned_up"),
+        "`p` alone learns the cards (the event's `cards` are secret to `p`); with `rules.peek.public`, every seat "
+        "(a `turned_up` each)",
+    ),
+    "thrown": MoveEffect((), "nothing by itself: the mechanics' `thrown` moments run (a window, a power)"),
+    "opening_done": MoveEffect(("turn", "skipped"), "nothing: the first turn starts (`start_turn`)"),
+    "again": MoveEffect((), "nothing: the `turn_began` moments run again"),
+    "end_play": MoveEffect(("turn", "skipped"), "nothing: `turn_over`, unless a mechanic goes on"),
+    "turn_over": MoveEffect(("turn", "skipped"), "nothing: `end_turn`, unless a mechanic holds the turn"),
+    "end_turn": MoveEffect(("turn", "skipped"), "nothing: `start_turn` of the next seat"),
+    "start_turn": MoveEffect(("turn", "skipped", "round_over"), "nothing, unless the round ends (`finish`)"),
+    "begin_last_lap": MoveEffect(("last_lap",), "nothing: every other seat plays once more"),
+    "after_out_of_turn": MoveEffect(("round_over",), "nothing, unless the round ends (`finish`)"),
+    "finish_last_turns": MoveEffect(("round_over",), "every seat learns every card left in a layout (`finish`)"),
+    "finish": MoveEffect(
+        ("round_over",),
+        "every seat learns every card left in a layout and the held card; `round_over` gives the totals and hands",
+    ),
+    "auto_play": MoveEffect((), "what the move played for the seat tells (the phase's `auto`)"),
+}
 
 
 class RulesTable(Protocol):
@@ -139,7 +193,18 @@ class RoundTable(Protocol):
 
     @property
     def first_player(self) -> int:
-        """Who played the round's first turn."""
+        """The deal's first player: the opening goes round from this seat, and so does the first turn unless a
+        mechanic's ``opening_done`` chose another (``starter``)."""
+
+    @property
+    def starter(self) -> int | None:
+        """The seat a mechanic's ``opening_done`` chose to play the first turn, or ``None``: ``first_player``
+        played it."""
+
+    @property
+    def first_turn_player(self) -> int:
+        """Who plays (or played) the round's first turn: ``starter``, else ``first_player``; turns go round
+        from this seat."""
 
     # ------------------------------------------------------------------ where the cards are, who knows them
     @property
@@ -296,6 +361,12 @@ class RoundTable(Protocol):
     def place_held(self, slot: int | None = None) -> int:
         """Put the held card into its holder's ``slot`` (or a new slot); returns the slot."""
 
+    def replace_from_stock(
+        self, owner: int, slot: int, events: list[Event], *, face_up: bool = False, by: int | None = None
+    ) -> int:
+        """Replace the card in ``owner``'s ``slot`` with the stock's top, in public (the old card thrown, the new one
+        face up or unseen); returns the new card's id (``NO_CARD``: no card left, nothing moved)."""
+
     def deal_unseen(
         self, p: int, events: list[Event], count: int = 1, *, kind: str = "penalty", by: int | None = None
     ) -> int:
@@ -311,8 +382,15 @@ class RoundTable(Protocol):
     def thrown(self, card: int, how: str, events: list[Event]) -> None:
         """A card a turn threw landed on the discard: mechanics react (a matching window, a power)."""
 
+    def opening_done(self, events: list[Event]) -> None:
+        """The opening is over: mechanics' ``opening_done`` may choose who plays first; the first turn starts."""
+
+    def begin_last_lap(self, p: int, reason: str, events: list[Event]) -> bool:
+        """``p``'s move ends the round without a call: every other seat plays once more (``False``: called already)."""
+
     def again(self, p: int, events: list[Event], *, stock_only: bool = False) -> None:
-        """``p`` draws once more in this turn (``stock_only``: from the stock)."""
+        """``p`` draws once more in this turn (``stock_only``: from the stock); the ``turn_began`` moments run
+        again (not ``prepare_turn`` nor ``skip_turn``)."""
 
     def end_play(self, events: list[Event]) -> None:
         """The drawn card is resolved: a mechanic may go on, else the turn ends."""

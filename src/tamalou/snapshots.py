@@ -41,6 +41,7 @@ class SnapshotShape(BaseModel):
     last_lap: int | None = None  # added later still, and saved only when set: a round in its last lap
     last_lap_reason: str = ""
     face_up: int = 0  # saved only when a card lies face up (a ruleset that turns cards up: Table.turn_up)
+    starter: int | None = None  # saved only when a mechanic chose who plays first after the opening
     rng: int
     cards: str | None
     deal: dict[str, Any] | None

@@ -291,7 +291,8 @@ def test_a_name_that_cannot_be_read_as_a_standard_card_is_a_suitless_card() -> N
         ("H", "rank then suit"),
         ("KX", "unknown suit"),
         ("XS", "unknown rank"),
-        ("-7", "unknown"),
+        ("--7", "unknown"),
+        ("-100", "unknown"),
         ("7.5", "unknown"),
     ],
 )

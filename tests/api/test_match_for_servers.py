@@ -175,13 +175,15 @@ def test_snapshot_costs_about_the_round_in_play(monkeypatch: pytest.MonkeyPatch)
     assert m.game.is_over and len(m.history) == 8
     m.next_round()
     encoded: list[int] = []
-    real = tamalou.match._log_json
+    import tamalou._match_texts as texts
+
+    real = texts._log_json
 
     def counting(actions: list[Action]) -> str:
         encoded.append(len(actions))
         return real(actions)
 
-    monkeypatch.setattr(tamalou.match, "_log_json", counting)
+    monkeypatch.setattr(texts, "_log_json", counting)
     first = m.to_json()
     assert encoded == [len(r) for r in m.history] and len(encoded) == 9
     for _ in range(5):

@@ -276,8 +276,9 @@ def test_wrong_type_message_names_file_key_and_expectation(tmp_path: Path) -> No
         (
             '[rules.powers.ranks]\n"7" = "fly"',
             "rules.powers.ranks.7",
-            "unknown power 'fly' (powers: none, blind_swap, give_stock_card, look_and_swap, look_any_two_and_swap, "
-            "look_both_and_swap, peek_opponent, peek_own, play_again, swap_any_blind, swap_then_look)",
+            "unknown power 'fly' (powers: none, blind_swap, draw_up_to, give_stock_card, look_and_swap, "
+            "look_any_two_and_swap, look_both_and_swap, peek_opponent, peek_own, play_again, swap_any_blind, "
+            "swap_then_look)",
         ),
         ('[rules.powers.ranks]\nZ = "peek_own"', "rules.powers.ranks.Z", "expected one of"),
         ("[rules.values.ranks]\nA = 1.5", "rules.values.ranks.A", "expected an integer"),
@@ -1035,8 +1036,9 @@ def test_power_names_are_checked_by_the_loader_against_the_registered_powers(
     text = 'name = "x"\n[rules.powers.ranks]\n"7" = "fly"\n'
     with pytest.raises(VariantError) as info:
         load_variant(write(tmp_path / "bad.toml", text))
-    assert "bad.toml: rules.powers.ranks.7: unknown power 'fly' (powers: none, blind_swap, give_stock_card, " in str(
-        info.value
+    assert (
+        "bad.toml: rules.powers.ranks.7: unknown power 'fly' (powers: none, blind_swap, draw_up_to, give_stock_card, "
+        in str(info.value)
     )
     assert validator.errors(tomllib.loads(text)) == []  # a plugin might register "fly"
     assert validator.errors({"name": "x", "rules": {"powers": {"ranks": {"7": 7}}}}) != []  # not a name

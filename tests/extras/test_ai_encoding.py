@@ -389,3 +389,57 @@ def test_exchanging_cards_a_seat_does_not_know_leaves_its_observation(name: str)
                 assert not np.array_equal(observation(exchange_faces(game, c, u).seat_view(p), v), x)
                 changed += 1
     assert tried > 50 and changed > 10
+
+
+COUNTER_PLUGIN = '''
+"""A mechanic that shows every seat how many cards have been thrown (an int with a bound), whether the stock is low
+(a bool), a running total with no bound and a list of the last cards (not encoded)."""
+from pydantic import BaseModel, Field
+
+import tamalou
+
+
+class CountersView(BaseModel):
+    thrown: int = Field(ge=0, le=40)
+    low_stock: bool
+    drift: int
+    recent: list[str]
+
+
+class Counters(tamalou.Mechanic):
+    name = "counters"
+    view_model = CountersView
+
+    def view_extra(self, g, p):
+        thrown = len(g.discard) - 1
+        return {"thrown": thrown, "low_stock": len(g.stock) < 30, "drift": -3 * thrown, "recent": []}
+
+
+@tamalou.hookimpl
+def tamalou_mechanics():
+    return [Counters]
+'''
+
+
+def test_the_observation_encodes_a_mechanics_int_and_bool_view_fields(tmp_path: Path) -> None:
+    """A mechanic's ``view_model`` fields declared ``int`` or ``bool`` are the section ``extra``, after the others
+    (a ruleset without such fields keeps its layout): a bounded int over its bound, an unbounded one squashed as
+    x / (1 + |x|), a bool as 0 or 1; a list is left out."""
+    (tmp_path / "counters.py").write_text(COUNTER_PLUGIN, encoding="utf-8")
+    (tmp_path / "counters.toml").write_text('extends = "french"\nplugins = ["counters"]\n', encoding="utf-8")
+    variant = tamalou.load_variant(tmp_path / "counters.toml")
+    obs = Observer.of(variant, 2)
+    plain = Observer.of("french", 2)
+    assert obs.extras == [("counters", "thrown", 40.0), ("counters", "low_stock", 0.0), ("counters", "drift", None)]
+    assert obs.layout[:-1] == plain.layout and obs.layout[-1] == ("extra", plain.size, 3)
+    game = tamalou.new_game(variant, 2, seed=3)
+    g = tamalou.round_of(game)
+    while len(g.discard) < 3:  # two cards thrown
+        p = game.current_player
+        game.apply(Draw(p, "stock"))
+        game.apply(tamalou.Discard(p))
+        while game.current_player == p and not game.is_over:
+            game.apply(next(a for a in game.legal_actions(p) if a.type == "pass"))
+    low = len(g.stock) < 30
+    encoded = observation(game.seat_view(0), variant)[obs.section("extra")]
+    assert encoded.tolist() == pytest.approx([2 / 40, float(low), -6 / 7])

@@ -475,12 +475,13 @@ def test_every_invariant_has_a_name_a_description_and_defaults() -> None:
         "replay",
         "result",
         "end_hooks",
+        "match",
         "slot_order",
     ]
     done = finished()
     for name, inv in INVARIANTS.items():
         assert inv.name == name and inv.description and "\n" not in inv.description
-        assert inv.when in ("step", "sample", "end", "game", "run")
+        assert inv.when in ("step", "sample", "end", "game", "run", "match")
         inv(done)  # a game is all it takes
         inv(done, thorough=True)
         if inv.when != "end":

@@ -95,7 +95,7 @@ def test_the_report_is_the_same_whatever_the_workers() -> None:
     two = verify("french", games=5, seed=7, workers=2)
     same(one, two)
     assert one.ok and one.games == 5 and not two.notes
-    assert set(one.checks) == set(INVARIANTS)
+    assert set(one.checks) == set(INVARIANTS) - {"match"}  # French is played one round at a time: no match
     assert one.checks["termination"] == 5 and one.checks["conservation"] > one.actions
 
 

@@ -91,7 +91,7 @@ def test_show_says_what_a_plugin_changes() -> None:
     assert "call: right at 7 points or less" in run("show", "french+gabo").output
     out = run("show", "cabo").output
     assert "tamalou.plugins.cabo" in out and "tamalou_round_scores" in out
-    assert "0 to 13 without suits" in out
+    assert "52 cards without suits: 0 ×2, 1 to 12 ×4 each, 13 ×2" in out
 
 
 def test_show_json_effective_is_the_effective_rules() -> None:

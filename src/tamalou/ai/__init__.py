@@ -8,6 +8,9 @@
 - ``tamalou.ai.gym``: ``TamalouGymEnv(variant, players, opponents=...)``, one seat against bots as a Gymnasium
   environment (``gymnasium.make("tamalou/Tamalou-v0", ...)`` once imported).
 - ``tamalou.ai.openspiel``: the OpenSpiel game ``python_tamalou`` (registered on import).
+- ``tamalou.ai.conformance``: ``check_adapters(variant)``, the adapters' conformance checks (the action
+  numbering, PettingZoo's ``api_test`` and ``seed_test``, OpenSpiel's ``random_sim_test``) on any ruleset, for a
+  package's own tests (``pytest --tamalou-adapters`` runs them on each ``--tamalou-variant``).
 - ``tamalou.ai.turns``: the reaction turns and the time steps they share, for a framework where one agent moves
   at a time.
 
@@ -18,6 +21,7 @@ engine import this extra: the engine now imports nothing above it).
 
 from __future__ import annotations
 
+from .conformance import check_action_encoding, check_adapters, check_openspiel, check_pettingzoo
 from .encoding import (
     ActionEncodingError,
     ActionSpace,
@@ -35,6 +39,10 @@ __all__ = [
     "Observer",
     "action_from_id",
     "action_id",
+    "check_action_encoding",
+    "check_adapters",
+    "check_openspiel",
+    "check_pettingzoo",
     "default_max_group",
     "default_max_slots",
     "legal_mask",

@@ -28,16 +28,22 @@ the player count, S ``max_slots``, K the number of kinds, P the number of phases
 | public | 4 | stock / deck size, discard / deck size, turn / max turns, round over |
 | seats | 5 n | per seat: see below |
 | slots | (K + 3) S n | per seat, per slot: occupied, known, points / top value, kind one-hot |
+| extra | X | the mechanics' own view fields declared ``int`` or ``bool`` (``Observer.extras``) |
 
 Per seat (``seats``): its cards / S, the cards the observer knows there / S, their points / (S × top
 value), its cards in slots S and beyond / S, whether it left the round. "Top value" is the largest
 absolute card value of the deck (``Observer.max_value``); points of unknown cards count 0.
+
+The mechanics' fields (``extra``): each field of a mechanic's ``view_model`` annotated ``int`` or ``bool``, in the
+mechanics' order then the model's: a ``bool`` is 1 or 0; an ``int`` is divided by its bound (the largest absolute
+value of its ``ge``, ``gt``, ``le``, ``lt``) when it declares one, else squashed as ``x / (1 + |x|)``; a field the
+view leaves out (``None``) is 0. Other fields (lists, strings) are left out: encode them in a bot of your own.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, get_args
 
 import numpy as np
 import numpy.typing as npt
@@ -49,6 +55,9 @@ from ..rulesets.loader import load_variant
 from ..schema import Variant
 from ..views import PlayerView, SeatView, Slot
 from .encoding import default_max_slots
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 __all__ = ["Observer", "observation", "observation_size", "observation_string", "table_view"]
 
@@ -65,6 +74,7 @@ class Observer:
         "_value_of",
         "copies",
         "deck_size",
+        "extras",
         "kinds",
         "layout",
         "max_slots",
@@ -120,6 +130,16 @@ class Observer:
             ("seats", 5 * n),
             ("slots", (k + 3) * max_slots * n),
         ]
+        #: The mechanics' view fields encoded (section ``extra``): (mechanic, field, bound: 0 for a bool, the
+        #: largest absolute bound of an int, or ``None`` for an unbounded int), in order.
+        self.extras: list[tuple[str, str, float | None]] = [
+            (m.name, name, bound)
+            for m in rb.mechanics
+            if m.view_model is not None
+            for name, bound in _encoded_fields(m.view_model)
+        ]
+        if self.extras:
+            sizes.append(("extra", len(self.extras)))
         #: Each section's name, offset and size.
         self.layout: list[tuple[str, int, int]] = []
         offset = 0
@@ -225,7 +245,38 @@ class Observer:
             out[row + 2] = max(-1.0, min(1.0, total / (big_s * top_value)))
             out[row + 3] = min(1.0, beyond / big_s)
             out[row + 4] = 1.0 if p in left else 0.0
+        if self.extras:
+            base = at["extra"]
+            for i, (mechanic, name, bound) in enumerate(self.extras):
+                value = view.extra.get(mechanic, {}).get(name)
+                if value is None:
+                    continue
+                x = float(value)
+                if bound is None:
+                    x = x / (1.0 + abs(x))
+                elif bound:
+                    x = max(-1.0, min(1.0, x / bound))
+                out[base + i] = x
         return out
+
+
+def _encoded_fields(model: type[BaseModel]) -> list[tuple[str, float | None]]:
+    """The fields of a mechanic's ``view_model`` the observation encodes: ``(name, bound)`` of each ``bool`` (bound 0)
+    and ``int`` (its largest absolute bound, ``None`` without one), ``int | None`` and ``bool | None`` included."""
+    out: list[tuple[str, float | None]] = []
+    for name, info in model.model_fields.items():
+        kinds = set(get_args(info.annotation)) - {type(None)} if get_args(info.annotation) else {info.annotation}
+        if kinds == {bool}:
+            out.append((name, 0.0))
+        elif kinds == {int}:
+            bounds = [
+                abs(float(getattr(m, attr)))
+                for m in info.metadata
+                for attr in ("ge", "gt", "le", "lt")
+                if getattr(m, attr, None) is not None
+            ]
+            out.append((name, max(bounds) if bounds and max(bounds) > 0 else None))
+    return out
 
 
 def observation(

@@ -25,8 +25,8 @@ class CautiousBot(ViewReader):
       ``SURE_GAIN``; it chooses at random among uses hinted equally; a power without hints it passes (or
       plays its first use);
     - matches only cards it knows are of the top's rank (so it never misses);
-    - calls when its known cards plus the estimate for unknown ones is at most the threshold and
-      lower than what it expects of every opponent;
+    - calls when its known cards plus the estimate for unknown ones is at most its calling level (``call_at``;
+      default: the ruleset's call threshold) and lower than what it expects of every opponent;
     - plays a phase a plugin adds by its mechanics' hints (``Mechanic.hint``: the best hinted move), else its
       first move.
 
@@ -42,10 +42,10 @@ class CautiousBot(ViewReader):
     #: The swap after a look is made when its hint (its gain) is at least this.
     SURE_GAIN = 2.0
 
-    def __init__(self, seed: int = 0, variant: Variant | str | None = None) -> None:
+    def __init__(self, seed: int = 0, variant: Variant | str | None = None, *, call_at: int | None = None) -> None:
         #: The power it used (its name, as offered) and the use it chose, for the power's second step.
         self._pending: tuple[str, Power] | None = None
-        super().__init__(seed, variant)
+        super().__init__(seed, variant, call_at=call_at)
 
     # -- deciding ---------------------------------------------------------------------------------
 
@@ -88,7 +88,7 @@ class CautiousBot(ViewReader):
         what every opponent is expected to hold."""
         me = view.player
         mine = self.expected_total(view, me, est)
-        if mine > self.rb.threshold:
+        if mine > self.call_level:
             return False
         others = [self.expected_total(view, q, est) for q in range(view.players) if q != me]
         return all(mine < t for t in others)

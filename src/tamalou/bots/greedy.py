@@ -42,7 +42,7 @@ class GreedyBot(ViewReader):
       never a card worth less than nothing; an opponent's known card (opponent matching) when the card
       it gives for it is worth more.
     - **Calling**: when its known cards plus the mean of the unseen cards for each unknown one come to
-      at most the ruleset's call threshold.
+      at most its calling level (``call_at``; default: the ruleset's call threshold).
 
     Whatever it does not know (a power without hints or a phase a plugin adds, or a move that is all a
     phase offers) it plays by the hints of the ruleset's mechanics (``Mechanic.hint``: the best hinted move,
@@ -52,12 +52,12 @@ class GreedyBot(ViewReader):
     not know are left aside when a move it knows is listed with them.
     """
 
-    def __init__(self, seed: int = 0, variant: Variant | str | None = None) -> None:
+    def __init__(self, seed: int = 0, variant: Variant | str | None = None, *, call_at: int | None = None) -> None:
         #: The power it used (its name, as offered) and the use it chose, for the power's second step.
         self._pending: tuple[str, Power] | None = None
         #: How many out-of-turn chances to let go without looking (see ``may_match``).
         self._skips = 0
-        super().__init__(seed, variant)
+        super().__init__(seed, variant, call_at=call_at)
 
     def setup(self, variant: Variant | str, player: int | None = None) -> None:
         """Learn the ruleset (card values, what matching compares, the call threshold); ``play_game`` calls it."""
@@ -139,12 +139,12 @@ class GreedyBot(ViewReader):
         if isinstance(action, Discard) and held is not None:
             return action, f"the {held} ({values[held]} points) is no lower than any card of yours it could replace"
         total = self.expected_total(view, view.player, est)
-        threshold = self.facts.threshold
+        threshold = self.call_level
         counted = f"your cards come to about {total:.1f} points (unseen ones at {est:.1f})"
         if isinstance(action, Call):
-            return action, f"{counted}, at most the call threshold of {threshold}"
+            return action, f"{counted}, at most its calling level of {threshold}"
         if isinstance(action, Pass) and view.phase == "call":
-            return action, f"{counted}, over the call threshold of {threshold}"
+            return action, f"{counted}, over its calling level of {threshold}"
         if isinstance(action, Power):
             return action, "by the power's hints (what a use would show or gain), this use is worth the most"
         if isinstance(action, Pass) and view.phase in ("power", "swap"):
@@ -153,7 +153,7 @@ class GreedyBot(ViewReader):
 
     def should_call(self, view: SeatView, est: float) -> bool:
         """Its known cards plus ``est`` for each unknown card come to at most the call threshold."""
-        return self.expected_total(view, view.player, est) <= self.facts.threshold
+        return self.expected_total(view, view.player, est) <= self.call_level
 
     # -- matching ---------------------------------------------------------------------------------
 

@@ -127,7 +127,7 @@ class LinearBot(GreedyBot):
                     self.expected_total(view, p, est) for p in range(view.players) if p != me and p not in view.left
                 ]
                 f[_AT["call"]] = 1.0
-                f[_AT["call_over_threshold"]] = (total - self.facts.threshold) / 10
+                f[_AT["call_over_threshold"]] = (total - self.call_level) / 10
                 f[_AT["call_over_opponents"]] = (total - min(others, default=total)) / 10
             else:  # a mechanic's move (a plugin's, or a built-in one such as Cabo's exchange of equal cards)
                 f[_AT["hinted_move"]] = 1.0

@@ -5,7 +5,7 @@ group ``tamalou.bots`` (``BOT_ENTRY_POINT_GROUP``), a trained bot's file (``file
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import PluginError
 from ..play import BotLike, as_bot
@@ -89,6 +89,9 @@ def bot_factory(name: str) -> Callable[[int], BotLike]:
     factory = BUILTIN_BOTS.get(key)
     if factory is not None:
         return factory
+    base, colon, setting = key.partition(":")
+    if colon and base in BUILTIN_BOTS:
+        return _set_up(name.strip(), base, setting)
     found = _entry_points().get(key)
     if not found:
         raise ValueError(
@@ -121,9 +124,27 @@ def bot_factory(name: str) -> Callable[[int], BotLike]:
     return make
 
 
+#: The built-in bots that take a calling level (``call_at``): ``greedy:call_at=8`` names one set so.
+CALLING_BOTS = ("cautious", "greedy", "ismcts")
+
+
+def _set_up(name: str, base: str, setting: str) -> Callable[[int], BotLike]:
+    """The factory of a built-in bot with a setting: ``greedy:call_at=8`` (its calling level, a total)."""
+    key, equals, value = setting.partition("=")
+    level = value.strip().lstrip("-")
+    if base not in CALLING_BOTS or key.strip() != "call_at" or not equals or not level.isdecimal():
+        takes = ", ".join(CALLING_BOTS)
+        raise ValueError(
+            f"bot {name!r}: a built-in bot's setting is call_at=N, its calling level (a total; {takes} take it)"
+        )
+    call_at = int(value)
+    cls: Any = BUILTIN_BOTS[base]
+    return lambda seed: cls(seed, call_at=call_at)
+
+
 def make_bot(name: str, seed: int = 0) -> BotLike:
-    """A new bot called ``name`` (case-insensitive; see ``bot_names``; or ``file:PATH``), seeded with ``seed``:
-    ``bot_factory(name)(seed)``.
+    """A new bot called ``name`` (case-insensitive; see ``bot_names``; or ``file:PATH``; a calling bot with its
+    calling level, ``greedy:call_at=8``), seeded with ``seed``: ``bot_factory(name)(seed)``.
 
     Simulations send bots to worker processes by name and seed, so a bot must be rebuilt the same from
     both: the built-in bots are (their random choices come from ``seed`` alone), and a package's bot

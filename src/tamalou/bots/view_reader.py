@@ -23,8 +23,12 @@ class ViewReader:
     """What the cautious and the greedy bot share: the ruleset's public facts (read in ``setup``, the
     French rules when it was never called) and what a view tells of the cards."""
 
-    def __init__(self, seed: int = 0, variant: Variant | str | None = None) -> None:
+    def __init__(self, seed: int = 0, variant: Variant | str | None = None, *, call_at: int | None = None) -> None:
         self.rng = random.Random(seed)
+        #: Its calling level, a setting: it calls when it counts its total at or under it. ``None``: the ruleset's
+        #: call threshold (``tamalou_call_threshold``, ``rules.call.threshold``), the total that wins a call where
+        #: a rule reads it and the level a house rule gives its bots where none does (``tamalou show`` says which).
+        self.call_at = call_at
         self.player: int | None = None
         self._facts: Facts | None = None
         if variant is not None:
@@ -37,6 +41,11 @@ class ViewReader:
         v = variant if isinstance(variant, Variant) else load_variant(variant)
         self._facts = facts_of(rulebook(v))
         self.player = player
+
+    @property
+    def call_level(self) -> int:
+        """The total at or under which it calls: ``call_at``, else the ruleset's call threshold."""
+        return self.facts.threshold if self.call_at is None else self.call_at
 
     @property
     def facts(self) -> Facts:

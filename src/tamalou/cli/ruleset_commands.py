@@ -160,8 +160,12 @@ def print_effective(v: Variant, e: EffectiveRules, spec: str) -> None:
         table.add_row(label, points, power)
     out.print(table)
     say()
-    if e.calls:
+    if e.calls and e.threshold_read:
         say(f"call: right at {e.call_threshold} points or less{from_plugin(e.threshold_from)}")
+        for words in e.call[1:]:
+            say(f"  {words}")
+    elif e.calls:
+        say(f"call: {e.call[0]}")
         for words in e.call[1:]:
             say(f"  {words}")
     else:

@@ -39,6 +39,7 @@ def deal_round(g: Flow, seed: int | None, deal: dict[str, Any] | None, first_pla
     g.stock_only = False
     g.caller = None
     g.last_lap = None
+    g.starter = None
     g.last_lap_reason = ""
     g.turn = 0
     g.reason = ""
@@ -92,8 +93,30 @@ def set_universe(g: Flow, universe: list[Card]) -> None:
     g.power_of = [rb.power_name(c) for c in universe]
 
 
+def redraw_discard(g: Flow, events: list[Event]) -> None:
+    """``rules.deal.discard_redraw``: while the card turned up to start the discard is one of those ranks or cards,
+    bury it at the bottom of the stock (the event ``redrawn`` says which card went back) and turn up the stock's top
+    instead; at most as many times as the stock has cards (a stock of such cards only: the last one stays)."""
+    redraw = g.variant.rules.deal.discard_redraw
+    if not redraw or not g.discard:
+        return
+    for _ in range(len(g.stock)):
+        top = g.discard[-1]
+        if g.rank[top] not in redraw and g.text[top] not in redraw:
+            return
+        g.discard.pop()
+        g.knowers[top] = 0
+        g.stock.insert(0, top)  # (the bottom: the list's start; its top is its end)
+        turned = g.stock.pop()
+        g.discard.append(turned)
+        g.show(turned)
+        events.append(Event("redrawn", {"card": g.text[top], "discard_top": g.text[turned]}))
+
+
 def opening(g: Flow) -> list[Event]:
     """Deal-time events and the opening (``new_game`` calls it once)."""
+    redrawn: list[Event] = []
+    redraw_discard(g, redrawn)
     events = [
         Event(
             "dealt",
@@ -104,7 +127,8 @@ def opening(g: Flow) -> list[Event]:
                 "stock_size": len(g.stock),
                 "first_player": g.first_player,
             },
-        )
+        ),
+        *redrawn,
     ]
     peek = g.variant.rules.peek
     if peek.mode == "fixed":

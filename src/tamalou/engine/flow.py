@@ -264,7 +264,27 @@ class Flow(Table):
         for hook in self.rb.hooks.begin:
             if hook(self, events):
                 return
-        self.start_turn(self.first_player, events)
+        self.opening_done(events)
+
+    def opening_done(self, events: list[Event]) -> None:
+        """The opening is over (a mechanic's opening calls this when it ends; a round without one, right after the
+        deal): a mechanic's ``opening_done`` may choose who plays the first turn (the first seat it names wins,
+        kept in ``starter``), else the first player does; the first turn starts."""
+        first = self.first_player
+        for hook in self.rb.hooks.opening_done:
+            chosen = hook(self, events)
+            if chosen is not None:
+                if type(chosen) is not int or not 0 <= chosen < self.players:
+                    raise ValueError(f"opening_done chooses a seat from 0 to {self.players - 1}, not {chosen!r}")
+                first = chosen
+                self.starter = chosen
+                break
+        self.start_turn(first, events)
+
+    @property
+    def first_turn_player(self) -> int:
+        """Who plays (or played) the round's first turn: the seat ``opening_done`` chose, else the first player."""
+        return self.first_player if self.starter is None else self.starter
 
     def thrown(self, card: int, how: str, events: list[Event]) -> None:
         """A card a turn threw landed on the discard: mechanics react (a matching window, a power)."""
@@ -380,6 +400,8 @@ class Flow(Table):
         """The round ends: every card in a layout is shown, the result is computed."""
         self.phase = OVER
         self.reason = str(reason)
+        for scoring in self.rb.hooks.before_scoring:
+            scoring(self, events)
         for hook in self.rb.hooks.finished:
             hook(self, events)
         for p in range(self.players):

@@ -315,7 +315,15 @@ class Round(Flow):
     def standing(self) -> Judged:
         """The round judged as the table lies now, as if it ended here: the same lists as ``judged()``
         (the ruleset's ranking and scoring hooks on a ``Tally`` of the table), made afresh and kept
-        nowhere. A search judges a rollout it cuts short so (``tamalou.bots.ismcts``)."""
+        nowhere. A search judges a rollout it cuts short so (``tamalou.bots.ismcts``). Mechanics' ``before_scoring``
+        (what the end of a round does to the table before it is scored) are applied to a copy first, as the real
+        end applies them."""
+        if self.rb.hooks.before_scoring and self.phase != OVER:
+            table = self.copy()
+            table.phase = OVER
+            for scoring in self.rb.hooks.before_scoring:
+                scoring(table, [])
+            return table.standing()
         players = self.players
         value, text = self.value, self.text
         # (``map`` and ``filter`` with C-level functions: layouts grow long with penalty cards)

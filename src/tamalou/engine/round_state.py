@@ -56,15 +56,16 @@ class State:
         "last_lap",
         "last_lap_reason",
         "face_up",
+        "starter",
     )
 
     #: Saved fields added after snapshot version 2 began, with the value an older snapshot restores to.
     ADDED: ClassVar[Mapping[str, Any]] = MappingProxyType(
-        {"sealed": 0, "last_lap": None, "last_lap_reason": "", "face_up": 0}
+        {"sealed": 0, "last_lap": None, "last_lap_reason": "", "face_up": 0, "starter": None}
     )
     #: Saved fields a snapshot holds only when they differ from their value in ``ADDED`` (a round without a last
     #: lap, or without a face-up card, is saved as before they were added).
-    WHEN_SET: ClassVar[frozenset[str]] = frozenset({"last_lap", "last_lap_reason", "face_up"})
+    WHEN_SET: ClassVar[frozenset[str]] = frozenset({"last_lap", "last_lap_reason", "face_up", "starter"})
 
     __slots__ = (
         "_result",
@@ -101,6 +102,7 @@ class State:
         "rng",
         "sealed",
         "seed",
+        "starter",
         "stock",
         "stock_only",
         "text",
@@ -127,6 +129,8 @@ class State:
     rng: Rng
     first_player: int
     first_given: bool  #: whether ``new_game`` was given the first player (else it was drawn)
+    #: The seat a mechanic's ``opening_done`` chose to play the first turn, or ``None``: the first player does.
+    starter: int | None
     hands: list[list[int]]  #: per player, per slot: a card id or NO_CARD
     stock: list[int]  #: top last
     discard: list[int]  #: top last

@@ -258,6 +258,23 @@ class Rulebook:
                     self.tiebreak_plugins[t.name] = impl.plugin_name
         return tuple(found.values())
 
+    def end_hook_plugins(self, name: str) -> list[str]:
+        """The plugins besides the built-in defaults that implement the end-of-round hook ``name``
+        (``tamalou_rank``, ``tamalou_winners``, ``tamalou_round_scores``), in calling order."""
+        return [i.plugin_name for i in self._end_hooks[name] if i.plugin_name != _DEFAULTS]
+
+    def threshold_read(self) -> bool:
+        """Whether a rule reads the call threshold: a verified call (``rules.call.verified``), winners bounded by it
+        (``rules.end.win_max = "threshold"``), or a plugin that gives it or judges the end of a round (its code may
+        read ``Tally.threshold``). ``False``: any total may call, and the threshold is only the level at which the
+        bots call."""
+        r = self.variant.rules
+        if not r.call.enabled:
+            return False
+        if r.call.verified or r.end.win_max == "threshold" or self.threshold_plugin != _DEFAULTS:
+            return True
+        return any(self.end_hook_plugins(name) for name in ("tamalou_rank", "tamalou_winners", "tamalou_round_scores"))
+
     def added_tiebreaks(self) -> list[tuple[str, str]]:
         """The tie-breaks plugins add to ``rules.end.ties``: ``(name, plugin)`` each, in order (``show`` and
         ``validate`` say so: a ruleset's ``ties`` list is then not all its tie-breaks)."""
@@ -499,7 +516,7 @@ def ranking_rule(variant: Variant | str | Sequence[str]) -> list[str]:
         ("tamalou_winners", "winners: the first place"),
         ("tamalou_round_scores", "round scores: each player's card total"),
     ):
-        impls = [i for i in rb._end_hooks[name] if i.plugin_name != _DEFAULTS]
+        impls = [i for i in rb._end_hooks[name] if i.plugin_name != _DEFAULTS]  # (as ``end_hook_plugins``)
         text = default
         if name == "tamalou_winners":
             bound = rb.variant.rules.end.win_max

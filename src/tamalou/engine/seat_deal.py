@@ -109,6 +109,7 @@ class SeatDeal:
         # Turns go round from the first player (``turn`` counts them all): the seat that played the first turn.
         g.first_player = (view.current_player - view.turn) % view.players
         g.first_given = False
+        g.starter = None
         g.hands = hands
         g.stock = [NO_CARD] * view.stock_size
         g.discard = discard

@@ -294,6 +294,8 @@ def _inconsistency(g: Flow) -> str | None:
             return f"{name} {getattr(g, name)} is not a seat"
     if g.caller is not None and not 0 <= g.caller < players:
         return f"caller {g.caller} is not a seat"
+    if g.starter is not None and not 0 <= g.starter < players:
+        return f"starter {g.starter} is not a seat"
     if g.last_lap is not None and not 0 <= g.last_lap < players:
         return f"last_lap {g.last_lap} is not a seat"
     if (g.last_lap is None) != (g.last_lap_reason == "") or len(g.last_lap_reason) > MAX_REASON:

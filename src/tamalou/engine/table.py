@@ -232,6 +232,35 @@ class Table(State):
         self.knowers[c] = 1 << p
         return c
 
+    def replace_from_stock(
+        self, owner: int, slot: int, events: list[Event], *, face_up: bool = False, by: int | None = None
+    ) -> int:
+        """Replace the card in ``owner``'s ``slot`` with the stock's top card, in everyone's sight: the old card goes
+        face up on the discard, the new one lies face up for everyone (``face_up``, as ``turn_up``) or face down and
+        seen by nobody. The event ``replaced_from_stock`` says it (the thrown card, and the new one when face up:
+        public facts). The stock is refilled from the discard first when it is empty and the ruleset allows it;
+        when no card can be drawn, nothing moves, the event ``no_card`` says so and ``NO_CARD`` is returned, else
+        the new card's id."""
+        if not self.stock and self.reshuffle_possible():
+            self.reshuffle(events)
+        if not self.stock:
+            events.append(Event("no_card", {"player": owner}))
+            return NO_CARD
+        new = self.stock.pop()
+        old = self.throw_from(owner, slot)
+        self.hands[owner][slot] = new
+        data: dict[str, object] = {"player": owner, "slot": slot, "thrown": self.text[old]}
+        if face_up:
+            self.knowers[new] = self.all_mask
+            self.face_up |= 1 << new
+            data["card"] = self.text[new]
+        else:
+            self.knowers[new] = 0
+        if by is not None and by != owner:
+            data["by"] = by
+        events.append(Event("replaced_from_stock", data))
+        return new
+
     def take_discard(self) -> int:
         """Take the discard's top card (face up: everyone keeps knowing it)."""
         c = self.discard.pop()

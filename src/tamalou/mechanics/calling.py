@@ -85,9 +85,9 @@ class Calling(Mechanic):
     @staticmethod
     def own_turn(g: RoundTable, p: int) -> int:
         """Which of ``p``'s own turns of the round this is, or the next one (1 for the first): turns go round from
-        the first player, skipped ones counted (``g.turn`` counts every turn played)."""
+        the first turn's player, skipped ones counted (``g.turn`` counts every turn played)."""
         n = g.players
-        return max(1, (g.turn - (p - g.first_player) % n) // n + 1)
+        return max(1, (g.turn - (p - g.first_turn_player) % n) // n + 1)
 
     def forced_call(self, g: RoundTable, p: int) -> tuple[list[Action], str] | None:
         if g.caller is None and g.last_lap is None and g.draws == 0 and g.empty(p):

@@ -94,7 +94,7 @@ class ChosenPeek(Mechanic):
         g.peek(p, slots, events)
         st.peeked |= 1 << p
         if st.peeked == g.all_mask:
-            g.start_turn(g.first_player, events)
+            g.opening_done(events)
         else:
             self._next(g)
         return events

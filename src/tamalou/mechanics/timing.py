@@ -157,7 +157,7 @@ class Timing(Mechanic):
         if phase == OPENING:
             events.append(Event("opening_over", {"at": g.now}))
             g.phase = DRAW
-            g.start_turn(g.first_player, events)
+            g.opening_done(events)
         elif phase == COUNTDOWN:
             g.finish_last_turns(events)
         elif g.flow.rows[phase].waiting is not None:

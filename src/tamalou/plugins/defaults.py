@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..cards import Card
+from ..cards import Card, rank_number
 from ..hookspecs import Tally, TieBreak, hookimpl
 from ..schema import Variant
 
@@ -35,8 +35,8 @@ def tamalou_card_value(variant: Variant, card: Card) -> int | None:
     if text in values.cards:
         return values.cards[text]
     value = values.ranks.get(card.rank)
-    if value is None and not card.suit and not card.is_joker and card.rank.isdecimal() and card.rank.isascii():
-        return int(card.rank)  # a card of a deck without suits named by a number is worth that number
+    if value is None and not card.suit and not card.is_joker:
+        return rank_number(card.rank)  # a card of a deck without suits named by a number is worth that number
     return value
 
 

@@ -17,13 +17,13 @@ equal to the original (``aliases`` and ``base`` apart: see ``STANDALONE_LEFT_OUT
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import tomli_w
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..cards import JOKER, Card
+from ..cards import DEFAULT_RANK_COUNT, JOKER, Card
 from ..engine.rulebook import Rulebook, ranking_rule, rulebook
 from ..plugin_managers import BUILTIN_PLUGINS
 from ..schema import Variant
@@ -94,6 +94,11 @@ class EffectiveRules(_Model):
     threshold_from: str | None = Field(description="The plugin that gave the threshold; None: rules.call.threshold.")
     call: list[str] = Field(description="When and how a player calls, in words.")
     calls: bool = Field(True, description="Whether anybody may call (rules.call.enabled).")
+    threshold_read: bool = Field(
+        True,
+        description="Whether a rule reads the call threshold (a verified call, winners bounded by it, a plugin's "
+        "threshold or end-of-round hook); False: any total may call, the threshold is only the bots' calling level.",
+    )
     ranking: list[str] = Field(description="How a finished round is ranked, won and scored, step by step.")
     match: str = Field(description="How many rounds make a match and who wins it.")
     mechanics: list[str] = Field(description="The mechanics that play a part (matching, calling, powers...).")
@@ -166,21 +171,53 @@ def _card_lines(variant: Variant, rb: Rulebook) -> list[CardLine]:
 
 def _deck_words(variant: Variant) -> str:
     """The deck in words: its cards, and how many decks each table shuffles when that depends on the number
-    of players (``"52 cards a deck: A to K in 4 suits; 1 deck (2 to 4 players), 2 decks (5 to 8 players)"``)."""
+    of players (``"52 cards a deck: A to K in 4 suits; 1 deck (2 to 4 players), 2 decks (5 to 8 players)"``); a
+    deck without suits counts its copies of each rank (``"52 cards without suits: 0 ×2, 1 to 12 ×4 each, 13 ×2"``)."""
     d, p = variant.rules.deck, variant.rules.players
     ranks = [r for r in d.ranks if r != JOKER]
-    span = f"{ranks[0]} to {ranks[-1]}" if len(ranks) > 2 else " ".join(ranks)
+    if d.suits:
+        span = f"{ranks[0]} to {ranks[-1]}" if len(ranks) > 2 else " ".join(ranks)
+        parts = [span, f"in {len(d.suits)} suits"]
+    else:
+        parts = ["without suits:", _rank_counts(ranks, d.counts)]
     tables = d.copies_by_players(p.min, p.max)
-    parts = [span, f"in {len(d.suits)} suits" if d.suits else "without suits"]
     if d.jokers:
         parts.append(f"and {d.jokers} joker{'s' if d.jokers > 1 else ''}")
     if len(tables) > 1:
         by_players = ", ".join(f"{_decks(k)} ({_players(first, last)})" for first, last, k in tables)
-        return f"{d.one_size} cards a deck: {' '.join(parts)}; {by_players}"
+        return _cards(d.one_size, " a deck", parts) + f"; {by_players}"
     copies = tables[0][2]
     if copies > 1:
         parts.append(f"({copies} decks)")
-    return f"{d.one_size * copies} cards: {' '.join(parts)}"
+    return _cards(d.one_size * copies, "", parts)
+
+
+def _cards(count: int, each: str, parts: list[str]) -> str:
+    """``"52 cards: A to K in 4 suits"``, ``"52 cards without suits: 0 ×2, ..."``."""
+    words = " ".join(parts)
+    if words.startswith("without suits:"):
+        return f"{count} cards{each} {words}"
+    return f"{count} cards{each}: {words}"
+
+
+def _rank_counts(ranks: list[str], counts: Mapping[str, int]) -> str:
+    """A deck without suits rank by rank, with how many copies of each a deck holds, runs of ranks with as many
+    copies together: ``"0 ×2, 1 to 12 ×4 each, 13 ×2"``."""
+    runs: list[tuple[list[str], int]] = []
+    for rank in ranks:
+        n = counts.get(rank, DEFAULT_RANK_COUNT)
+        if runs and runs[-1][1] == n:
+            runs[-1][0].append(rank)
+        else:
+            runs.append(([rank], n))
+    words = []
+    for run, n in runs:
+        if len(run) == 1:
+            words.append(f"{run[0]} ×{n}")
+        else:
+            span = f"{run[0]} to {run[-1]}" if len(run) > 2 else f"{run[0]} and {run[1]}"
+            words.append(f"{span} ×{n} each")
+    return ", ".join(words)
 
 
 def _decks(copies: int) -> str:
@@ -191,12 +228,14 @@ def _players(first: int, last: int) -> str:
     return f"{first} players" if first == last else f"{first} to {last} players"
 
 
-def _call_words(variant: Variant, threshold: int) -> list[str]:
+def _call_words(variant: Variant, threshold: int, read: bool = True) -> list[str]:
     c = variant.rules.call
     if not c.enabled:
         return ["nobody calls (rules.call.enabled = false): the round ends another way"]
     lines = [
-        f"a call is right at {threshold} points or less",
+        f"a call is right at {threshold} points or less"
+        if read
+        else f"any total may call (no rule reads the call threshold; the bots call at {threshold} points or less)",
         "call at the end of your turn, after playing"
         if c.when == "end_of_turn"
         else "call at the start of your turn, instead of drawing",
@@ -293,8 +332,9 @@ def effective_rules(variant: Variant | str | Sequence[str]) -> EffectiveRules:
         powers=powers,
         call_threshold=rb.threshold,
         threshold_from=_from(threshold_plugin),
-        call=_call_words(v, rb.threshold),
+        call=_call_words(v, rb.threshold, rb.threshold_read()),
         calls=v.rules.call.enabled,
+        threshold_read=rb.threshold_read(),
         ranking=list(ranking_rule(v)),
         match=match_words(v),
         mechanics=[m.name for m in rb.mechanics],

@@ -21,21 +21,22 @@ SuitName = Literal["S", "H", "D", "C"]
 
 
 def _rank_name(value: Any) -> Any:
-    """A rank name: 1 to 3 letters or digits, upper-cased (``a`` is ``A``)."""
+    """A rank name: 1 to 3 letters or digits, upper-cased (``a`` is ``A``), or a negative number (``-2``)."""
     if not isinstance(value, str):
         return value  # the str validation that follows says "expected a string"
     name = value.upper()
     if not is_rank_name(name):
         raise PydanticCustomError(
             "rank_name",
-            "expected a rank name of 1 to 3 letters or digits (like A, 10, K or 13), got {got}",
+            "expected a rank name of 1 to 3 letters or digits, or a negative number (like A, 10, K, 13 or -2), "
+            "got {got}",
             {"got": repr(value)},
         )
     return name
 
 
 #: A rank: A 2 ... 10 J Q K (and JK for jokers) in a deck with suits; any name of 1 to 3 letters or
-#: digits (e.g. 0 to 13) in a deck without suits.
+#: digits (e.g. 0 to 13), or a negative number (-2), in a deck without suits.
 RankName = Annotated[str, BeforeValidator(_rank_name)]
 
 

@@ -152,7 +152,8 @@ class Deck(Section):
         DECK_RANKS,
         max_length=MAX_RANKS,
         description="Ranks in the deck (jokers apart): some of A 2 ... 10 J Q K, or, in a deck without suits, "
-        f"names of 1 to 3 letters or digits such as 0 to 13 (at most {MAX_RANKS} ranks).",
+        f"names of 1 to 3 letters or digits such as 0 to 13, or negative numbers such as -2 (a rank named by a "
+        f"number is worth that number; at most {MAX_RANKS} ranks).",
     )
     suits: Tup[SuitName] = Field(
         ("S", "H", "D", "C"),
@@ -270,6 +271,13 @@ class Deck(Section):
         return self
 
 
+def _upper_all(value: Any) -> Any:
+    """Rank names and card texts as the deck writes them (``k`` is ``K``, ``10h`` is ``10H``)."""
+    if isinstance(value, list | tuple):
+        return [v.upper() if isinstance(v, str) else v for v in value]
+    return value
+
+
 class Deal(Section):
     """Setting up a round."""
 
@@ -296,6 +304,13 @@ class Deal(Section):
     )
     first_card_matchable: bool = Field(
         True, description="Whether the card turned up at the deal may be matched like a thrown card."
+    )
+    discard_redraw: Annotated[Tup[str], BeforeValidator(_upper_all), AfterValidator(once_each)] = Field(
+        (),
+        description="Ranks or cards (e.g. a power card) that may not start the discard: turned up at the deal, such "
+        "a card is buried at the bottom of the stock, in everyone's sight (the event 'redrawn'), and the stock's "
+        "top is turned up instead, until one may stay (at most as many times as the stock has cards: a stock of such "
+        "cards only keeps the last). Empty: the first card turned up stays.",
     )
 
 

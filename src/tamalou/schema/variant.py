@@ -115,6 +115,11 @@ def rules_problems(sections: Mapping[str, Any]) -> list[Problem]:
             out += uncovered
             if deal is not None and not uncovered:
                 out += _deal_problems(deck, deal, players)
+    if deal is not None and deck is not None:
+        for text in deal.discard_redraw:
+            if text not in deck.ranks and text != JOKER and not _a_card_of(deck, text):
+                why = f"expected a rank of the deck ({' '.join(deck.ranks)}) or one of its cards, got {text!r}"
+                out.append((("deal", "discard_redraw"), why, text))
     if deal is not None and players is not None and isinstance(deal.first_player, int):
         fp, most = deal.first_player, players.max
         if not 0 <= fp < most:
@@ -220,6 +225,15 @@ def _deal_problems(deck: Deck, deal: Deal, players: Players) -> list[Problem]:
         )
         out.append((("deck", "copies"), why, dict(deck.copies)))
     return out
+
+
+def _a_card_of(deck: Deck, text: str) -> bool:
+    """Whether ``text`` is a card of ``deck`` (a joker it holds included)."""
+    try:
+        card = parse_card(text)
+    except ValueError:
+        return False
+    return card in deck.faces or (card.is_joker and card.index <= deck.jokers)
 
 
 def _cards_problems(deck: Deck, values: Values | None, powers: Powers | None, draw: DrawRules | None) -> list[Problem]:

@@ -63,7 +63,7 @@ def _round(tally: Tally, game: Any, bots: list[BotLike]) -> None:
     wins = tally.wins
     for p in winners:
         wins[p] += 1
-    if game.first_player in winners:
+    if game.first_turn_player in winners:
         tally.first_wins += 1
     places = tally.places
     ahead = 0

@@ -9,6 +9,8 @@
   stacked deals (empty stocks, penalties with no card left) and their rounds drawn by hypothesis, checked
   against every invariant of ``INVARIANTS`` as ``tamalou replay`` checks a recorded game
   (``tamalou.verify.reproduce``); a failure shrinks to a small deal. The plugin's ``small_deals`` item.
+- the ``matches`` property: whole matches of a ruleset of several rounds (``tamalou.verify.check_match``); the
+  plugin runs the same check as verify's invariant ``match``.
 - ``PROPERTIES`` and ``check_property``: the standard properties of a ruleset as hypothesis tests (each a
   function of hypothesis's data), for a project's own tests; ``pytest --tamalou-variant`` collected them
   before it ran verify's invariants (it still runs ``small_deals``).
@@ -30,6 +32,7 @@ from ..actions import Action
 from ..engine.game import Game, new_game, round_of
 from ..schema import Variant
 from ..verify import (
+    INVARIANTS,
     Failure,
     InvariantViolation,
     VerifyReport,
@@ -38,6 +41,7 @@ from ..verify import (
     check_illegal_leaves_state,
     check_knowledge,
     check_legal_actions_accepted,
+    check_match,
     check_no_leak,
     check_replay,
     check_result,
@@ -49,7 +53,7 @@ from ..verify import (
 from .playing import BUDGET, MATCH_STYLES, moves, replay_note, variant_ref
 from .profiles import property_settings
 from .rulesets import VariantArg, load_variant_arg
-from .strategies import any_action, dealt_games, games, stacked_games
+from .strategies import any_action, dealt_games, draw_players, draw_variant, games, stacked_games
 
 
 def _played(data: st.DataObject, v: VariantArg, players: int | None, max_actions: int = 80) -> Game:
@@ -175,6 +179,23 @@ def _p_small_deals(data: st.DataObject, v: VariantArg, players: int | None) -> N
             raise InvariantViolation(message, invariant=name, actions=actions) from broken
 
 
+def _p_matches(data: st.DataObject, v: VariantArg, players: int | None) -> None:
+    """Whole matches (``tamalou.verify.check_match``): a match of the ruleset dealt from a drawn seed, played by
+    random players, each round checked when it ends, then the match (its totals add up, it ends as its form says,
+    its hooks' answers, its snapshot and replay). A ruleset of one round plays a match of one round."""
+    variant = draw_variant(data.draw, v)
+    n = draw_players(data.draw, variant, players)
+    seed = data.draw(st.integers(0, 2**31 - 1), label="seed")
+    ends = {inv.name: inv for inv in INVARIANTS.values() if inv.when == "end" and inv.name != "replay"}
+    try:
+        check_match(variant, n, seed, ends=ends)
+    except InvariantViolation:
+        from hypothesis import note
+
+        note(f"the match: tamalou.new_match({variant_ref(variant)}, {n}, seed={seed})")
+        raise
+
+
 Property = Callable[[st.DataObject, Any, "int | None"], None]
 _PROPERTY_FUNCTIONS: dict[str, Property] = {
     "conservation": _p_conservation,
@@ -187,6 +208,7 @@ _PROPERTY_FUNCTIONS: dict[str, Property] = {
     "snapshot": _p_snapshot,
     "result": _p_result,
     "small_deals": _p_small_deals,
+    "matches": _p_matches,
 }
 
 
@@ -207,6 +229,7 @@ PROPERTIES: Mapping[str, str] = _Properties(
         "snapshot": "from_json(to_json()) is the same game and plays on identically",
         "result": "a finished round's result is consistent: totals, a ranking of every player, winners first",
         "small_deals": "tiny stacked deals (empty stocks, penalties with no card left) keep every invariant",
+        "matches": "whole matches add up, end as their form says and restore: the match hooks' answers are sound",
     }
 )
 

@@ -61,6 +61,8 @@ Where each subject lives (everything public is importable from here):
   by ``refusals`` and ``listing_complete``;
 - ``tallies.py``: made-up ends of rounds (``synthetic_tallies``) judged by the end-of-round hooks
   (``check_end_hooks``);
+- ``match_check.py``: whole matches of a ruleset of several rounds (``check_match``, ``check_match_result``,
+  ``plays_matches``), the invariant ``match``;
 - ``lints.py``: what loads and plays but is likely a mistake (``lint_variant``, ``check_lints``, ``Lint``);
 - ``limits.py``, ``hook_timing.py``, ``interruptions.py``: a game's time limit (``Limits``), the hooks
   slower than their budget (``SlowHook``), and Ctrl-C;
@@ -114,6 +116,7 @@ from .game_check import SAMPLES, Failure, GameReport, check_game
 from .hook_timing import SlowHook
 from .limits import TIMEOUT_INVARIANT, TIMEOUT_WORDS, Limits, timed_out
 from .lints import Lint, check_lints, lint_variant
+from .match_check import check_match, check_match_result, plays_matches
 from .neighbourhood import check_near_actions, near_actions
 from .playout import play_out, random_playout
 from .registry import INVARIANTS, Invariant, check_all
@@ -162,6 +165,8 @@ __all__ = [
     "check_legal_actions_accepted",
     "check_lints",
     "check_listing_complete",
+    "check_match",
+    "check_match_result",
     "check_moves_known",
     "check_near_actions",
     "check_no_crash",
@@ -187,6 +192,7 @@ __all__ = [
     "phase_transitions",
     "places",
     "play_out",
+    "plays_matches",
     "random_action",
     "random_playout",
     "reproduce",

@@ -10,7 +10,8 @@ whole game (a turn too long, or one that comes back to a state it was in: ``Turn
 again from its seed, the actions in their JSON form (the ``replay`` check compares the two), and the
 ``"sample"`` invariants are checked at ``samples`` states drawn at random (and at the start and the
 end): the cost of a game is linear in its actions, however long it runs. The ``"end"`` invariants
-check the finished round. A game stops at its first failure.
+check the finished round. For a ruleset of several rounds, one game in ``MATCH_EVERY`` then plays the whole match
+of its seed (the invariant ``match``: ``match_check``). A game stops at its first failure.
 """
 
 from __future__ import annotations
@@ -34,11 +35,16 @@ from .checks_knowledge import check_step_knowledge
 from .checks_round import check_snapshot_roundtrip, check_termination
 from .chooser import PLAIN, PlayStyle, RandomChooser, choose_action, style_of
 from .determinism import game_digest
+from .match_check import plays_matches
 from .registry import INVARIANTS
 from .violation import InvariantViolation, violation_of
 
 #: States of each game at which the ``"sample"`` invariants are checked (besides the start and the end).
 SAMPLES = 12
+
+#: For a ruleset of several rounds, one game in how many (those whose number is a multiple: the first always) also
+#: plays the whole match of its seed (the invariant ``match``).
+MATCH_EVERY = 4
 
 
 @dataclass
@@ -251,5 +257,15 @@ def check_game(
         return failed(exc.invariant or "snapshot", str(exc), game.actions)
     except Exception as exc:
         return failed("snapshot", f"restoring the finished game raised {type(exc).__name__}: {exc}", game.actions)
+
+    # The whole match of its seed, for a ruleset of several rounds.
+    if plays_matches(v) and index % MATCH_EVERY == 0:
+        checks["match"] += 1
+        try:
+            INVARIANTS["match"](game)
+        except InvariantViolation as exc:
+            return failed("match", str(exc), [])
+        except Exception as exc:
+            return failed("match", f"playing the match raised {type(exc).__name__}: {exc}", [])
     report.checks = dict(checks)
     return report

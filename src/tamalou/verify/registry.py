@@ -40,6 +40,8 @@ and failures by these names, and a counterexample names the one that broke:
 - ``end_hooks``: the hooks that judge the end of a round (ranking, tie-breaks, winners, scores) answer
   rightly on made-up ends of rounds too: ties at every total, zero totals, emptied layouts, every player
   count (``tallies.check_end_hooks``, once per run);
+- ``match``: for a ruleset of several rounds, the whole match dealt from a game's seed: its totals add up, it ends
+  as its form says, its hooks' answers are sound, its snapshot and replay are the same match (``match_check``);
 - ``slot_order``: the result does not change when a player's cards are put in other slots of their
   layout (a ranking or scoring rule reads cards, not where they lie).
 
@@ -68,6 +70,7 @@ from .checks_events import check_event_leaks, check_events_of_round, check_opaqu
 from .checks_knowledge import check_knowledge, check_knowledge_events, check_no_leak
 from .checks_round import check_replay, check_result, check_snapshot_roundtrip, check_termination
 from .determinism import PROCESSES, check_determinism
+from .match_check import check_match
 from .tallies import check_end_hooks
 from .violation import check_rng
 
@@ -106,7 +109,8 @@ class Invariant:
     and by counterexamples), a one-line ``description``, and ``when`` ``tamalou verify`` checks it:
     ``"step"`` after every action, ``"sample"`` at sampled states of each game, ``"end"`` on each
     finished round, ``"game"`` over the whole game (it counts actions), ``"run"`` once per run, over
-    its games or the ruleset itself (it starts processes, or tries many cases).
+    its games or the ruleset itself (it starts processes, or tries many cases), ``"match"`` on the whole match
+    dealt from a game's seed, for a ruleset of several rounds (``match_check``).
 
     Call it with a game (and optionally a ``random.Random``; default: seeded from the game, so the
     same state is checked the same way): it raises ``InvariantViolation`` or returns ``None``.
@@ -267,6 +271,13 @@ INVARIANTS: dict[str, Invariant] = _Invariants(
             lambda g, rng, thorough: _end_hooks(g),
         ),
         Invariant(
+            "match",
+            "a whole match (rulesets of several rounds): its totals add up, it ends as its form says, its hooks answer "
+            "rightly, its snapshot and replay are the same match",
+            "match",
+            lambda g, rng, thorough: _match(g),
+        ),
+        Invariant(
             "slot_order",
             "the result does not change when a player's cards are put in other slots of their layout",
             "end",
@@ -274,6 +285,13 @@ INVARIANTS: dict[str, Invariant] = _Invariants(
         ),
     )
 )
+
+
+def _match(game: Round) -> None:
+    """The match dealt from ``game``'s seed, for its players, checked (each round's end with the ``"end"``
+    invariants of a round)."""
+    ends = {inv.name: inv for inv in INVARIANTS.values() if inv.when == "end" and inv.name != "replay"}
+    check_match(game.variant, game.players, game.seed, ends=ends)
 
 
 def _end_hooks(game: Round) -> None:

@@ -60,14 +60,15 @@ def reproduce(
     on_step: StepCallback | None = None,
 ) -> Reproduction:
     """Deal the game again (``seed``, or a stacked ``deal``), apply ``actions`` one by one and check
-    ``invariant`` (a name of ``INVARIANTS``; ``None``: every one but those checked once per run): a
+    ``invariant`` (a name of ``INVARIANTS``; ``None``: every one but those checked once per run and ``match``): a
     step invariant after every action, the others on the state reached (an ``"end"`` one only if the round is over;
     ``termination``: the recorded actions themselves, past a bound or in a cycle). Any exception but
     ``IllegalAction`` from the deal or an action is a ``no_crash`` violation, one that escapes a
     check a violation of that check; a refused action stops the replay there (``refused``).
     ``on_step(game, action, events)`` is called after the deal (``action`` ``None``) and after each
     action."""
-    names = [n for n, inv in INVARIANTS.items() if inv.when != "run"] if invariant is None else [invariant]
+    every = [n for n, inv in INVARIANTS.items() if inv.when not in ("run", "match")]
+    names = every if invariant is None else [invariant]
     if invariant is not None and invariant not in INVARIANTS:
         raise ValueError(f"unknown invariant {invariant!r} (invariants: {', '.join(INVARIANTS)})")
     steps = [n for n in names if n in STEP]

@@ -206,8 +206,9 @@ def shrink(
         if found is not None:
             n, seed, actions, message = found.players, found.seed, list(found.actions), found.message
     s = _Shrinker(v, n, seed, invariant, budget)
-    if INVARIANTS[invariant].when == "run":  # each check starts fresh processes: kept as it failed
-        note = " (not shrunk: checking it starts fresh processes)"
+    if INVARIANTS[invariant].when in ("run", "match"):  # kept as it failed
+        why = "a whole match is played from the seed" if invariant == "match" else "checking it starts fresh processes"
+        note = f" (not shrunk: {why})"
         return _counterexample(v, n, seed, actions, invariant, message + note, failure, __version__)
     if not budget.left():
         return _counterexample(v, n, seed, actions, invariant, message, failure, __version__)

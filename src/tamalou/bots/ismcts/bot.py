@@ -66,12 +66,13 @@ class ISMCTSBot:
     ``anchor`` (default ``None``: ``ANCHOR``, 0.05, at three players or more, 0 at two; 0: the most visited move,
     always): the move played is the fallback's (the ``GreedyBot``'s) unless the search's choice, its most visited
     move, has a mean reward higher than the fallback's move by ``anchor`` or more (a move the search never tried is
-    not compared: the search's choice stands). ``seed`` drives every random choice (samples, rollouts, ties): a game
-    between seeded bots is reproducible (without ``seconds``). After each decision, ``last_search`` holds the root's
-    statistics (action -> (visits, mean reward)) when it searched, ``last_prior`` the fallback's move it was
-    compared with (``None`` without an anchor), ``last_iterations`` and ``last_moves`` what the search spent, and
-    the counters ``searched``, ``fallbacks`` and ``failures`` (samples whose play raised: a template the rules did
-    not accept) say how the decisions went.
+    not compared: the search's choice stands). ``call_at``: its calling level, the total at or under which it, its
+    rollouts' players and its fallback call (default ``None``: the ruleset's call threshold). ``seed`` drives every
+    random choice (samples, rollouts, ties): a game between seeded bots is reproducible (without ``seconds``). After
+    each decision, ``last_search`` holds the root's statistics (action -> (visits, mean reward)) when it searched,
+    ``last_prior`` the fallback's move it was compared with (``None`` without an anchor), ``last_iterations`` and
+    ``last_moves`` what the search spent, and the counters ``searched``, ``fallbacks`` and ``failures`` (samples
+    whose play raised: a template the rules did not accept) say how the decisions went.
     """
 
     def __init__(
@@ -87,6 +88,7 @@ class ISMCTSBot:
         margin: float = 0.3,
         rollout_limit: int = 400,
         anchor: float | None = None,
+        call_at: int | None = None,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {iterations}")
@@ -105,8 +107,10 @@ class ISMCTSBot:
         self.expand_after = expand_after
         self.margin = margin
         self.anchor = anchor
+        #: Its calling level (its rollouts' and its fallback's): ``None``, the ruleset's call threshold.
+        self.call_at = call_at
         self.rng = random.Random(seed)
-        self.fallback = GreedyBot(seed + 1)
+        self.fallback = GreedyBot(seed + 1, call_at=call_at)
         self.player: int | None = None
         self.variant: Variant | None = None
         self._rb: Rulebook | None = None
@@ -195,7 +199,7 @@ class ISMCTSBot:
         others at random) and the rollout policy plays the round out."""
         assert self._rb is not None
         me = det.player
-        policy = RolloutPolicy(self._rb, self.rng)
+        policy = RolloutPolicy(self._rb, self.rng, call_at=self.call_at)
         root = Node()
         allowed = set(candidates)
         c = self.exploration

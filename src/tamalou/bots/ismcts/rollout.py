@@ -27,7 +27,7 @@ class RolloutPolicy:
     less than nothing); in a phase of a plugin's, the move its mechanics hint at (``Mechanic.hint``), else any.
     """
 
-    def __init__(self, rb: Rulebook, rng: random.Random) -> None:
+    def __init__(self, rb: Rulebook, rng: random.Random, *, call_at: int | None = None) -> None:
         self.rb = rb
         self.rng = rng
         #: The moves played through ``play``: a search's samples, its rollouts and matches included.
@@ -38,7 +38,8 @@ class RolloutPolicy:
         self.hinting = facts_of(rb).hinting
         values = [rb.value(c) for c in rb.one_deck]  # (one deck's mean is every table's)
         self.mean = sum(values) / max(1, len(values))
-        self.threshold = rb.threshold
+        #: The total at or under which a player of the rollouts calls (the bot's ``call_at``, else the threshold).
+        self.threshold = rb.threshold if call_at is None else call_at
         m = rb.variant.rules.matching
         self.matching = m.enabled
         # What matching compares: the game's card values or ranks, by card id (""; a plugin decides, asked of
