@@ -157,7 +157,7 @@ def _row(seat: int, cards: Sequence[str], marks: Sequence[str]) -> str:
     return f"  P{seat}: {shown}{tail}"
 
 
-#: An empty slot of a grid (its card was matched away, or never dealt there).
+#: An empty slot of a grid (its card left the layout, or was never dealt there).
 EMPTY = _MARKS[3][0]
 
 

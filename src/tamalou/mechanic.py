@@ -100,6 +100,7 @@ class PhaseEntry:
 # Mechanics are subclasses in Python (plugins' too), also when the core is compiled by mypyc.
 #: The version of the mechanic contract: the methods and class attributes of ``Mechanic`` (the moments, the state,
 #: the phases, the views: ``view``, ``view_model``, ``view_extra``; the search: ``resample``; the bots: ``hint``,
+#: ``place_worth``,
 #: added without breaking any mechanic) and what the core does with them. A change that would break a mechanic
 #: written against them raises it (docs/write-a-mechanic.md).
 MECHANIC_CONTRACT = 1
@@ -125,6 +126,9 @@ class Mechanic:
     view_model: ClassVar[type[BaseModel] | None] = None
     #: What it does, in words for a player (``tamalou show`` prints it beside its name); "": nothing said.
     title: ClassVar[str] = ""
+    #: How a slot its rule empties came to be empty, in words for the legend of a result (``tamalou play``):
+    #: "matched away", "cleared with its column"; "": it empties no slot.
+    emptied_words: ClassVar[str] = ""
     #: Words for the events it emits (``Event.describe``, the log of ``tamalou play``): event type -> a
     #: ``str.format`` template over the event's facts, e.g. ``{"flipped": "{player} flips slot {slot}: {card}"}``.
     event_texts: ClassVar[dict[str, str]] = {}
@@ -292,6 +296,18 @@ class Mechanic:
         too. ``action`` is any action listed to the seat there, not only this mechanic's: answer ``None`` for
         the others. Read only what ``view`` shows (its ``extra[name]`` holds what this mechanic shows the
         seat). Asked only if overridden."""
+        return None
+
+    def place_worth(self, view: SeatView, slot: int, card: str | None, worth: CardWorth) -> float | None:
+        """What ``card`` (its text; ``None``: a card the seat has not seen) would add to the round score of the seat
+        whose ``view`` this is, lying in its own ``slot`` with the rest of its layout as the view shows it, counting
+        the cards with ``worth``: a card that would complete a column that cancels adds less than its value (minus
+        the other cards of the column), say. ``None``: nothing of this mechanic's applies there (the card counts
+        its value; ``worth.unseen()`` unseen). The built-in bots (greedy, cautious, the ISMCTS rollouts) ask it for
+        the core's choices: which card of theirs is worst, where to keep a drawn card, whether the discard's top is
+        worth taking (a gain is the card there now less the card put there, both by this); the first mechanic that
+        answers wins. Read only what ``view`` shows. Asked only if overridden (the bots contract,
+        ``tamalou.powers.HINT_CONTRACT`` 4)."""
         return None
 
     # ---------------------------------------------------------------- undoing a refused action

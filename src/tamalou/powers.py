@@ -72,8 +72,9 @@ TURN_TAKEN = "turn-taken"
 #: The version of the bots contract: ``CardWorth``, ``CardPower.hint`` / ``next_hint``, ``Mechanic.hint`` and
 #: what bots do with them (``hinted_use``, ``hinted_next``, ``hinted_move``). A change that would break hints
 #: written against them raises it. 1: ``hint(view, action)``; 2: ``hint(view, action, worth)`` and
-#: ``next_hint`` (docs/write-a-power.md); 3: ``Mechanic.hint`` for a mechanic's moves (docs/write-a-mechanic.md).
-HINT_CONTRACT = 3
+#: ``next_hint`` (docs/write-a-power.md); 3: ``Mechanic.hint`` for a mechanic's moves (docs/write-a-mechanic.md);
+#: 4: ``Mechanic.place_worth``, what a card adds where it would lie, for the core's draw, keep and replace choices.
+HINT_CONTRACT = 4
 
 
 class CardWorth(Protocol):

@@ -130,4 +130,4 @@ def test_hinted_move_plays_the_best_hint_above_0_else_passes() -> None:
     # The first mechanic with an opinion on an action is the one heard; ties go to the first action listed.
     assert hinted_move([Opinions(french, {b: -5.0}), first], view, [a, b], worth) == a
     assert hinted_move([Opinions(french, {a: 1.0, b: 1.0})], view, [a, b], worth) == a
-    assert HINT_CONTRACT == 3
+    assert HINT_CONTRACT == 4

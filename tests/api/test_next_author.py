@@ -9,6 +9,7 @@ first, ``discard`` bottom first. French shows each player their slots 0 and 1 at
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -278,3 +279,81 @@ def test_the_bots_calling_level_is_a_setting() -> None:
             game.apply(bot.act(game.view(0), game.legal_actions(0)))
         chosen = bot.act(game.view(0), game.legal_actions(0))
         assert isinstance(chosen, tamalou.Call) is calls
+
+
+# ------------------------------------------------------------------ the bots keep a card where it completes a column
+
+COLUMNS = '''
+"""Columns of one rank cancel: in a grid of 2 rows, a full column whose cards share a rank scores 0."""
+import tamalou
+
+
+class Columns(tamalou.Mechanic):
+    name = "columns"
+
+    def place_worth(self, view, slot, card, worth):
+        columns = view.grid[1]
+        mine = view.hands[view.player]
+        other = next((s for s in mine if s.slot % columns == slot % columns and s.slot != slot), None)
+        if card is None or other is None or other.card is None or other.card[:-1] != card[:-1]:
+            return None                                  # no column completed: the card counts its value
+        return -worth.value(other.card)                  # the column cancels: its other card no longer counts
+
+
+@tamalou.hookimpl
+def tamalou_mechanics():
+    return [Columns]
+
+
+@tamalou.hookimpl
+def tamalou_round_scores(variant, tally, winners):
+    rows, columns = variant.rules.deal.grid
+    scores = []
+    for total, layout in zip(tally.totals, tally.layouts):
+        for c in range(columns):
+            cells = [layout[c + r * columns] if c + r * columns < len(layout) else None for r in range(rows)]
+            if None not in cells and len({card[:-1] for card in cells}) == 1:
+                total -= sum(tamalou.card_value(variant, card) for card in cells)
+        scores.append(total)
+    return scores
+'''
+
+GRID = "[rules.deal]\ngrid = [2, 2]\nfirst_player = 0\n[rules.matching]\nenabled = false\n"
+
+#: Seat 0 sees its top row, 9S (above its slot 2) and 2S; it draws the 9 of hearts. Kept in slot 2, below the 9S,
+#: it cancels the column: 9 + 9 count 0, a gain of the unseen card there plus 9 (the 9H, worth -9 where it lies).
+#: Counted at their values alone, no slot gains from a 9: the bots throw it.
+COLUMN_DEAL = {
+    "hands": [["9S", "2S", "KC", "QD"], ["4D", "5D", "6D", "7D"]],
+    "stock": ["9H", "5C", "6C"],
+    "discard": ["3D"],
+}
+
+
+def test_the_bots_keep_a_card_where_a_mechanic_says_it_is_worth_more(tmp_path: Path) -> None:
+    """``Mechanic.place_worth`` (the bots contract): the greedy and cautious bots and the ISMCTS rollouts keep the
+    drawn 9H in slot 2, completing the column of the 9S; with the same scoring but no hint (the method renamed),
+    each throws it, as it counts each card at its value."""
+    from tamalou.bots import CautiousBot, GreedyBot
+    from tamalou.bots.ismcts import RolloutPolicy
+
+    hinted = house_rules(tmp_path, "columns", COLUMNS, f'extends = "french"\n{GRID}')
+    blind = house_rules(
+        tmp_path, "columns_blind", COLUMNS.replace("def place_worth", "def _place_worth"), f'extends = "french"\n{GRID}'
+    )
+    for variant, kept in ((hinted, tamalou.Replace(0, 2)), (blind, tamalou.Discard(0))):
+        for bot in (GreedyBot(0, variant), CautiousBot(0, variant)):
+            game = tamalou.new_game(variant, 2, deal=COLUMN_DEAL, first_player=0)
+            game.apply(Draw(0, "stock"))
+            assert bot.act(game.seat_view(0), game.legal_actions(0)) == kept, (variant.name, bot)
+        g = round_of(tamalou.new_game(variant, 2, deal=COLUMN_DEAL, first_player=0))
+        g.apply(Draw(0, "stock"))
+        policy = RolloutPolicy(g.rb, random.Random(0))
+        assert policy.choose(g, 0, g.legal_actions(0)) == kept, variant.name
+    # the rule itself: the column of two 9s scores 0 at the end
+    game = tamalou.new_game(hinted, 2, deal=COLUMN_DEAL, first_player=0)
+    g = round_of(game)
+    game.apply(Draw(0, "stock"))
+    game.apply(tamalou.Replace(0, 2))
+    scenario.play_out(g)  # nobody calls: quiet turns until the stock runs out
+    assert game.result().scores[0] == 2 + 10  # 9S and 9H cancel: 2S and QD count

@@ -873,3 +873,36 @@ def test_a_command_that_needs_a_missing_extra_says_which_in_one_line(
     monkeypatch.setattr(commands, "app", broken)
     with pytest.raises(ImportError, match="nowhere"):
         cli.main()
+
+
+def test_simulate_columns_follow_the_ruleset(tmp_path: Path) -> None:
+    """A ruleset without a call nor matching, whose rounds end by a last lap (``plugins_for_tests.low_lap``): no
+    call nor match columns, and who ended the rounds by a last lap (and won); French keeps its call columns."""
+    (tmp_path / "laps.toml").write_text(
+        'name = "laps"\nextends = "french"\nplugins = ["plugins_for_tests.low_lap"]\n'
+        "[rules.call]\nenabled = false\n[rules.matching]\nenabled = false\n",
+        encoding="utf-8",
+    )
+    result = run("simulate", str(tmp_path / "laps.toml"), "-n", "6", "--bots", "greedy,cautious", "--backend", "inline")
+    assert_clean_exit(result, 0)
+    out = result.output
+    assert "last laps" in out and "rounds ended by a last lap (no call)" in out
+    assert "call %" not in out and "calls" not in out and "matched" not in out and "right matches" not in out
+    from tamalou.simulation import simulate
+
+    report = simulate(tmp_path / "laps.toml", ["greedy", "cautious"], games=6, players=2, backend="inline")
+    assert not report.calls_possible and not report.matching
+    assert report.rounds.last_laps == report.rounds.reasons.get("low", 0) == 6
+    assert sum(s.last_laps for s in report.rounds.by_seat) == 6 and report.rounds.calls == 0
+    french = run("simulate", "-n", "3", "--bots", "greedy", "--backend", "inline").output
+    assert "call %" in french and "last laps" not in french
+
+
+def test_the_result_table_says_how_a_slot_was_emptied_in_the_rulesets_words() -> None:
+    """The caption of an empty slot says what emptied it, in the words of the mechanics whose rules empty slots
+    (``Mechanic.emptied_words``): matching's "matched away"; neutral words without such a mechanic."""
+    from tamalou.cli.result_tables import emptied_words
+
+    assert emptied_words(tamalou.round_of(tamalou.new_game("french", 2, seed=1))) == "its card was matched away"
+    quiet = tamalou.variant_from_toml('name = "no-match"\nextends = "french"\n[rules.matching]\nenabled = false\n')
+    assert emptied_words(tamalou.round_of(tamalou.new_game(quiet, 2, seed=1))) == "its card left the layout"

@@ -134,7 +134,11 @@ class CautiousBot(ViewReader):
         if discard is not None and top is not None:
             worst = self._own_worst(view, est)
             v = self.value(top)
-            if worst is not None and worst[0] - v >= 4 and v <= est - 1:
+            if self.facts.placing:  # where the top would lie, as the mechanics count it
+                placed = self.best_place(view, top, (s.slot for s in view.hands[view.player]))
+                if placed is not None and placed[0] >= 4:
+                    return discard
+            elif worst is not None and worst[0] - v >= 4 and v <= est - 1:
                 return discard
         if stock is not None:
             return stock
@@ -150,8 +154,20 @@ class CautiousBot(ViewReader):
             return discard or mine[0]
         v = self.value(held)
         me = view.player
-        if discard is not None and any(s.card is not None and self._same_kind(s.card, held) for s in view.hands[me]):
+        own = view.hands[me]
+        if (
+            self.facts.can_match
+            and discard is not None
+            and any(s.card is not None and self._same_kind(s.card, held) for s in own)
+        ):
             return discard  # throw it, then match the one we hold
+        if self.facts.placing:  # where the cards lie counts (the mechanics' place_worth)
+            placed = self.best_place(view, held, replaces)
+            if placed is None:
+                return discard or mine[0]
+            if discard is None or placed[0] >= self.MIN_GAIN:
+                return replaces[placed[1]]
+            return discard
         best: tuple[float, int, int] | None = None
         for s in view.hands[me]:
             if s.slot not in replaces:

@@ -44,6 +44,7 @@ class Facts:
         "hinting",
         "kinds",
         "opponents",
+        "placing",
         "rb",
         "same_pairs",
         "threshold",
@@ -78,6 +79,8 @@ class Facts:
         self.opponents = self.can_match and rb.variant.rules.matching.opponents
         #: The mechanics that give hints for their moves (``Mechanic.hint``), in their order.
         self.hinting: tuple[Mechanic, ...] = tuple(m for m in rb.mechanics if overrides(m, "hint"))
+        #: The mechanics that say what a card adds where it would lie (``Mechanic.place_worth``), in their order.
+        self.placing: tuple[Mechanic, ...] = tuple(m for m in rb.mechanics if overrides(m, "place_worth"))
 
     def deck(self, players: int) -> DeckFacts:
         """The deck of a table of ``players``: the nearest count the ruleset allows for another (a bot never

@@ -282,6 +282,9 @@ class GreedyBot(ViewReader):
         from_stock = None if stock is None else self._stock_gain(view, worst[0])
         top = view.discard_top
         from_discard = None if discard is None or top is None else worst[0] - self.facts.values[top]
+        if from_discard is not None and self.facts.placing:  # where the top would lie, as the mechanics count it
+            placed = self.best_place(view, top, (s.slot for s in view.hands[view.player]))
+            from_discard = None if placed is None else placed[0]
         if passing is not None and max(g for g in (from_stock, from_discard, 0.0) if g is not None) <= 0:
             return passing  # a second draw would gain nothing
         if from_discard is not None and (from_stock is None or from_discard > from_stock):
@@ -304,12 +307,17 @@ class GreedyBot(ViewReader):
         h = values[held]
         own = view.hands[view.player]
         best: tuple[float, int] | None = None
+        worth = self.card_worth(view) if self.facts.placing else None
         for s in own:
             slot, card = s.slot, s.card
             if slot not in replaces:
                 continue
             # The card replaced goes to the discard: a known card of its kind may follow it.
-            gain = est - h if card is None else values[card] - h + self._match_gain(own, card, slot)
+            if worth is not None:  # where the cards lie counts (the mechanics' place_worth)
+                gain = self.placed(view, slot, card, worth) - self.placed(view, slot, held, worth)
+                gain += 0.0 if card is None else self._match_gain(own, card, slot)
+            else:
+                gain = est - h if card is None else values[card] - h + self._match_gain(own, card, slot)
             if best is None or gain > best[0]:
                 best = (gain, slot)
         if best is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ..actions import Action, Give, Power
@@ -97,6 +98,30 @@ class ViewReader:
     def card_worth(self, view: SeatView) -> ViewWorth:
         """The cards as this seat counts them, for a power's hints (``tamalou.powers.CardWorth``)."""
         return ViewWorth(self, view)
+
+    def placed(self, view: SeatView, slot: int, card: str | None, worth: ViewWorth) -> float:
+        """What ``card`` (``None``: unseen) adds lying in the seat's ``slot``: the first answer of the ruleset's
+        mechanics' ``place_worth`` (the bots contract), else its value (``worth.unseen()`` unseen)."""
+        for m in self.facts.placing:
+            answer = m.place_worth(view, slot, card, worth)
+            if answer is not None:
+                return float(answer)
+        return worth.unseen() if card is None else worth.value(card)
+
+    def best_place(self, view: SeatView, card: str | None, slots: Iterable[int]) -> tuple[float, int] | None:
+        """Where among the seat's ``slots`` keeping ``card`` gains the most, by the mechanics' ``place_worth``:
+        ``(gain, slot)``, the gain being what the card there adds less what ``card`` would (the first slot on
+        ties); ``None`` without a slot."""
+        worth = self.card_worth(view)
+        allowed = set(slots)
+        best: tuple[float, int] | None = None
+        for s in view.hands[view.player]:
+            if s.slot not in allowed:
+                continue
+            gain = self.placed(view, s.slot, s.card, worth) - self.placed(view, s.slot, card, worth)
+            if best is None or gain > best[0]:
+                best = (gain, s.slot)
+        return best
 
     def hinted(self, view: SeatView, mine: list[Action]) -> Action | None:
         """The move the ruleset's mechanics hint at among ``mine`` (``Mechanic.hint``, ``hinted_move``), or

@@ -41,8 +41,15 @@ def result_table(result: Result, game: Round, names: list[str], title: str = "Re
             ", ".join(marks),
         )
     if empty:
-        table.caption = f"{EMPTY} an empty slot (its card matched away)"
+        table.caption = f"{EMPTY} an empty slot ({emptied_words(game)})"
     return table
+
+
+def emptied_words(game: Round) -> str:
+    """How a slot of ``game`` came to be empty, in the words of the mechanics whose rules empty slots
+    (``Mechanic.emptied_words``: "its card was matched away"); neutral words when none says."""
+    words = [m.emptied_words for m in game.rb.mechanics if m.emptied_words]
+    return f"its card was {' or '.join(words)}" if words else "its card left the layout"
 
 
 def match_table(result: MatchResult, names: list[str]) -> Table:

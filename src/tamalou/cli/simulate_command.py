@@ -275,6 +275,11 @@ def pct(rate: float | None) -> str:
     return "-" if rate is None else f"{rate:.1%}"
 
 
+def _laps(laps: int, won: int) -> str:
+    """Rounds ended by a last lap, and the share of them won: ``12 (58 %)``."""
+    return f"{laps} ({pct(won / laps)})" if laps else "0"
+
+
 def num(x: float | None, digits: int = 1) -> str:
     return "-" if x is None else f"{x:.{digits}f}"
 
@@ -306,41 +311,40 @@ def print_report(out: Console, r: SimulationReport) -> None:
     say(f"{run.seconds:.2f} s, {speed} {what}/s ({run.backend}, {workers}), {num(rs.actions.mean)} actions/{per}")
     if r.matches is not None:
         say(f"{rs.rounds} rounds, {num(r.matches.rounds.mean, 2)} per match ({r.matches.form})")
-    say("place: mean place (1 + players ranked ahead); total: mean card total; call %: calls the caller won")
-    seats = result_table(
-        "Rounds by seat" if is_match else "Seats",
-        "seat", "bot", "win %", "place", "total", "calls", "call %", "matched", "missed",
-    )  # fmt: skip
+    # The columns follow the ruleset: calls where a player may call, matches where matching is played, the rounds a
+    # seat ended by a last lap (no call) where some did.
+    calls, matching, laps = r.calls_possible, r.matching, rs.last_laps > 0
+    legend = ["place: mean place (1 + players ranked ahead)", "total: mean card total"]
+    if calls:
+        legend.append("call %: calls the caller won")
+    if laps:
+        legend.append("last laps: rounds it ended by a last lap (won %)")
+    say("; ".join(legend))
+    heads = ["seat", "bot", "win %", "place", "total"]
+    heads += ["calls", "call %"] if calls else []
+    heads += ["last laps"] if laps else []
+    heads += ["matched", "missed"] if matching else []
+    seats = result_table("Rounds by seat" if is_match else "Seats", *heads)
     for p, s in enumerate(rs.by_seat):
-        seats.add_row(
-            seat(p),
-            s.bot,
-            pct(s.win_rate),
-            num(s.mean_place, 2),
-            num(s.total.mean),
-            str(s.calls),
-            pct(s.call_success),
-            str(s.matched),
-            str(s.missed),
-        )
+        row = [seat(p), s.bot, pct(s.win_rate), num(s.mean_place, 2), num(s.total.mean)]
+        row += [str(s.calls), pct(s.call_success)] if calls else []
+        row += [_laps(s.last_laps, s.last_laps_won)] if laps else []
+        row += [str(s.matched), str(s.missed)] if matching else []
+        seats.add_row(*row)
     out.print(seats)
     if len(rs.by_bot) > 1:
-        bots = result_table(
-            "Bots (matched, missed: per round)",
-            "bot", "seats", "win %", "place", "total", "p10-p90", "call %", "matched", "missed",
-        )  # fmt: skip
+        heads = ["bot", "seats", "win %", "place", "total", "p10-p90"]
+        heads += ["call %"] if calls else []
+        heads += ["last laps"] if laps else []
+        heads += ["matched", "missed"] if matching else []
+        bots = result_table("Bots (matched, missed: per round)" if matching else "Bots", *heads)
         for name, s in rs.by_bot.items():
-            bots.add_row(
-                name,
-                " ".join(seat(p) for p in s.seats),
-                pct(s.win_rate),
-                num(s.mean_place, 2),
-                num(s.total.mean),
-                spread(s.total),
-                pct(s.call_success),
-                num(s.matched / s.rounds, 2),
-                num(s.missed / s.rounds, 2),
-            )
+            row = [name, " ".join(seat(p) for p in s.seats), pct(s.win_rate), num(s.mean_place, 2)]
+            row += [num(s.total.mean), spread(s.total)]
+            row += [pct(s.call_success)] if calls else []
+            row += [_laps(s.last_laps, s.last_laps_won)] if laps else []
+            row += [num(s.matched / s.rounds, 2), num(s.missed / s.rounds, 2)] if matching else []
+            bots.add_row(*row)
         out.print(bots)
     if r.matches is not None:
         matches = result_table(
@@ -361,10 +365,15 @@ def print_report(out: Console, r: SimulationReport) -> None:
     for label, d in (("turns", rs.turns), ("actions", rs.actions)):
         q = d.percentiles
         rounds.add_row(label, num(d.mean, 2), f"mean; p10 {q[10]}, median {q[50]}, p90 {q[90]}" if q else "mean")
-    rounds.add_row("right matches", num(rs.matched_per_round, 2), "mean")
-    rounds.add_row("missed matches", num(rs.missed_per_round, 2), "mean")
+    if r.matching:
+        rounds.add_row("right matches", num(rs.matched_per_round, 2), "mean")
+        rounds.add_row("missed matches", num(rs.missed_per_round, 2), "mean")
     rounds.add_row("penalty cards", num(rs.penalties_per_round, 2), "mean")
-    rounds.add_row("calls", str(rs.calls), f"rounds; the caller won {pct(rs.call_success)} of them")
+    if r.calls_possible:
+        rounds.add_row("calls", str(rs.calls), f"rounds; the caller won {pct(rs.call_success)} of them")
+    if rs.last_laps:
+        won = pct(rs.last_laps_won / rs.last_laps)
+        rounds.add_row("last laps", str(rs.last_laps), f"rounds ended by a last lap (no call); its player won {won}")
     fair = pct(1 / r.players)
     rounds.add_row("first player won", pct(rs.first_player_win_rate), f"of the rounds; 1/players: {fair}")
     out.print(rounds)

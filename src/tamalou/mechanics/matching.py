@@ -90,6 +90,7 @@ class WindowState(MatchingState):
 class Matching(Mechanic):
     name = "matching"
     order = 10
+    emptied_words = "matched away"
 
     def __init__(self, variant: Variant) -> None:
         super().__init__(variant)

@@ -83,6 +83,11 @@ def _round(tally: Tally, game: Any, bots: list[BotLike]) -> None:
         tally.calls[caller] += 1
         if caller in winners:
             tally.calls_won[caller] += 1
+    ender = game.last_lap
+    if ender is not None:
+        tally.last_laps[ender] += 1
+        if ender in winners:
+            tally.last_laps_won[ender] += 1
 
 
 def run_chunk(

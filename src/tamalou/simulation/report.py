@@ -119,6 +119,8 @@ class Side(Model):
     calls: int
     calls_won: int = Field(description="Calls after which the caller was among the winners.")
     call_success: float | None = Field(description="calls_won / calls (None without a call).")
+    last_laps: int = Field(0, description="Rounds it ended by beginning a last lap, without a call.")
+    last_laps_won: int = Field(0, description="Of those, rounds it won.")
     matched: int = Field(description="Right matches it made.")
     missed: int = Field(description="Wrong matches it tried.")
     late: int = Field(description="Right cards it threw too late.")
@@ -134,6 +136,8 @@ class RoundStats(Model):
     calls: int = Field(description="Rounds with a call.")
     calls_won: int = Field(description="Rounds whose caller was among the winners.")
     call_success: float | None = Field(description="calls_won / calls: the caller's win rate.")
+    last_laps: int = Field(0, description="Rounds ended by a last lap begun without a call (Result.last_lap).")
+    last_laps_won: int = Field(0, description="Of those, rounds whose last lap's player was among the winners.")
     matched: int
     missed: int
     late: int
@@ -192,6 +196,8 @@ class SimulationReport(Model):
     games: int = Field(description="Games played (whole matches for a ruleset of several rounds).")
     seed: int
     form: str = Field(description="rules.rounds.form: 'single', or the form of the matches.")
+    calls_possible: bool = Field(True, description="Whether the ruleset has a call (rules.call.enabled).")
+    matching: bool = Field(True, description="Whether the ruleset has matching (rules.matching.enabled).")
     rounds: RoundStats
     matches: MatchStats | None
     run: RunInfo

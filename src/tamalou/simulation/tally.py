@@ -39,6 +39,9 @@ class Tally:
         self.scores: list[dict[int, int]] = [{} for _ in range(n)]
         self.calls = [0] * n
         self.calls_won = [0] * n
+        #: Rounds each seat ended by beginning a last lap (``Round.last_lap``: no call), and of those, won.
+        self.last_laps = [0] * n
+        self.last_laps_won = [0] * n
         self.events = {t: [0] * n for t in _COUNTED}
         self.first_wins = 0
         self.no_winner = 0
@@ -63,6 +66,8 @@ class Tally:
             self.wins[p] += o.wins[p]
             self.calls[p] += o.calls[p]
             self.calls_won[p] += o.calls_won[p]
+            self.last_laps[p] += o.last_laps[p]
+            self.last_laps_won[p] += o.last_laps_won[p]
             self.match_wins[p] += o.match_wins[p]
             for k in range(n):
                 self.places[p][k] += o.places[p][k]
@@ -103,6 +108,8 @@ def _side(t: Tally, seats: list[int], bot: str) -> Side:
         _add_hist(scores, t.scores[p])
     calls = sum(t.calls[p] for p in seats)
     calls_won = sum(t.calls_won[p] for p in seats)
+    last_laps = sum(t.last_laps[p] for p in seats)
+    last_laps_won = sum(t.last_laps_won[p] for p in seats)
     ev = {k: sum(t.events[k][p] for p in seats) for k in _COUNTED}
     return Side(
         bot=bot,
@@ -117,6 +124,8 @@ def _side(t: Tally, seats: list[int], bot: str) -> Side:
         calls=calls,
         calls_won=calls_won,
         call_success=calls_won / calls if calls else None,
+        last_laps=last_laps,
+        last_laps_won=last_laps_won,
         matched=ev["matched"],
         missed=ev["missed"],
         late=ev["late"],
@@ -155,6 +164,7 @@ def tally_report(v: Variant, seats: list[str], seed: int, t: Tally, run: RunInfo
     groups = _by_bot(seats)
     rounds = t.rounds
     calls, calls_won = sum(t.calls), sum(t.calls_won)
+    last_laps, last_laps_won = sum(t.last_laps), sum(t.last_laps_won)
     ev = {k: sum(t.events[k]) for k in _COUNTED}
     round_stats = RoundStats(
         rounds=rounds,
@@ -163,6 +173,8 @@ def tally_report(v: Variant, seats: list[str], seed: int, t: Tally, run: RunInfo
         calls=calls,
         calls_won=calls_won,
         call_success=calls_won / calls if calls else None,
+        last_laps=last_laps,
+        last_laps_won=last_laps_won,
         matched=ev["matched"],
         missed=ev["missed"],
         late=ev["late"],
@@ -194,6 +206,8 @@ def tally_report(v: Variant, seats: list[str], seed: int, t: Tally, run: RunInfo
         games=t.games,
         seed=seed,
         form=form,
+        calls_possible=v.rules.call.enabled,
+        matching=v.rules.matching.enabled,
         rounds=round_stats,
         matches=match_stats,
         run=run,

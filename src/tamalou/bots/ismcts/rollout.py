@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterable
 
 from ...actions import Action, Call, Discard, Draw, Give, MatchAction, Pass, Power, Replace, Tick
 from ...engine.round import Round
@@ -36,6 +37,8 @@ class RolloutPolicy:
         self.hinted = {name: power for name, power in rb.powers.items() if power.hints}
         #: The mechanics that give hints for their moves (``Mechanic.hint``), in their order (the ruleset's facts).
         self.hinting = facts_of(rb).hinting
+        #: The mechanics that say what a card adds where it lies (``Mechanic.place_worth``), in their order.
+        self.placing = facts_of(rb).placing
         values = [rb.value(c) for c in rb.one_deck]  # (one deck's mean is every table's)
         self.mean = sum(values) / max(1, len(values))
         #: The total at or under which a player of the rollouts calls (the bot's ``call_at``, else the threshold).
@@ -66,6 +69,29 @@ class RolloutPolicy:
             w = value[c] if knowers[c] >> p & 1 else mean
             if best is None or w > best[0]:
                 best = (w, s)
+        return best
+
+    def best_place(self, g: Round, p: int, card: int, slots: Iterable[int]) -> tuple[float, int] | None:
+        """Where among ``p``'s ``slots`` keeping ``card`` gains the most, by the mechanics' ``place_worth`` read from
+        ``p``'s view (the bots contract): ``(gain, slot)``, the card there less ``card`` (``None``: no slot)."""
+        view = g.seat_view(p)
+        worth = GameWorth(self, g, p)
+        shown = g.text[card] if g.knowers[card] >> p & 1 else None
+
+        def placed(slot: int, text: str | None) -> float:
+            for m in self.placing:
+                answer = m.place_worth(view, slot, text, worth)
+                if answer is not None:
+                    return float(answer)
+            return worth.unseen() if text is None else worth.value(text)
+
+        best: tuple[float, int] | None = None
+        for s in view.hands[p]:
+            if s.slot not in slots:
+                continue
+            gain = placed(s.slot, s.card) - placed(s.slot, shown)
+            if best is None or gain > best[0]:
+                best = (gain, s.slot)
         return best
 
     def same(self, g: Round, a: int, b: int) -> bool:
@@ -175,9 +201,14 @@ class RolloutPolicy:
         if call is not None and ((stock is None and discard is None) or self._should_call(g, p)):
             return call
         if discard is not None and g.discard:
-            worst = self.worst(g, p)
-            if worst is not None and worst[0] - g.value[g.discard[-1]] >= 3:
-                return discard
+            if self.placing:  # where the top would lie, as the mechanics count it
+                placed = self.best_place(g, p, g.discard[-1], range(len(g.hands[p])))
+                if placed is not None and placed[0] >= 3:
+                    return discard
+            else:
+                worst = self.worst(g, p)
+                if worst is not None and worst[0] - g.value[g.discard[-1]] >= 3:
+                    return discard
         return stock or discard or passing or mine[0]
 
     def _hold(self, g: Round, p: int, mine: list[Action]) -> Action:
@@ -191,6 +222,11 @@ class RolloutPolicy:
         held = g.held
         if held == NO_CARD or not replaces:
             return discard or mine[0]
+        if self.placing:  # where the cards lie counts (the mechanics' place_worth)
+            placed = self.best_place(g, p, held, replaces)
+            if placed is None:
+                return discard or mine[0]
+            return replaces[placed[1]] if discard is None or placed[0] > 0.5 else discard
         h = g.value[held]
         worst: tuple[float, int] | None = None
         value, knowers, mean = g.value, g.knowers, self.mean
