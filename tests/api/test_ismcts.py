@@ -14,7 +14,7 @@ import pytest
 import tamalou
 from tamalou import Action, Draw, Replace, Round
 from tamalou.bots import BUILTIN_BOTS, GreedyBot, RandomBot, make_bot, play_game
-from tamalou.bots.ismcts import ANCHOR, BUDGET, SEARCHED, Determinizer, ISMCTSBot
+from tamalou.bots.ismcts import ANCHOR, BUDGET, CPU_LIMIT, SEARCHED, Determinizer, ISMCTSBot
 from tamalou.engine import new_round
 from tamalou.verify import exchange_faces
 from tamalou.views import SeatView
@@ -207,18 +207,58 @@ def test_a_budget_of_moves_or_seconds_ends_a_search() -> None:
         bot.act(view, legal)
         return bot
 
-    free = search(budget=None)
+    free = search(budget=None, cpu=None)
     assert free.last_iterations == 200 and free.last_moves > 4000  # what 200 iterations cost here
-    assert ISMCTSBot().budget == BUDGET == 8000 and ISMCTSBot().seconds is None
+    assert ISMCTSBot().budget == BUDGET == 8000 and ISMCTSBot().seconds is None and ISMCTSBot().cpu == CPU_LIMIT
     bounded = search(budget=2000)
     assert 2000 <= bounded.last_moves < 2000 + bounded.rollout_limit
     assert 0 < bounded.last_iterations < 200
     assert sum(n for n, _ in bounded.last_search.values()) == bounded.last_iterations
     again = search(budget=2000)
     assert again.last_search == bounded.last_search  # a count, not a clock: the same search
-    for bad in ({"budget": 0}, {"seconds": 0.0}, {"seconds": -1.0}):
+    assert not bounded.last_limited and not again.last_limited and bounded.limited == 0
+    for bad in ({"budget": 0}, {"seconds": 0.0}, {"seconds": -1.0}, {"cpu": 0.0}):
         with pytest.raises(ValueError, match=next(iter(bad))):
             ISMCTSBot(**bad)
+
+
+#: A plugin whose every turn costs CPU time (a hook that computes a long while): a search's moves are slow.
+SLOW_TURNS = """
+import tamalou
+
+
+class SlowTurns(tamalou.Mechanic):
+    name = "slow_turns"
+
+    def turn_began(self, g, p, events):
+        sum(range(40_000))  # about a millisecond of CPU at each turn
+
+
+@tamalou.hookimpl
+def tamalou_mechanics():
+    return [SlowTurns]
+"""
+
+
+def test_a_cpu_limit_bounds_a_decision_whatever_the_moves_cost(tmp_path: Path) -> None:
+    """``cpu`` (default ``CPU_LIMIT``, 0.25 s) is a hard limit in CPU seconds: with turns that cost a millisecond
+    each, the budget of 8,000 moves would take seconds; the limit stops the search (``last_limited``), within a
+    sample too, and the bot plays a listed move. A tiny limit stops it at once: the fallback's move."""
+    (tmp_path / "slow_turns.py").write_text(SLOW_TURNS, encoding="utf-8")
+    (tmp_path / "slow.toml").write_text('extends = "french"\nplugins = ["slow_turns"]\n', encoding="utf-8")
+    variant = tamalou.load_variant(tmp_path / "slow.toml")
+    game = tamalou.new_game(variant, players=4, seed=5)
+    p = game.current_player
+    bot = ISMCTSBot(seed=1)
+    bot.setup(variant, p)
+    start = time.process_time()
+    chosen = bot.act(game.seat_view(p), game.legal_actions(p))
+    spent = time.process_time() - start
+    assert chosen in game.legal_actions(p) and bot.last_limited and bot.limited == 1
+    assert spent < CPU_LIMIT + 0.2 and bot.last_moves < BUDGET
+    tiny = ISMCTSBot(seed=1, cpu=1e-6)
+    tiny.setup(variant, p)
+    assert tiny.act(game.seat_view(p), game.legal_actions(p)) in game.legal_actions(p) and tiny.last_limited
 
 
 @pytest.mark.timing

@@ -3,6 +3,7 @@ turn, on the games of ``simulate``'s seeds; its score is its share of the wins, 
 
 from __future__ import annotations
 
+import math
 import re
 import shlex
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 import tamalou
 from tamalou.bots import make_bot, play_game
 from tamalou.simulation import bot_seed, game_seed, tournament
+from tamalou.simulation.strength import bradley_terry
 
 
 def test_lines_scores_and_verdicts() -> None:
@@ -31,6 +33,24 @@ def test_lines_scores_and_verdicts() -> None:
         assert line.verdict == expected
         assert line.moves > 0 and line.seconds_per_move is not None and line.slowest_move is not None
     assert report.lines[1].verdict == "weaker"  # random play against greedy bots
+    for line in report.lines:  # the rating: its interval holds it, and a weaker score is a lower rating
+        assert line.rating.n == 40 and line.rating.low <= line.rating.value <= line.rating.high
+    assert report.lines[1].rating.high < 0 and report.lines[1].rating.value < report.lines[0].rating.value
+
+
+def test_the_rating_is_the_bradley_terry_logit_of_the_comparisons_won() -> None:
+    """A bot that finishes ahead of a field seat as often as behind it rates 0; 64 % of its comparisons won: +100
+    Elo (400 log10(0.64 / 0.36)); its interval comes from the spread of the games; one game each way, and none."""
+    even = bradley_terry([0.0, 1.0, 0.5, 0.5])
+    assert even.value == pytest.approx(0.0) and even.low == pytest.approx(-even.high) and even.n == 4
+    strong = bradley_terry([0.64] * 10 + [0.6, 0.68])
+    assert strong.value == pytest.approx(400 * math.log10(0.64 / 0.36), abs=0.5) and 90 < strong.low < strong.high < 110
+    assert bradley_terry([1.0]).value == pytest.approx(0.0)  # one game, held half a game off: no lead yet
+    assert bradley_terry([1.0, 1.0]).value == pytest.approx(400 * math.log10(0.75 / 0.25))  # held half a game off
+    assert bradley_terry([]).value is None
+    # greedy against a field of random bots: ahead of most of them
+    line = tournament("french", "greedy", against="random", games=30, workers=1).lines[0]
+    assert line.rating.low is not None and line.rating.low > 200
 
 
 def test_each_game_is_simulates_game_with_the_bot_at_seat_i_mod_players() -> None:
@@ -67,11 +87,14 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 _ROW = re.compile(r"^\| (\S+) \| (\S+) \| ([\d.]+%) \[([\d.]+%), ([\d.]+%)\] \| (\w+) \|", re.M)
 
 
-def _the_page() -> tuple[dict[str, Any], dict[tuple[str, str], tuple[str, ...]]]:
-    """docs/bots.md's tournament: its command's options, and its table's rows by (ruleset, bot)."""
+def _the_page(which: int = 0) -> tuple[dict[str, Any], dict[tuple[str, str], tuple[str, ...]]]:
+    """docs/bots.md's tournament number ``which`` (0: the first): its command's options, and the rows of the table
+    after it (up to the next command) by (ruleset, bot)."""
     text = (DOCS / "bots.md").read_text(encoding="utf-8")
-    found = re.search(r"^\$ tamalou tournament (.*)$", text, re.M)
-    assert found, "docs/bots.md shows no tamalou tournament command"
+    commands = list(re.finditer(r"^\$ tamalou tournament (.*)$", text, re.M))
+    assert len(commands) > which, "docs/bots.md shows no such tamalou tournament command"
+    found = commands[which]
+    end = commands[which + 1].start() if which + 1 < len(commands) else len(text)
     args = shlex.split(found.group(1))
     options: dict[str, Any] = {"rulesets": [args[0]], "bots": "", "against": "greedy", "games": 400}
     for flag, value in zip(args[1::2], args[2::2], strict=True):
@@ -79,7 +102,7 @@ def _the_page() -> tuple[dict[str, Any], dict[tuple[str, str], tuple[str, ...]]]
             options["rulesets"].append(value)
         else:
             options[{"-b": "bots", "--bots": "bots", "--against": "against", "-n": "games"}[flag]] = value
-    rows = {(m[0], m[1]): tuple(m[2:]) for m in _ROW.findall(text)}
+    rows = {(m[0], m[1]): tuple(m[2:]) for m in _ROW.findall(text[found.end() : end])}
     return options, rows
 
 
@@ -105,3 +128,22 @@ def test_the_table_of_docs_bots_md_is_what_its_command_prints() -> None:
     _, low, high, _ = rows["cabo", "ismcts"]
     assert small.score.low is not None and small.score.high is not None
     assert small.score.low <= float(high.rstrip("%")) / 100 and float(low.rstrip("%")) / 100 <= small.score.high
+
+
+_RATING = re.compile(r"^\| (\S+) \| (\S+) \| [^|]+ \| \w+ \| ([+-]\d+) \[([+-]\d+),([+-]\d+)\] \|", re.M)
+
+
+@pytest.mark.deep  # 1,600 games of the quick bots: half a minute
+def test_the_rating_table_of_docs_bots_md_is_what_its_command_prints() -> None:
+    """The second tournament of docs/bots.md (the quick bots, with their ratings): the same figures, to the digit."""
+    options, rows = _the_page(1)
+    bots = options["bots"].split(",")
+    assert {(r, b) for r in options["rulesets"] for b in bots} == set(rows)
+    text = (DOCS / "bots.md").read_text(encoding="utf-8")
+    ratings = {(m[0], m[1]): tuple(m[2:]) for m in _RATING.findall(text)}
+    report = tournament(options["rulesets"], bots, against=options["against"], games=int(options["games"]))
+    for line in report.lines:
+        shown = rows[line.ruleset, line.bot]
+        assert shown == (_pct(line.score.value), _pct(line.score.low), _pct(line.score.high), line.verdict), line
+        rating = tuple(f"{x:+.0f}" for x in (line.rating.value, line.rating.low, line.rating.high))
+        assert ratings[line.ruleset, line.bot] == rating, line

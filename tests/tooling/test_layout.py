@@ -38,8 +38,8 @@ def _modules() -> Iterator[ModuleType]:
 
 #: Signals shared inside one package (their names without underscore: the package's modules import them), never
 #: errors for a user: ``verify``'s alarm that stops a game past its time limit (a ``BaseException``, so that no
-#: ``except Exception`` of a plugin swallows it).
-PACKAGE_SIGNALS = {"tamalou.verify.limits.GameTimeout"}
+#: ``except Exception`` of a plugin swallows it), and the search bot's CPU limit reached inside a sample.
+PACKAGE_SIGNALS = {"tamalou.verify.limits.GameTimeout", "tamalou.bots.ismcts.rollout.OutOfTime"}
 
 
 def test_every_public_error_is_declared_in_errors() -> None:

@@ -155,12 +155,11 @@ class CautiousBot(ViewReader):
         v = self.value(held)
         me = view.player
         own = view.hands[me]
-        if (
-            self.facts.can_match
-            and discard is not None
-            and any(s.card is not None and self._same_kind(s.card, held) for s in own)
-        ):
-            return discard  # throw it, then match the one we hold
+        # Throw it, then match the one we hold (also where matching is off: how this bot was measured, docs/bots.md;
+        # a ruleset whose mechanics weigh where cards lie is played by their place_worth instead).
+        matching = self.facts.can_match or not self.facts.placing
+        if matching and discard is not None and any(s.card is not None and self._same_kind(s.card, held) for s in own):
+            return discard
         if self.facts.placing:  # where the cards lie counts (the mechanics' place_worth)
             placed = self.best_place(view, held, replaces)
             if placed is None:

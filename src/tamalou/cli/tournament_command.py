@@ -12,7 +12,7 @@ import typer
 
 from ..bots import BUILTIN_BOTS
 from ..errors import TamalouError
-from ..simulation import SimulationError
+from ..simulation import Estimate, SimulationError
 from ._options import (
     RULE_FAILURE,
     RULESET,
@@ -82,8 +82,9 @@ def tournament(
 
     A bot's score is its share of the wins (a round won with k players counts 1/k); a bot as strong as its field
     scores 1/players. It sits at each seat in turn, the field elsewhere, and every bot plays the same deals
-    (the games of tamalou simulate's seeds). "stronger" and "weaker" say where the interval lies; ms/move is its
-    mean time to choose a move of its own, and the slowest.
+    (the games of tamalou simulate's seeds). "stronger" and "weaker" say where the interval lies; rating is its
+    Bradley-Terry rating against the field in Elo points (the field at 0), with its 95 % interval; ms/move is its
+    mean time to choose a move of its own (the slowest in brackets).
 
     $ tamalou tournament french -b ismcts,cautious -n 400
     $ tamalou tournament french -c cabo -c tamalou-fun -b cautious --against random -p 3
@@ -141,11 +142,13 @@ def tournament(
         f"{games} games a bot and ruleset, {n} players, against {field[0]}, seed {seed}; even: 1/{n} = {1 / n:.1%}",
         soft_wrap=True,
     )
-    table = result_table("Tournament", "ruleset", "bot", "score [95 %]", "verdict", "ms/move", "slowest", left=2)
+    table = result_table("Tournament", "ruleset", "bot", "score [95 %]", "verdict", "rating [95 %]", "ms/move", left=2)
     for line in report.lines:
         speed = "-" if line.seconds_per_move is None else f"{1000 * line.seconds_per_move:.1f}"
-        slowest = "-" if line.slowest_move is None else f"{1000 * line.slowest_move:.0f}"
-        table.add_row(line.ruleset, line.bot, interval_text(line.score, "%"), line.verdict, speed, slowest)
+        if line.slowest_move is not None:
+            speed += f" ({1000 * line.slowest_move:.0f})"
+        rating = _rating_text(line.rating)
+        table.add_row(line.ruleset, line.bot, interval_text(line.score, "%"), line.verdict, rating, speed)
     out.print(table)
     if json_out is not None:
         try:
@@ -153,3 +156,10 @@ def tournament(
         except OSError as exc:
             fail_command(f"cannot write {json_out!r}: {exc.strerror or exc}")
         err.print(f"wrote {json_out}", soft_wrap=True)
+
+
+def _rating_text(e: Estimate) -> str:
+    """A rating in Elo points with its interval: ``+85 [+41,+132]``."""
+    if e.value is None or e.low is None or e.high is None:
+        return "-"
+    return f"{e.value:+.0f} [{e.low:+.0f},{e.high:+.0f}]"

@@ -14,12 +14,18 @@ one second after the one before (``play_game``'s ``seconds_per_action``).
 when it had a move of its own to choose: its turns, not the matches it was offered out of turn), and
 ``slowest_move`` the longest.
 
+**The rating** puts the score on a scale that does not depend on the number of players: the bot's Bradley-Terry
+rating against its field, in Elo points (``bradley_terry``; the field at 0, +100 a bot that finishes ahead of a
+field seat 64 % of the time), from its share of its comparisons with the field's seats in each game (ahead of a
+seat: 1; tied: 1/2), with a 95 % interval from the spread of the games.
+
 A ruleset of several rounds is scored round by round (its first round): a tournament measures play, not the
 match's arithmetic.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -35,10 +41,10 @@ from ..rulesets import load_variant
 from ..schema import Variant
 from .backends import VariantRef, bot_names, chunk_ranges, factory, pooled, variant_of, variant_ref
 from .games import bot_seed, game_seed
-from .report import Estimate
+from .report import Z95, Estimate
 from .run import player_count
 
-__all__ = ["TournamentLine", "TournamentReport", "tournament"]
+__all__ = ["TournamentLine", "TournamentReport", "bradley_terry", "tournament"]
 
 
 class TournamentLine(BaseModel):
@@ -52,6 +58,11 @@ class TournamentLine(BaseModel):
     players: int
     games: int
     score: Estimate = Field(description="The bot's share of the wins, with its 95 % Wilson interval.")
+    rating: Estimate = Field(
+        description="Its Bradley-Terry rating against the field, in Elo points (the field at 0), with its 95 % "
+        "interval: 400 log10(p / (1 - p)), p its share of its comparisons with the field's seats (1 for a seat it "
+        "finished ahead of, 1/2 for a tie), the interval from the games' spread (a game is one observation)."
+    )
     even: float = Field(description="The score of a bot as strong as its field: 1 / players.")
     verdict: str = Field(description="'stronger', 'weaker' or 'even': where the interval lies against `even`.")
     wins: float = Field(description="The sum of the bot's shares of the wins.")
@@ -100,8 +111,9 @@ class _Timed:
         return choice
 
 
-#: One game's outcome: the bot's share of the wins, its moves, their seconds, the slowest.
-_Outcome = tuple[float, int, float, float]
+#: One game's outcome: the bot's share of the wins, its moves, their seconds, the slowest, and its share of its
+#: comparisons with the other seats (1 for a seat ranked behind it, 1/2 for one tied with it).
+_Outcome = tuple[float, int, float, float, float]
 
 
 def _game(
@@ -117,7 +129,41 @@ def _game(
     except Exception as exc:  # a plugin's hook or a bot failed: say which game
         raise SimulationError(f"game {i} (seed {g}, the bot at seat {me}) failed: {type(exc).__name__}: {exc}") from exc
     share = 1.0 / len(result.winners) if me in result.winners else 0.0
-    return share, timed.moves, timed.seconds, timed.slowest
+    return share, timed.moves, timed.seconds, timed.slowest, _compared(result.ranking, me, n)
+
+
+def _compared(ranking: Sequence[Sequence[int]], me: int, n: int) -> float:
+    """Seat ``me``'s share of its comparisons with the ``n - 1`` other seats in ``ranking`` (best place first): 1
+    for each seat in a later place, 1/2 for each in its own."""
+    behind = tied = 0
+    seen = False
+    for place in ranking:
+        if me in place:
+            tied, seen = len(place) - 1, True
+        elif seen:
+            behind += len(place)
+    return (behind + tied / 2) / max(1, n - 1)
+
+
+def bradley_terry(compared: Sequence[float]) -> Estimate:
+    """The Bradley-Terry rating of a bot against its field, in Elo points, from its share of the comparisons of each
+    game (``_compared``): with a field of one strength, the model's maximum-likelihood rating is the logit of the
+    mean share, ``400 log10(p / (1 - p))`` (the field at 0; no solver needed for one rating against one field). The
+    95 % interval is the mean's (normal, from the spread of the games: the comparisons of one game are not
+    independent), mapped through the same curve; a share of 0 or 1 is held half a comparison from the end."""
+    n = len(compared)
+    if n == 0:
+        return Estimate(value=None, low=None, high=None, n=0)
+    mean = sum(compared) / n
+    spread = math.sqrt(sum((x - mean) ** 2 for x in compared) / (n - 1)) if n > 1 else 0.5
+    half = Z95 * spread / math.sqrt(n)
+    edge = 0.5 / n
+
+    def elo(p: float) -> float:
+        p = min(1 - edge, max(edge, p))
+        return 400 * math.log10(p / (1 - p))
+
+    return Estimate(value=elo(mean), low=elo(mean - half), high=elo(mean + half), n=n)
 
 
 def _chunk(ref: VariantRef, bot: str, field: str, n: int, seed: int, start: int, stop: int) -> list[_Outcome]:
@@ -133,6 +179,7 @@ def _line(v: Variant, bot: str, field: str, n: int, outcomes: list[_Outcome]) ->
     seconds = sum(o[2] for o in outcomes)
     even = 1.0 / n
     score = Estimate.wilson(wins, games)
+    rating = bradley_terry([o[4] for o in outcomes])
     verdict = "stronger" if (score.low or 0) > even else "weaker" if (score.high or 1) < even else "even"
     return TournamentLine(
         ruleset=v.name,
@@ -141,6 +188,7 @@ def _line(v: Variant, bot: str, field: str, n: int, outcomes: list[_Outcome]) ->
         players=n,
         games=games,
         score=score,
+        rating=rating,
         even=even,
         verdict=verdict,
         wins=wins,

@@ -18,7 +18,7 @@ from ...schema import Variant
 from ...views import SeatView
 from ..greedy import GreedyBot
 from .determinizer import Determinizer, Unbuildable
-from .rollout import RolloutPolicy
+from .rollout import OutOfTime, RolloutPolicy
 from .tree import Edge, Node, info_key
 
 if TYPE_CHECKING:
@@ -44,6 +44,12 @@ BUDGET = 8_000
 #: French, 300 games against ``GreedyBot``: 0.647 without an anchor, 0.550 with 0.05): no anchor there by default.
 ANCHOR = 0.05
 
+#: The hard limit of a decision's search in CPU seconds (``time.process_time``), by default (``ISMCTSBot(cpu=...)``):
+#: whichever of it and the move ``budget`` comes first stops the search. The budget decides on the machines measured
+#: (the longest decision of ``tamalou tournament`` near 0.15 s alone); the limit is a bound for slower moves (a
+#: plugin's hooks, a long round), checked between samples and every ``rollout.CHECK_EVERY`` moves within one.
+CPU_LIMIT = 0.25
+
 
 class ISMCTSBot:
     """Information-set MCTS from the seat's view (see ``tamalou.bots.ismcts`` for the method).
@@ -53,7 +59,12 @@ class ISMCTSBot:
     default ``BUDGET``, 8,000; ``None``: no budget): no iteration starts once the budget is spent (the
     last one may pass it by a round's length). Early in a round a rollout plays a hundred moves and the
     budget decides; near its end the iterations do. Both are counts: the choice stays a function of the
-    view and the seed, on any machine. ``seconds`` (default ``None``) adds a limit in wall-clock time, for
+    view and the seed, on any machine. ``cpu`` (default ``CPU_LIMIT``, 0.25 s; ``None``: none) is a hard limit
+    in CPU seconds (``time.process_time``: what other processes run does not count), whichever comes first: it
+    is looked at between samples and every ``CHECK_EVERY`` moves within one (a sample it stops is dropped), so a
+    decision never searches much longer whatever the ruleset or its plugins' hooks cost. The budget decides where
+    the limit is not reached (the choice is then reproducible); ``last_limited`` says when it was (``limited``
+    counts those decisions). ``seconds`` (default ``None``) adds a limit in wall-clock time, for
     a server that must answer in time: no iteration starts after it, so the choice then depends on the
     machine's speed too. On the project's shared two-core machine the defaults take 0.03 to 0.10 s a move
     on average at four players, by the ruleset, 0.25 s at most (``tamalou tournament``, ``docs/bots.md``).
@@ -89,6 +100,7 @@ class ISMCTSBot:
         rollout_limit: int = 400,
         anchor: float | None = None,
         call_at: int | None = None,
+        cpu: float | None = CPU_LIMIT,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {iterations}")
@@ -98,10 +110,13 @@ class ISMCTSBot:
             raise ValueError(f"seconds must be more than 0 (or None: no time limit), got {seconds}")
         if anchor is not None and not 0 <= anchor <= 1:
             raise ValueError(f"anchor is a difference of mean rewards, from 0 to 1, got {anchor}")
+        if cpu is not None and not cpu > 0:
+            raise ValueError(f"cpu must be more than 0 seconds (or None: no CPU limit), got {cpu}")
         self.seed = seed
         self.iterations = iterations
         self.budget = budget
         self.seconds = seconds
+        self.cpu = cpu
         self.exploration = exploration
         self.rollout_limit = rollout_limit
         self.expand_after = expand_after
@@ -118,6 +133,10 @@ class ISMCTSBot:
         self.last_prior: Action | None = None
         self.last_iterations = 0
         self.last_moves = 0
+        #: Whether the last decision's search was stopped by its CPU limit (``cpu``) rather than its counts.
+        self.last_limited = False
+        #: Decisions whose search its CPU limit stopped.
+        self.limited = 0
         self.searched = 0
         self.fallbacks = 0
         self.failures = 0
@@ -142,6 +161,7 @@ class ISMCTSBot:
         assert self.variant is not None
         self.last_search = {}
         self.last_prior = None
+        self.last_limited = False
         mine = [a for a in legal_actions if not isinstance(a, MatchAction | Tick)]
         # A match of a card it knows is of the top's kind, or an out-of-turn chance: the greedy rule.
         matches: list[Action] = [a for a in legal_actions if isinstance(a, MatchAction)]
@@ -199,7 +219,8 @@ class ISMCTSBot:
         others at random) and the rollout policy plays the round out."""
         assert self._rb is not None
         me = det.player
-        policy = RolloutPolicy(self._rb, self.rng, call_at=self.call_at)
+        cpu_deadline = None if self.cpu is None else time.process_time() + self.cpu
+        policy = RolloutPolicy(self._rb, self.rng, call_at=self.call_at, cpu_deadline=cpu_deadline)
         root = Node()
         allowed = set(candidates)
         c = self.exploration
@@ -212,6 +233,9 @@ class ISMCTSBot:
             if budget is not None and policy.moves >= budget:
                 break
             if deadline is not None and time.perf_counter() >= deadline:
+                break
+            if cpu_deadline is not None and time.process_time() >= cpu_deadline:
+                self._limited()
                 break
             ran += 1
             g = det.sample(rng)
@@ -268,6 +292,9 @@ class ISMCTSBot:
                     continue
                 policy.play_out(g, self.rollout_limit)
                 rewards = policy.rewards(g, self.margin)
+            except OutOfTime:  # the CPU limit, within a sample: it is dropped, the search keeps what it found
+                self._limited()
+                break
             except (TamalouError, AssertionError, LookupError, TypeError, ValueError):
                 self.failures += 1
                 continue
@@ -281,6 +308,10 @@ class ISMCTSBot:
             return None
         self.last_search = {a: (e.visits, e.mean()) for a, e in root.edges.items()}
         return max(root.edges.items(), key=lambda item: (item[1].visits, item[1].total))[0]
+
+    def _limited(self) -> None:
+        self.last_limited = True
+        self.limited += 1
 
     def _until_mine(self, g: Round, me: int, policy: RolloutPolicy) -> bool:
         """Play the others (and every player's matches) by the policy until seat ``me`` has a move of its own

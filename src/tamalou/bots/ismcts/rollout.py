@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Iterable
 
 from ...actions import Action, Call, Discard, Draw, Give, MatchAction, Pass, Power, Replace, Tick
@@ -13,6 +14,16 @@ from ...engine.rulebook import Rulebook
 from ...engine.state import CALL, DRAW, GIVE, HOLD, NO_CARD, OVER, PEEK, POWER, SWAP
 from ...powers import hinted_move, hinted_use
 from ..facts import facts_of
+
+#: How often (in moves) a rollout looks at the clock when its search has a CPU limit: a few microseconds each time,
+#: a few hundred microseconds of moves between two looks (``benchmarks/ismcts_time.py``: 10 to 17 us a move).
+CHECK_EVERY = 32
+
+
+class OutOfTime(BaseException):
+    """A search's CPU limit is reached in the middle of a sample (``RolloutPolicy.play``): the sample is dropped. A
+    signal of this package (``ISMCTSBot.search`` catches it), a ``BaseException`` so that no handler of a sample's
+    failures takes it for one."""
 
 
 class RolloutPolicy:
@@ -28,9 +39,14 @@ class RolloutPolicy:
     less than nothing); in a phase of a plugin's, the move its mechanics hint at (``Mechanic.hint``), else any.
     """
 
-    def __init__(self, rb: Rulebook, rng: random.Random, *, call_at: int | None = None) -> None:
+    def __init__(
+        self, rb: Rulebook, rng: random.Random, *, call_at: int | None = None, cpu_deadline: float | None = None
+    ) -> None:
         self.rb = rb
         self.rng = rng
+        #: A ``time.process_time()`` past which ``play`` raises ``OutOfTime`` (checked every ``CHECK_EVERY`` moves):
+        #: the hard limit of a search's decision. ``None``: none.
+        self.cpu_deadline = cpu_deadline
         #: The moves played through ``play``: a search's samples, its rollouts and matches included.
         self.moves = 0
         #: The powers that give hints (``CardPower.hint``), by name.
@@ -149,9 +165,12 @@ class RolloutPolicy:
     # -- a player's own move ------------------------------------------------------------------------
 
     def play(self, g: Round, action: Action) -> None:
-        """Apply ``action`` to ``g`` and count it in ``moves`` (what a search's budget counts)."""
+        """Apply ``action`` to ``g`` and count it in ``moves`` (what a search's budget counts); past the
+        ``cpu_deadline`` (looked at every ``CHECK_EVERY`` moves), raise ``OutOfTime``."""
         g.apply(action)
         self.moves += 1
+        if self.cpu_deadline is not None and not self.moves % CHECK_EVERY and time.process_time() >= self.cpu_deadline:
+            raise OutOfTime(self.moves)
 
     def choose(self, g: Round, p: int, legal: list[Action]) -> Action:
         mine = [a for a in legal if type(a) is not MatchAction and type(a) is not Tick]
