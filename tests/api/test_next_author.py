@@ -22,8 +22,9 @@ from tamalou.rulesets.effective import effective_rules
 # ------------------------------------------------------------------ the highest opening cards play first
 
 HIGHEST_OPENING = '''
-"""The highest sum of one's opening cards (the cards one has seen when the opening is over) plays first; the first
-of the tied seats from the dealt first player on."""
+"""Skyjo's first player: the highest sum of one's opening cards, turned face up for everyone, plays first; the first
+of the tied seats from the dealt first player on. (The cards are public: a choice made on cards a seat saw alone would
+tell the others something of them, which tamalou verify reports as a leak.)"""
 import tamalou
 
 
@@ -32,7 +33,7 @@ class HighestOpening(tamalou.Mechanic):
 
     def opening_done(self, g, events):
         def seen_sum(p):
-            return sum(g.value[c] for c in g.hands[p] if c >= 0 and g.knowers[c] >> p & 1)
+            return sum(g.value[g.card_at(p, s)] for s in g.occupied(p) if g.is_up(p, s))
 
         order = [(g.first_player + i) % g.players for i in range(g.players)]
         best = max(order, key=seen_sum)  # the first of the highest, in the order of play
@@ -61,11 +62,14 @@ OPENING_DEAL = {
 }
 
 
-@pytest.mark.parametrize("peek", ['mode = "fixed"\nslots = [0, 1]', 'mode = "choose"\ncount = 2'])
+@pytest.mark.parametrize(
+    "peek", ['mode = "fixed"\nslots = [0, 1]\npublic = true', 'mode = "choose"\ncount = 2\npublic = true']
+)
 def test_the_highest_opening_sum_plays_first_after_the_opening(tmp_path: Path, peek: str) -> None:
-    """``Mechanic.opening_done``: once the opening is over (right after the deal when the cards are shown then; after
-    every seat has chosen its peek otherwise), the mechanic names the seat that plays first. Seat 0 was dealt first;
-    seat 1 saw the highest cards and plays the first turn, turns go round from it, and a snapshot keeps it."""
+    """``Mechanic.opening_done``: once the opening is over (right after the deal when the cards are turned up then;
+    after every seat has chosen its two otherwise), the mechanic names the seat that plays first. Seat 0 was dealt
+    first; seat 1 turned up the highest cards and plays the first turn, turns go round from it, and a snapshot keeps
+    it."""
     module = "highest_opening_" + peek.split('"')[1]  # (one module name per ruleset: both are imported)
     toml = f'extends = "french"\n[rules.peek]\n{peek}\n'
     variant = house_rules(tmp_path, module, HIGHEST_OPENING, toml)
