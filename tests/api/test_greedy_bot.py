@@ -368,9 +368,10 @@ def test_sparing_views_out_of_turn_changes_almost_no_game(name: str) -> None:
 
 
 def test_the_bots_page_runs(tmp_path: Path) -> None:
-    """docs/bots.md, block by block as a reader would (the tutorials' runner of test_docs.py); its tournament
-    (an hour of search at its size, which the deep tier's tests/api/test_tournament.py checks) at 8 games of the
-    quick bots."""
+    """docs/bots.md, block by block as a reader would (the tutorials' runner of test_docs.py); its tournaments
+    (an hour of search at its size, and the ratings of the quick bots: the deep tier's tests/api/test_tournament.py
+    checks both) at 8 games of the quick bots."""
     tournament = ("-b ismcts,cautious,random --against greedy -n 1000", "-b cautious,random --against greedy -n 8")
-    counts = run_page("bots.md", tmp_path, [tournament])
+    ratings = ("-b cautious,random --against greedy -n 400", "-b cautious,random --against greedy -n 8")
+    counts = run_page("bots.md", tmp_path, [tournament, ratings])
     assert counts["python"] >= 3 and counts["output"] >= 3 and counts["file"] >= 2, counts

@@ -133,6 +133,7 @@ def test_a_ruleset_whose_moves_cannot_be_numbered_fails_with_its_name(tmp_path: 
         check_action_encoding(tmp_path / "knock-rules.toml")
 
 
+@pytest.mark.deep  # a pytest in a fresh process: a few seconds (the helper itself is checked above, in the fast tier)
 def test_a_packages_pytest_runs_the_adapters_suites_on_its_own_ruleset(tmp_path: Path) -> None:
     """``pytest --tamalou-variant RULES --tamalou-adapters`` in the package: the three adapter items pass, beside the
     package's own test calling the helper."""
