@@ -294,11 +294,8 @@ class Match:
         if player is not None and not round_of(self.game).player_ok(player):
             raise IllegalAction(f"no player {player!r} in a {self.players}-player game")
         events: list[Event] = []
-        for i, (seed, first, log) in enumerate(zip(self.round_seeds, self.firsts, self.history, strict=False)):
-            again = Round(self.variant, self.players, seed=seed, deal=self._stacked(i), first_player=first)
-            events.extend(again.start())
-            for a in log:
-                events.extend(again.apply(a))
+        for i in range(len(self.history)):
+            self.scored_round(i, events)
         if len(self.history) < len(self.round_seeds):
             events.extend(self.game.events_so_far())
         return events if player is None else [e.for_player(player) for e in events]
@@ -498,17 +495,28 @@ class Match:
             raise SnapshotError("damaged match snapshot: the round in play is not dealt as the match deals it")
         return m
 
+    def scored_round(self, index: int, events: list[Event] | None = None) -> Round:
+        """Scored round ``index`` (0 for the first) played again from its seed (or its stacked deal), its first player
+        and its actions (``round_seeds``, ``deals``, ``firsts``, ``history``); with ``events``, what its deal and
+        each action gave are appended to it."""
+        again = Round(
+            self.variant, self.players, seed=self.round_seeds[index], deal=self._stacked(index),
+            first_player=self.firsts[index],
+        )  # fmt: skip
+        dealt = again.start()
+        if events is not None:
+            events.extend(dealt)
+        for a in self.history[index]:
+            applied = again.apply(a)
+            if events is not None:
+                events.extend(applied)
+        return again
+
     def _scored_results(self, saved: list[dict[str, Any]] | None) -> list[Result]:
         """The scored rounds' results of a snapshot: as saved, checked against the scores and winners it keeps;
         a snapshot older than them (no ``results``) has its rounds played again from their seeds and logs."""
         if saved is None:
-            results = []
-            for i, (seed, first, log) in enumerate(zip(self.round_seeds, self.firsts, self.history, strict=False)):
-                again = Round(self.variant, self.players, seed=seed, deal=self._stacked(i), first_player=first)
-                again.start()
-                for a in log:
-                    again.apply(a)
-                results.append(again.result())
+            results = [self.scored_round(i).result() for i in range(min(len(self.history), len(self.round_seeds)))]
         else:
             results = [Result.model_validate(r) for r in saved]
         if len(results) != len(self.scores) or any(

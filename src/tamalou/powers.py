@@ -39,7 +39,7 @@ give hints too (``tamalou.plugins.powers``). A mechanic tells them the same of i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from .action_words import POWER_USE_TEXTS
@@ -60,9 +60,11 @@ __all__ = [
     "TURN_TAKEN",
     "CardPower",
     "CardWorth",
+    "best_place",
     "hinted_move",
     "hinted_next",
     "hinted_use",
+    "placed_worth",
     "power_title",
 ]
 
@@ -307,3 +309,38 @@ def hinted_move(
                 scored.append((h, a))
                 break
     return _best(scored, passing)
+
+
+class PlaceWorthGiver(Protocol):
+    """What ``placed_worth`` asks of a mechanic (``Mechanic.place_worth``): what a card adds where it would lie."""
+
+    def place_worth(self, view: SeatView, slot: int, card: str | None, worth: CardWorth) -> float | None: ...
+
+
+def placed_worth(
+    mechanics: Sequence[PlaceWorthGiver], view: SeatView, slot: int, card: str | None, worth: CardWorth
+) -> float:
+    """What ``card`` (``None``: unseen) adds lying in the seat's own ``slot``: the first answer of ``mechanics``'
+    ``place_worth`` (the bots contract), else its value (``worth.unseen()`` unseen)."""
+    for m in mechanics:
+        answer = m.place_worth(view, slot, card, worth)
+        if answer is not None:
+            return float(answer)
+    return worth.unseen() if card is None else worth.value(card)
+
+
+def best_place(
+    mechanics: Sequence[PlaceWorthGiver], view: SeatView, card: str | None, slots: Iterable[int], worth: CardWorth
+) -> tuple[float, int] | None:
+    """Where among the seat's ``slots`` keeping ``card`` gains the most by ``placed_worth``: ``(gain, slot)``, the gain
+    being what the card there adds less what ``card`` would (the first slot on ties); ``None`` without a slot. How
+    the built-in bots and the rollouts choose where to keep a card when a mechanic weighs where cards lie."""
+    allowed = set(slots)
+    best: tuple[float, int] | None = None
+    for s in view.hands[view.player]:
+        if s.slot not in allowed:
+            continue
+        gain = placed_worth(mechanics, view, s.slot, s.card, worth) - placed_worth(mechanics, view, s.slot, card, worth)
+        if best is None or gain > best[0]:
+            best = (gain, s.slot)
+    return best

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import Action, Give, Power
 from ..engine.rulebook import Rulebook, rulebook
-from ..powers import hinted_move
+from ..powers import best_place, hinted_move, placed_worth
 from ..schema import Variant
 from ..views import SeatView
 from .facts import Facts, facts_of
@@ -100,28 +100,13 @@ class ViewReader:
         return ViewWorth(self, view)
 
     def placed(self, view: SeatView, slot: int, card: str | None, worth: ViewWorth) -> float:
-        """What ``card`` (``None``: unseen) adds lying in the seat's ``slot``: the first answer of the ruleset's
-        mechanics' ``place_worth`` (the bots contract), else its value (``worth.unseen()`` unseen)."""
-        for m in self.facts.placing:
-            answer = m.place_worth(view, slot, card, worth)
-            if answer is not None:
-                return float(answer)
-        return worth.unseen() if card is None else worth.value(card)
+        """What ``card`` (``None``: unseen) adds lying in the seat's ``slot``, by the ruleset's mechanics'
+        ``place_worth`` (``tamalou.powers.placed_worth``)."""
+        return placed_worth(self.facts.placing, view, slot, card, worth)
 
     def best_place(self, view: SeatView, card: str | None, slots: Iterable[int]) -> tuple[float, int] | None:
-        """Where among the seat's ``slots`` keeping ``card`` gains the most, by the mechanics' ``place_worth``:
-        ``(gain, slot)``, the gain being what the card there adds less what ``card`` would (the first slot on
-        ties); ``None`` without a slot."""
-        worth = self.card_worth(view)
-        allowed = set(slots)
-        best: tuple[float, int] | None = None
-        for s in view.hands[view.player]:
-            if s.slot not in allowed:
-                continue
-            gain = self.placed(view, s.slot, s.card, worth) - self.placed(view, s.slot, card, worth)
-            if best is None or gain > best[0]:
-                best = (gain, s.slot)
-        return best
+        """Where among the seat's ``slots`` keeping ``card`` gains the most (``tamalou.powers.best_place``)."""
+        return best_place(self.facts.placing, view, card, slots, self.card_worth(view))
 
     def hinted(self, view: SeatView, mine: list[Action]) -> Action | None:
         """The move the ruleset's mechanics hint at among ``mine`` (``Mechanic.hint``, ``hinted_move``), or

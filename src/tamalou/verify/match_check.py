@@ -117,11 +117,7 @@ def check_match_result(match: Match) -> None:
     for i, (scores, kept) in enumerate(zip(result.rounds, result.results, strict=True)):
         if list(kept.scores) != list(scores):
             raise _broken(f"round {i + 1}", f"its result scores {kept.scores} but the match recorded {scores}")
-        deal = match.deals[i] if i < len(match.deals) else None
-        again = Round(v, n, seed=match.round_seeds[i], deal=deal, first_player=result.first_players[i])
-        again.start()
-        for action in match.history[i]:
-            again.apply(action)
+        again = match.scored_round(i)
         if not again.is_over or list(again.judged()[4]) != list(scores):
             played = again.judged()[4] if again.is_over else "a round not over"
             raise _broken(

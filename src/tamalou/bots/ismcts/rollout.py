@@ -12,7 +12,7 @@ from ...actions import Action, Call, Discard, Draw, Give, MatchAction, Pass, Pow
 from ...engine.round import Round
 from ...engine.rulebook import Rulebook
 from ...engine.state import CALL, DRAW, GIVE, HOLD, NO_CARD, OVER, PEEK, POWER, SWAP
-from ...powers import hinted_move, hinted_use
+from ...powers import best_place, hinted_move, hinted_use
 from ..facts import facts_of
 
 #: How often (in moves) a rollout looks at the clock when its search has a CPU limit: a few microseconds each time,
@@ -89,26 +89,9 @@ class RolloutPolicy:
 
     def best_place(self, g: Round, p: int, card: int, slots: Iterable[int]) -> tuple[float, int] | None:
         """Where among ``p``'s ``slots`` keeping ``card`` gains the most, by the mechanics' ``place_worth`` read from
-        ``p``'s view (the bots contract): ``(gain, slot)``, the card there less ``card`` (``None``: no slot)."""
-        view = g.seat_view(p)
-        worth = GameWorth(self, g, p)
+        ``p``'s view (``tamalou.powers.best_place``): ``(gain, slot)``, the card there less ``card``."""
         shown = g.text[card] if g.knowers[card] >> p & 1 else None
-
-        def placed(slot: int, text: str | None) -> float:
-            for m in self.placing:
-                answer = m.place_worth(view, slot, text, worth)
-                if answer is not None:
-                    return float(answer)
-            return worth.unseen() if text is None else worth.value(text)
-
-        best: tuple[float, int] | None = None
-        for s in view.hands[p]:
-            if s.slot not in slots:
-                continue
-            gain = placed(s.slot, s.card) - placed(s.slot, shown)
-            if best is None or gain > best[0]:
-                best = (gain, s.slot)
-        return best
+        return best_place(self.placing, g.seat_view(p), shown, slots, GameWorth(self, g, p))
 
     def same(self, g: Round, a: int, b: int) -> bool:
         kind = self.kind
