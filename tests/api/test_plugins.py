@@ -915,6 +915,28 @@ def test_a_hook_failing_at_the_end_of_the_round_leaves_the_game_as_it_was(
     assert g.to_json() == before
 
 
+def test_apply_unguarded_plays_as_apply_and_raises_the_same_errors_without_undoing(tmp_path: Path) -> None:
+    """``Round.apply_unguarded`` (a search's throw-away samples): the same game as ``apply`` move by move, the same
+    refusal (``IllegalAction``, nothing changed), and a failing hook's ``PluginError``, without the copy that
+    ``apply`` keeps to put the game back (the sample is then thrown away)."""
+    hands = (["AS", "AH", "AC", "AD"], ["2S", "2H", "3S", "5S"])
+    variant = house(tmp_path, "failing_winners")
+    g = game(variant, *hands)
+    h = g.copy()  # (the same deal and seed)
+    last = last_pass_of_the_round(g)
+    for a in g.actions:
+        h.apply_unguarded(a)
+    assert h.to_json() == g.to_json()
+    before = h.to_json()
+    with pytest.raises(tamalou.IllegalAction):
+        h.apply_unguarded(Pass((h.current_player + 1) % 2) if len(h.to_act) == 1 else Discard(h.current_player))
+    assert h.to_json() == before
+    with pytest.raises(tamalou.PluginError) as info:
+        h.apply_unguarded(last)
+    assert "ZeroDivisionError" in str(info.value)
+    assert h.is_over  # the round was ended when the hook failed: nothing put it back
+
+
 # --- card_value and card_power -------------------------------------------------------------------
 
 

@@ -55,6 +55,8 @@ class RolloutPolicy:
         self.hinting = facts_of(rb).hinting
         #: The mechanics that say what a card adds where it lies (``Mechanic.place_worth``), in their order.
         self.placing = facts_of(rb).placing
+        #: Each card's value by its text (what ``GameWorth.value`` answers a hint).
+        self.values = facts_of(rb).values
         values = [rb.value(c) for c in rb.one_deck]  # (one deck's mean is every table's)
         self.mean = sum(values) / max(1, len(values))
         #: The total at or under which a player of the rollouts calls (the bot's ``call_at``, else the threshold).
@@ -149,8 +151,9 @@ class RolloutPolicy:
 
     def play(self, g: Round, action: Action) -> None:
         """Apply ``action`` to ``g`` and count it in ``moves`` (what a search's budget counts); past the
-        ``cpu_deadline`` (looked at every ``CHECK_EVERY`` moves), raise ``OutOfTime``."""
-        g.apply(action)
+        ``cpu_deadline`` (looked at every ``CHECK_EVERY`` moves), raise ``OutOfTime``. ``g`` is a search's sample,
+        thrown away if a move fails: ``Round.apply_unguarded``."""
+        g.apply_unguarded(action)
         self.moves += 1
         if self.cpu_deadline is not None and not self.moves % CHECK_EVERY and time.process_time() >= self.cpu_deadline:
             raise OutOfTime(self.moves)
@@ -367,7 +370,7 @@ class GameWorth:
         self._p = p
 
     def value(self, card: str) -> float:
-        return float(facts_of(self._policy.rb).values[card])
+        return float(self._policy.values[card])
 
     def unseen(self) -> float:
         return self._policy.mean
