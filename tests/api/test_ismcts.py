@@ -192,6 +192,51 @@ def test_the_greedy_move_stands_unless_the_search_finds_a_clear_lead() -> None:
             ISMCTSBot(anchor=bad)
 
 
+def _paired_rule(stats: dict[Action, tuple[int, float]], prior: Action) -> tuple[Action, int]:
+    """The survivors of the paired root's halvings (the moves with the most samples) and the best of them by mean."""
+    most = max(n for n, _ in stats.values())
+    alive = [a for a, (n, _) in stats.items() if n == most]
+    return max(alive, key=lambda a: stats[a][1]), most
+
+
+def test_the_paired_root_compares_moves_on_the_same_samples_and_needs_evidence_to_leave_the_policys_move() -> None:
+    """``ISMCTSBot(root="paired")`` (``tamalou.bots.ismcts.paired``): the moves still compared have each been played
+    on every sample so far (the same count, the policy's move among them, at every searched decision); the move
+    played is the policy's unless the best survivor beat it (both outcomes happen in a few games of Kaboo at four
+    players); with an evidence no difference can reach, always the policy's; reproducible for a seed."""
+    kept = left = 0
+    for seed in range(3):
+        game = tamalou.new_game("kaboo", players=4, seed=seed)
+        bot = _Anchored(seed, iterations=120, root="paired", evidence=1.0)
+        play_game(game, [bot] + [GreedyBot(seed * 10 + p) for p in range(1, 4)])
+        for stats, prior, action in bot.decisions:
+            assert prior is not None and prior in stats
+            best, most = _paired_rule(stats, prior)
+            assert stats[prior][0] == most  # the policy's move is never halved away
+            if action == prior:
+                kept += 1
+            else:
+                assert action == best and stats[best][1] > stats[prior][1]
+                left += 1
+    assert kept > 0 and left > 0
+    game = tamalou.new_game("kaboo", players=4, seed=1)
+    never = _Anchored(1, iterations=120, root="paired", evidence=float("inf"))
+    play_game(game, [never] + [GreedyBot(p) for p in range(1, 4)])
+    assert never.decisions and all(action == prior for _, prior, action in never.decisions)
+    game = tamalou.new_game("french", players=2, seed=5)
+    p = game.current_player
+    first, second = ISMCTSBot(seed=3, root="paired", cpu=None), ISMCTSBot(seed=3, root="paired", cpu=None)
+    for bot in (first, second):
+        bot.setup(game.variant, p)
+    assert first.act(game.seat_view(p), game.legal_actions(p)) == second.act(game.seat_view(p), game.legal_actions(p))
+    assert first.last_search == second.last_search and first.last_moves == second.last_moves <= BUDGET + 400
+    assert repr(make_bot("ISMCTS:root=paired", 1)) == "ISMCTSBot(iterations=400, root='paired')"
+    with pytest.raises(ValueError, match="root is one of 'tree', 'paired'"):
+        ISMCTSBot(root="flat")
+    with pytest.raises(ValueError, match="the search bot's root is one of tree, paired, got 'flat'"):
+        make_bot("ismcts:root=flat")
+
+
 def test_a_budget_of_moves_or_seconds_ends_a_search() -> None:
     """The budget counts the moves the samples play: the search starts no iteration once it is spent (the
     last one passes it by at most a rollout), the same on any machine; ``seconds`` ends it by the clock. Four

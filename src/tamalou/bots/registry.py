@@ -129,13 +129,22 @@ CALLING_BOTS = ("cautious", "greedy", "ismcts")
 
 
 def _set_up(name: str, base: str, setting: str) -> Callable[[int], BotLike]:
-    """The factory of a built-in bot with a setting: ``greedy:call_at=8`` (its calling level, a total)."""
+    """The factory of a built-in bot with a setting: ``greedy:call_at=8`` (its calling level, a total), or the search
+    bot's root, ``ismcts:root=paired``."""
     key, equals, value = setting.partition("=")
+    if base == "ismcts" and key.strip() == "root":
+        from .ismcts.bot import ROOTS
+
+        root = value.strip()
+        if not equals or root not in ROOTS:
+            raise ValueError(f"bot {name!r}: the search bot's root is one of {', '.join(ROOTS)}, got {root!r}")
+        return lambda seed: ISMCTSBot(seed, root=root)
     level = value.strip().lstrip("-")
     if base not in CALLING_BOTS or key.strip() != "call_at" or not equals or not level.isdecimal():
         takes = ", ".join(CALLING_BOTS)
         raise ValueError(
-            f"bot {name!r}: a built-in bot's setting is call_at=N, its calling level (a total; {takes} take it)"
+            f"bot {name!r}: a built-in bot's setting is call_at=N, its calling level (a total; {takes} take it), "
+            "or the search bot's root=paired"
         )
     call_at = int(value)
     cls: Any = BUILTIN_BOTS[base]
@@ -144,7 +153,8 @@ def _set_up(name: str, base: str, setting: str) -> Callable[[int], BotLike]:
 
 def make_bot(name: str, seed: int = 0) -> BotLike:
     """A new bot called ``name`` (case-insensitive; see ``bot_names``; or ``file:PATH``; a calling bot with its
-    calling level, ``greedy:call_at=8``), seeded with ``seed``: ``bot_factory(name)(seed)``.
+    calling level, ``greedy:call_at=8``; the search bot with its paired root, ``ismcts:root=paired``), seeded with
+    ``seed``: ``bot_factory(name)(seed)``.
 
     Simulations send bots to worker processes by name and seed, so a bot must be rebuilt the same from
     both: the built-in bots are (their random choices come from ``seed`` alone), and a package's bot

@@ -18,6 +18,7 @@ from ...schema import Variant
 from ...views import SeatView
 from ..greedy import GreedyBot
 from .determinizer import Determinizer, Unbuildable
+from .paired import paired_search
 from .rollout import OutOfTime, RolloutPolicy
 from .tree import Edge, Node, info_key
 
@@ -50,6 +51,11 @@ ANCHOR = 0.05
 #: plugin's hooks, a long round), checked between samples and every ``rollout.CHECK_EVERY`` moves within one.
 CPU_LIMIT = 0.25
 
+#: How the root's move is chosen (``ISMCTSBot(root=...)``): ``"tree"``, the tree search's most visited move (anchored);
+#: ``"paired"``, the moves compared on the same samples by sequential halving, the rollout policy's move kept unless
+#: another beats it by ``evidence`` standard errors (``tamalou.bots.ismcts.paired``, for wide decisions on few samples).
+ROOTS = ("tree", "paired")
+
 
 class ISMCTSBot:
     """Information-set MCTS from the seat's view (see ``tamalou.bots.ismcts`` for the method).
@@ -78,7 +84,12 @@ class ISMCTSBot:
     always): the move played is the fallback's (the ``GreedyBot``'s) unless the search's choice, its most visited
     move, has a mean reward higher than the fallback's move by ``anchor`` or more (a move the search never tried is
     not compared: the search's choice stands). ``call_at``: its calling level, the total at or under which it, its
-    rollouts' players and its fallback call (default ``None``: the ruleset's call threshold). ``seed`` drives every
+    rollouts' players and its fallback call (default ``None``: the ruleset's call threshold). ``root`` (default
+    ``"tree"``, the above): ``"paired"`` decides the root otherwise, for decisions with many moves and few samples
+    (a grid's slots): each sample played out after every move still compared, the moves halved by mean reward
+    in stages, and the rollout policy's move played unless the best beats it by ``evidence`` (2) standard errors
+    of their paired differences; nothing below the root is searched (``tamalou.bots.ismcts.paired``, with its
+    measurements; the ``anchor`` is then unused: the evidence is its rule). ``seed`` drives every
     random choice (samples, rollouts, ties): a game between seeded bots is reproducible (without ``seconds``). After
     each decision, ``last_search`` holds the root's statistics (action -> (visits, mean reward)) when it searched,
     ``last_prior`` the fallback's move it was compared with (``None`` without an anchor), ``last_iterations`` and
@@ -101,6 +112,8 @@ class ISMCTSBot:
         anchor: float | None = None,
         call_at: int | None = None,
         cpu: float | None = CPU_LIMIT,
+        root: str = "tree",
+        evidence: float = 2.0,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {iterations}")
@@ -112,6 +125,10 @@ class ISMCTSBot:
             raise ValueError(f"anchor is a difference of mean rewards, from 0 to 1, got {anchor}")
         if cpu is not None and not cpu > 0:
             raise ValueError(f"cpu must be more than 0 seconds (or None: no CPU limit), got {cpu}")
+        if root not in ROOTS:
+            raise ValueError(f"root is one of {', '.join(map(repr, ROOTS))}, got {root!r}")
+        if not evidence >= 0:
+            raise ValueError(f"evidence is a number of standard errors, 0 or more, got {evidence}")
         self.seed = seed
         self.iterations = iterations
         self.budget = budget
@@ -122,6 +139,10 @@ class ISMCTSBot:
         self.expand_after = expand_after
         self.margin = margin
         self.anchor = anchor
+        #: How the root's move is chosen (``ROOTS``), and, for ``"paired"``, the standard errors of evidence needed to
+        #: play another move than the rollout policy's.
+        self.root = root
+        self.evidence = evidence
         #: Its calling level (its rollouts' and its fallback's): ``None``, the ruleset's call threshold.
         self.call_at = call_at
         self.rng = random.Random(seed)
@@ -175,9 +196,10 @@ class ISMCTSBot:
             except Unbuildable:
                 det = None
             if det is not None:
-                chosen = self.search(det, mine)
+                paired = self.root == "paired"
+                chosen = self._paired(det, mine) if paired else self.search(det, mine)
                 if chosen is not None:
-                    chosen = self._anchored(view, mine, chosen)
+                    chosen = chosen if paired else self._anchored(view, mine, chosen)
                     self.searched += 1
                     self._remember(view, chosen)
                     return chosen
@@ -309,6 +331,30 @@ class ISMCTSBot:
         self.last_search = {a: (e.visits, e.mean()) for a, e in root.edges.items()}
         return max(root.edges.items(), key=lambda item: (item[1].visits, item[1].total))[0]
 
+    def _paired(self, det: Determinizer, mine: list[Action]) -> Action | None:
+        """The paired root's move (``root="paired"``, ``tamalou.bots.ismcts.paired``), its statistics kept."""
+        assert self._rb is not None
+        found = paired_search(
+            det,
+            mine,
+            self._rb,
+            self.rng,
+            iterations=self.iterations,
+            budget=self.budget,
+            seconds=self.seconds,
+            cpu=self.cpu,
+            call_at=self.call_at,
+            rollout_limit=self.rollout_limit,
+            margin=self.margin,
+            evidence=self.evidence,
+        )
+        self.last_search, self.last_prior = found.stats, found.prior
+        self.last_iterations, self.last_moves = found.rollouts, found.moves
+        self.failures += found.failures
+        if found.limited:
+            self._limited()
+        return found.choice
+
     def _limited(self) -> None:
         self.last_limited = True
         self.limited += 1
@@ -338,4 +384,5 @@ class ISMCTSBot:
         return other
 
     def __repr__(self) -> str:
-        return f"ISMCTSBot(iterations={self.iterations})"
+        root = ", root='paired'" if self.root == "paired" else ""
+        return f"ISMCTSBot(iterations={self.iterations}{root})"
