@@ -192,18 +192,12 @@ def test_the_greedy_move_stands_unless_the_search_finds_a_clear_lead() -> None:
             ISMCTSBot(anchor=bad)
 
 
-def _paired_rule(stats: dict[Action, tuple[int, float]], prior: Action) -> tuple[Action, int]:
-    """The survivors of the paired root's halvings (the moves with the most samples) and the best of them by mean."""
-    most = max(n for n, _ in stats.values())
-    alive = [a for a, (n, _) in stats.items() if n == most]
-    return max(alive, key=lambda a: stats[a][1]), most
-
-
 def test_the_paired_root_compares_moves_on_the_same_samples_and_needs_evidence_to_leave_the_policys_move() -> None:
     """``ISMCTSBot(root="paired")`` (``tamalou.bots.ismcts.paired``): the moves still compared have each been played
     on every sample so far (the same count, the policy's move among them, at every searched decision); the move
-    played is the policy's unless the best survivor beat it (both outcomes happen in a few games of Kaboo at four
-    players); with an evidence no difference can reach, always the policy's; reproducible for a seed."""
+    played is the policy's unless the other move of the last stage beat it (both outcomes happen in a few games of
+    Kaboo at four players); with an evidence no difference can reach, always the policy's; reproducible for a seed
+    without a CPU limit."""
     kept = left = 0
     for seed in range(3):
         game = tamalou.new_game("kaboo", players=4, seed=seed)
@@ -211,12 +205,12 @@ def test_the_paired_root_compares_moves_on_the_same_samples_and_needs_evidence_t
         play_game(game, [bot] + [GreedyBot(seed * 10 + p) for p in range(1, 4)])
         for stats, prior, action in bot.decisions:
             assert prior is not None and prior in stats
-            best, most = _paired_rule(stats, prior)
+            most = max(n for n, _ in stats.values())  # the last stage's moves were played on every sample
             assert stats[prior][0] == most  # the policy's move is never halved away
             if action == prior:
                 kept += 1
-            else:
-                assert action == best and stats[best][1] > stats[prior][1]
+            else:  # one of the last stage's two (tested on its fresh samples, not on all of them)
+                assert stats[action][0] == most and len([a for a in stats if stats[a][0] == most]) == 2
                 left += 1
     assert kept > 0 and left > 0
     game = tamalou.new_game("kaboo", players=4, seed=1)
