@@ -48,13 +48,14 @@ class _Checked:
         return action
 
 
+@pytest.mark.parametrize("root", ["tree", "paired"])
 @pytest.mark.parametrize("variant", RULESETS)
-def test_plays_listed_actions_in_every_ruleset(variant: str) -> None:
+def test_plays_listed_actions_in_every_ruleset(variant: str, root: str) -> None:
     v = tamalou.load_variant(variant)
     searched = 0
     for players, seed in ((2, 1), (3, 2)):
         game = tamalou.new_game(v, players=players, seed=seed)
-        bot = ISMCTSBot(seed=seed, iterations=8)
+        bot = ISMCTSBot(seed=seed, iterations=8, root=root)
         seats: list[Any] = [_Checked(bot)] + [GreedyBot(seed + p) for p in range(1, players)]
         play_game(game, seats)
         assert game.is_over
