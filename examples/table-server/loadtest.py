@@ -211,8 +211,10 @@ async def hostile_client(
 async def start_attacker(url: str, honest_room: str, flood: bool = False) -> asyncio.subprocess.Process:
     """The hostile client in a process of its own (``--attack``), as a hostile user is: its work does not
     delay the honest clients' reading of their answers, so their latency measures the server alone."""
+    # --attack=ROOM in one word: a room's id is random URL-safe text, which may begin with "-" (argparse would then
+    # take it for an option; it did, once in 64 runs of the load tests).
     return await asyncio.create_subprocess_exec(
-        sys.executable, str(HERE / "loadtest.py"), "--attack", honest_room, "--url", url,
+        sys.executable, str(HERE / "loadtest.py"), f"--attack={honest_room}", "--url", url,
         *(["--flood"] if flood else []),
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
     )  # fmt: skip
