@@ -11,7 +11,7 @@ from ..errors import PluginError
 from ..play import BotLike, as_bot
 from .cautious import CautiousBot
 from .greedy import GreedyBot
-from .ismcts import ISMCTSBot
+from .ismcts import ROOTS, ISMCTSBot
 from .random_bot import RandomBot
 
 if TYPE_CHECKING:
@@ -133,8 +133,6 @@ def _set_up(name: str, base: str, setting: str) -> Callable[[int], BotLike]:
     bot's root, ``ismcts:root=paired``."""
     key, equals, value = setting.partition("=")
     if base == "ismcts" and key.strip() == "root":
-        from .ismcts.bot import ROOTS
-
         root = value.strip()
         if not equals or root not in ROOTS:
             raise ValueError(f"bot {name!r}: the search bot's root is one of {', '.join(ROOTS)}, got {root!r}")

@@ -188,7 +188,7 @@ class Round(Flow):
             self._restore_from(backup)
             if isinstance(exc, PluginError):
                 raise
-            raise PluginError(f"a hook failed: {exc!r}{raised_at(exc)}") from exc
+            raise _hook_failed(exc) from exc
         if quiet:
             log[-1] = a
         else:
@@ -212,7 +212,7 @@ class Round(Flow):
         except (IllegalAction, PluginError):
             raise
         except Exception as exc:
-            raise PluginError(f"a hook failed: {exc!r}{raised_at(exc)}") from exc
+            raise _hook_failed(exc) from exc
         self.actions.append(action)
         return events
 
@@ -496,6 +496,11 @@ def replay_state(state: dict[str, Any], variant: Variant) -> Round:
     except (KeyError, TypeError, ValueError, IndexError, OverflowError, AttributeError) as exc:
         raise SnapshotError(f"incomplete or damaged snapshot: {type(exc).__name__}: {short(str(exc), 200)}") from None
     return game
+
+
+def _hook_failed(exc: Exception) -> PluginError:
+    """The error ``apply`` and ``apply_unguarded`` raise for a hook that failed with ``exc`` (where it was raised)."""
+    return PluginError(f"a hook failed: {exc!r}{raised_at(exc)}")
 
 
 def _unpickle(snapshot: str, variant: Variant) -> Round:

@@ -61,6 +61,7 @@ from __future__ import annotations
 from .bot import ANCHOR as ANCHOR
 from .bot import BUDGET as BUDGET
 from .bot import CPU_LIMIT as CPU_LIMIT
+from .bot import ROOTS as ROOTS
 from .bot import SEARCHED as SEARCHED
 from .bot import ISMCTSBot
 from .determinizer import Determinizer

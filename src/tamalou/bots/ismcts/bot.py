@@ -13,13 +13,12 @@ from ...actions import Action, MatchAction, Tick
 from ...engine.round import Round
 from ...engine.rulebook import Rulebook, rulebook
 from ...engine.state import CALL, DRAW, HOLD, OVER, POWER
-from ...errors import TamalouError
 from ...schema import Variant
 from ...views import SeatView
 from ..greedy import GreedyBot
 from .determinizer import Determinizer, Unbuildable
 from .paired import paired_search
-from .rollout import OutOfTime, RolloutPolicy
+from .rollout import SAMPLE_FAILURES, OutOfTime, RolloutPolicy
 from .tree import Edge, Node, info_key
 
 if TYPE_CHECKING:
@@ -317,7 +316,7 @@ class ISMCTSBot:
             except OutOfTime:  # the CPU limit, within a sample: it is dropped, the search keeps what it found
                 self._limited()
                 break
-            except (TamalouError, AssertionError, LookupError, TypeError, ValueError):
+            except SAMPLE_FAILURES:
                 self.failures += 1
                 continue
             played += 1

@@ -47,9 +47,8 @@ from dataclasses import dataclass
 from ...actions import Action
 from ...engine.round import Round
 from ...engine.rulebook import Rulebook
-from ...errors import TamalouError
 from .determinizer import Determinizer
-from .rollout import OutOfTime, RolloutPolicy
+from .rollout import SAMPLE_FAILURES, OutOfTime, RolloutPolicy
 
 
 @dataclass(slots=True)
@@ -157,7 +156,7 @@ def _play_each(
             policy.play(g, a)
             policy.play_out(g, limit)
             out[a] = policy.rewards(g, margin)[me]
-        except (TamalouError, AssertionError, LookupError, TypeError, ValueError):
+        except SAMPLE_FAILURES:
             return None
     return out
 

@@ -12,12 +12,18 @@ from ...actions import Action, Call, Discard, Draw, Give, MatchAction, Pass, Pow
 from ...engine.round import Round
 from ...engine.rulebook import Rulebook
 from ...engine.state import CALL, DRAW, GIVE, HOLD, NO_CARD, OVER, PEEK, POWER, SWAP
+from ...errors import TamalouError
 from ...powers import best_place, hinted_move, hinted_use
 from ..facts import facts_of
 
 #: How often (in moves) a rollout looks at the clock when its search has a CPU limit: a few microseconds each time,
 #: a few hundred microseconds of moves between two looks (``benchmarks/ismcts_time.py``: 10 to 17 us a move).
 CHECK_EVERY = 32
+
+
+#: What a search's sample raises when the rules or a hook refuse what it plays (a template the rules did not accept, a
+#: plugin's hook failing on a made-up deal): the sample is dropped and counted in ``ISMCTSBot.failures``.
+SAMPLE_FAILURES = (TamalouError, AssertionError, LookupError, TypeError, ValueError)
 
 
 class OutOfTime(BaseException):
