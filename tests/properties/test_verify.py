@@ -424,6 +424,29 @@ def test_shrinking_makes_a_failing_game_shorter(monkeypatch: pytest.MonkeyPatch)
     assert kept.players == 4 and len(kept.actions) < len(actions)
 
 
+def test_shrinking_takes_the_fewest_actions_before_the_fewest_players(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fewer actions first, then fewer players, and never longer than the game found: a listing bug that shows from
+    the third turn at three players, but only from the thirteenth at two, shrinks to a short three-player game, not
+    to a two-player one that must play twelve turns first (before, the fewer players were sought first: a 7-action
+    3-player failure became a 124-action 2-player one)."""
+    played = random_playout("french", 3, seed=5, style=PlayStyle(call_probability=0.0))
+    actions = [a.to_dict() for a in played.actions[:60]]
+    real_legal = Round.legal_actions
+
+    def legal_actions(self: Round, p: int) -> list[Any]:
+        listed = real_legal(self, p)  # a pass listed twice, from the third turn (the thirteenth at two players)
+        late = 2 if self.players > 2 else 12
+        return [*listed, Pass(p)] if self.turn >= late and Pass(p) in listed else listed
+
+    monkeypatch.setattr(Round, "legal_actions", legal_actions)
+    failure = Failure(5, 3, "listed_accepted", "listed twice", actions, style={"call_probability": 0.0})
+    two = [check_game("french", 2, s, style=failure.style).failure for s in range(5, 9)]
+    assert any(f is not None and f.invariant == "listed_accepted" for f in two)  # fewer players fail too, later
+    example = shrink("french", failure, budget=ShrinkBudget(evaluations=200))
+    assert example.players == 3 and len(example.actions) <= 12, (example.players, len(example.actions))
+    assert example.check().violation is not None
+
+
 def test_a_failure_in_the_round_s_last_turn_keeps_its_actions_and_costs_one_replay() -> None:
     # A scoring hook that raises on every round ended by the turn limit (tests/data/broken/raises.toml): no
     # shorter game reaches that turn, so shrinking keeps the actions instead of replaying the round 400 times.
@@ -439,7 +462,7 @@ def test_a_failure_in_the_round_s_last_turn_keeps_its_actions_and_costs_one_repl
 
 
 def test_the_failure_shrunk_is_the_shortest_of_the_run() -> None:
-    """``verify`` shrinks, among the failing games of the fewest players, the shortest (then the earliest), not
+    """``verify`` shrinks the shortest of the failing games, then the one of the fewest players, then the earliest, not
     the first: a first failure after 98 actions and a later one after 9 give the counterexample of the 9."""
     from tamalou.verify import shortest
 
@@ -447,9 +470,11 @@ def test_the_failure_shrunk_is_the_shortest_of_the_run() -> None:
     short = Failure(seed=5, players=2, invariant="slot_order", message="", actions=[{}] * 9, index=4)
     shorter_of_more = Failure(seed=6, players=4, invariant="no_crash", message="", actions=[{}] * 3, index=5)
     as_short = Failure(seed=7, players=2, invariant="no_crash", message="", actions=[{}] * 9, index=6)
+    as_short_of_more = Failure(seed=8, players=3, invariant="no_crash", message="", actions=[{}] * 9, index=1)
     assert shortest([long_first, short]) is short
-    assert shortest([long_first, shorter_of_more]) is long_first  # fewer players first: shrinking seeks them
-    assert shortest([long_first, as_short, short, shorter_of_more]) is short  # as short, earlier
+    assert shortest([long_first, shorter_of_more]) is shorter_of_more  # the fewest actions first
+    assert shortest([long_first, as_short, short]) is short  # as short, earlier
+    assert shortest([as_short_of_more, as_short, short]) is short  # as short: the fewer players
     with pytest.raises(ValueError):
         shortest([])
 
@@ -463,8 +488,7 @@ def test_verify_writes_the_shortest_failure_s_counterexample(tmp_path: Path) -> 
     lengths = [int(n) for n in re.findall(r"found with (\d+) actions", result.stdout)]
     assert lengths == [found["actions"]]
     report = verify(str(path), games=6, players=2, workers=1)
-    fewest = min(f.players for f in report.details)
-    assert found["actions"] == min(len(f.actions) for f in report.details if f.players == fewest)
+    assert found["actions"] == min(len(f.actions) for f in report.details)
     assert found["actions"] < len(report.details[0].actions)  # not the first failure: a shorter one
 
 

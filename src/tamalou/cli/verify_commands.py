@@ -231,7 +231,7 @@ def verify(
         say(f"  seed {f_seed}, {f_players} players: {message}")
     if not report.details:
         raise typer.Exit(stop.status if interrupted else RULE_FAILURE)
-    first = _to_shrink(report.details)  # the shortest of the fewest players: the smallest to start from
+    first = _to_shrink(report.details)  # the shortest, then of the fewest players: the smallest to start from
     as_found = checks.ShrinkBudget(evaluations=0)
     if interrupted or _timed_out(first):  # stop at once; or a game that could take the whole limit at each try
         why = "the run was interrupted" if interrupted else "it was stopped by its time limit"
@@ -268,7 +268,7 @@ def verify(
 
 
 def _to_shrink(failures: list[Failure]) -> Failure:
-    """The failure whose counterexample ``verify`` writes: the shortest of the fewest players (``shortest``); a
+    """The failure whose counterexample ``verify`` writes: the shortest, then of the fewest players (``shortest``); a
     game stopped by its time limit only if every failure is one (it is not shrunk: each try could take as long)."""
     from ..verify import shortest
 

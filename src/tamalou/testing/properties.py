@@ -47,6 +47,7 @@ from ..verify import (
     check_result,
     check_snapshot_roundtrip,
     reproduce,
+    shortest,
     step_bound,
     verify,
 )
@@ -317,13 +318,13 @@ class InvariantRun:
 
     def violation(self, name: str) -> InvariantViolation | None:
         """``None`` if ``name`` held in every game; else the failure of its simplest failing game (the fewest
-        players, then the fewest actions: the game ``tamalou verify`` would shrink), with notes: how many
+        actions, then the fewest players: the game ``tamalou verify`` would shrink, ``shortest``), with notes: how many
         games broke it, the command that plays that game again, and the ``tamalou.replay`` call that
         rebuilds the state that broke."""
         failed = self.failures(name)
         if not failed:
             return None
-        first = min(failed, key=lambda f: (f.players, len(f.actions), f.index))
+        first = shortest(failed)
         exc = InvariantViolation(f"{name}: {first.message}", invariant=name)
         others = ", ".join(f"seed {f.seed} ({f.players} players)" for f in failed if f is not first)
         exc.add_note(

@@ -1,18 +1,19 @@
 """Shrinking a failure of ``tamalou verify`` to a small ``Counterexample``: ``shrink``, bounded by a
 ``ShrinkBudget``.
 
-**How a failure is shrunk** (``shrink``), each step keeping only changes after which the same
-invariant still fails (checked with ``thorough=True``: more pairs, random actions and orders):
+**How a failure is shrunk** (``shrink``): to the fewest actions first, then the fewest players, never to a game
+longer than the one found. Each step keeps only changes after which the same invariant still fails (checked with
+``thorough=True``: more pairs, random actions and orders):
 
-1. fewer players, if the ruleset allows: games of each smaller count (a few seeds from the failing
-   one, in the same style) are checked, and at the first count where some fail the same way, the
-   shortest of them replaces the failure (players and actions shrink together);
-2. the shortest prefix: the failing step itself for a step invariant; for the others, a bisection
-   on the number of actions, then a scan of the states before the prefix found (the invariant
-   checked after each action) for an earlier one that fails;
-3. removing actions: blocks of 32, 16, 8, 4, 2 and 1 actions, from the first on;
-4. simpler actions: each action replaced by a simpler legal action of the same player (a pass before
-   a draw, a draw before a discard...), the rest unchanged.
+1. the game found, with its players: its shortest prefix (the failing step itself for a step invariant; for the
+   others, a bisection on the number of actions, then a scan of the states before the prefix found, the invariant
+   checked after each action, for an earlier one that fails); then removing actions, in blocks of 32, 16, 8, 4, 2
+   and 1 from the first on; then simpler actions, each replaced by a simpler legal action of the same player (a pass
+   before a draw, a draw before a discard...), the rest unchanged;
+2. fewer players, if the ruleset allows, with what the budget leaves: for each smaller count, from the fewest, games
+   of a few seeds from the failing one (in the same style) are checked, and the shortest that fails the same way is
+   shrunk as in 1. The counterexample is the shortest of those shrunk games, the fewer players on a tie: a game of
+   fewer players is taken only if it is as short as the other, or shorter.
 
 It is bounded: at most ``ShrinkBudget.evaluations`` candidate games and ``ShrinkBudget.actions``
 actions replayed (deterministic: the same failure shrinks to the same counterexample), and
@@ -174,15 +175,27 @@ class _Shrinker:
 
 
 def shortest(failures: Sequence[Failure]) -> Failure:
-    """The failure of a run to shrink (``tamalou verify`` writes its counterexample): among the games with the
-    fewest players, the shortest, then the earliest. Shrinking starts from it: a run whose first failing game
-    broke after 98 actions and another one of as many players after 9 gives a counterexample of the 9 (or
-    fewer), where the first would often stay long (the actions of a round's last turn cannot be taken out).
-    Fewer players come first because shrinking looks for them first: a short game of more players would be
-    traded for another game, of fewer players, that may be longer. ``ValueError`` if there is none."""
+    """The failure of a run to shrink (``tamalou verify`` writes its counterexample): the shortest, then the one of the
+    fewest players, then the earliest. Shrinking starts from it: a run whose first failing game broke after 98 actions
+    and another one after 9 gives a counterexample of the 9 (or fewer), where the first would often stay long (the
+    actions of a round's last turn cannot be taken out). ``ValueError`` if there is none."""
     if not failures:
         raise ValueError("no failure to choose from")
-    return min(failures, key=lambda f: (f.players, len(f.actions), f.index))
+    return min(failures, key=lambda f: (len(f.actions), f.players, f.index))
+
+
+@dataclass
+class _Shrunk:
+    """A game shrunk: its players, seed and actions, and what its failure says."""
+
+    players: int
+    seed: int
+    actions: list[dict[str, Any]]
+    message: str
+
+    def beats(self, other: _Shrunk) -> bool:
+        """Whether it is the smaller counterexample: fewer actions, then fewer players."""
+        return (len(self.actions), self.players) < (len(other.actions), other.players)
 
 
 def shrink(
@@ -194,28 +207,45 @@ def shrink(
 ) -> Counterexample:
     """A small counterexample for ``failure`` (from ``verify``'s ``report.details``): see the module's
     documentation for the method. With ``players=False`` the player count is kept. The counterexample
-    is the failure itself if it does not shrink (or does not reproduce: its message says so)."""
+    is the failure itself if it does not shrink (or does not reproduce: its message says so); it is never
+    longer than the failure."""
     v = resolve(variant)
     budget = budget if budget is not None else ShrinkBudget()
-    invariant, n, seed, actions = failure.invariant, failure.players, failure.seed, list(failure.actions)
-    if invariant not in INVARIANTS:
-        invariant = "no_crash"
-    message = failure.message
-    if players and n > v.rules.players.min:
-        found = _fewer_players(v, failure, invariant, budget)
-        if found is not None:
-            n, seed, actions, message = found.players, found.seed, list(found.actions), found.message
-    s = _Shrinker(v, n, seed, invariant, budget)
+    invariant = failure.invariant if failure.invariant in INVARIANTS else "no_crash"
+    found = _Shrunk(failure.players, failure.seed, list(failure.actions), failure.message)
+    fewer = players and failure.players > v.rules.players.min
     if INVARIANTS[invariant].when in ("run", "match"):  # kept as it failed
+        few = _fewer_players(v, failure, invariant, budget) if fewer else None
+        if few is not None and len(few.actions) <= len(found.actions):
+            found = _Shrunk(few.players, few.seed, list(few.actions), few.message)
         why = "a whole match is played from the seed" if invariant == "match" else "checking it starts fresh processes"
-        note = f" (not shrunk: {why})"
-        return _counterexample(v, n, seed, actions, invariant, message + note, failure, __version__)
+        found.message += f" (not shrunk: {why})"
+        return _counterexample(v, found, invariant, failure)
+    best = _shrunk(v, found, invariant, budget)
+    if fewer:
+        for n in range(v.rules.players.min, failure.players):
+            if not budget.left():
+                break
+            games = _failing(v, failure, n, invariant, budget)
+            if games:
+                start = min(games, key=lambda f: (len(f.actions), f.seed))
+                shrunk = _shrunk(v, _Shrunk(n, start.seed, list(start.actions), start.message), invariant, budget)
+                if shrunk.beats(best):
+                    best = shrunk
+    return _counterexample(v, best, invariant, failure)
+
+
+def _shrunk(v: Variant, game: _Shrunk, invariant: str, budget: ShrinkBudget) -> _Shrunk:
+    """``game`` shrunk with its players (step 1 of the module's documentation); itself if it does not fail again
+    (its message then says so) or the budget is spent."""
     if not budget.left():
-        return _counterexample(v, n, seed, actions, invariant, message, failure, __version__)
+        return game
+    s = _Shrinker(v, game.players, game.seed, invariant, budget)
+    actions = game.actions
     first = s.run(actions)
     if first is None:
         note = " (it does not fail again when replayed alone: the actions are the game as verify played it)"
-        return _counterexample(v, n, seed, actions, invariant, message + note, failure, __version__)
+        return _Shrunk(game.players, game.seed, actions, game.message + note)
     if invariant != "termination" and not _in_the_last_turn(v, first):
         actions = s.prefix(actions)
         shorter = s.remove(actions)
@@ -223,9 +253,8 @@ def shrink(
             actions = s.prefix(shorter)
         actions = s.simplify(actions)
     last = s.run(actions)
-    if last is not None and last.violation is not None:
-        message = str(last.violation)
-    return _counterexample(v, n, seed, actions, invariant, message, failure, __version__)
+    message = str(last.violation) if last is not None and last.violation is not None else game.message
+    return _Shrunk(game.players, game.seed, actions, message)
 
 
 def _in_the_last_turn(v: Variant, failing: Reproduction) -> bool:
@@ -233,20 +262,25 @@ def _in_the_last_turn(v: Variant, failing: Reproduction) -> bool:
     return failing.game is not None and failing.game.turn + 1 >= v.rules.end.max_turns
 
 
+def _failing(v: Variant, failure: Failure, players: int, invariant: str, budget: ShrinkBudget) -> list[Failure]:
+    """The games of ``players`` players, of a few seeds from the failing one and in its style, that fail the same
+    invariant."""
+    found: list[Failure] = []
+    for s in range(failure.seed, failure.seed + 4):
+        if not budget.left():
+            break
+        r = check_game(v, players, s, style=failure.style)
+        budget.spend(r.actions * 2)
+        if r.failure is not None and r.failure.invariant == invariant:
+            found.append(r.failure)
+    return found
+
+
 def _fewer_players(v: Variant, failure: Failure, invariant: str, budget: ShrinkBudget) -> Failure | None:
-    """The shortest game of the fewest players that fails the same invariant: for each count from the
-    smallest, a few seeds from the failing one, in the same style; the first count at which one fails gives
-    the shortest of its failing games (players and actions shrink together: a game of fewer players that
-    breaks sooner is traded for a longer one only if none breaks sooner)."""
+    """The shortest game of the fewest players that fails the same invariant (for the failures that are not shrunk:
+    the first count, from the fewest, at which one fails)."""
     for n in range(v.rules.players.min, failure.players):
-        found: list[Failure] = []
-        for s in range(failure.seed, failure.seed + 4):
-            if not budget.left():
-                break
-            r = check_game(v, n, s, style=failure.style)
-            budget.spend(r.actions * 2)
-            if r.failure is not None and r.failure.invariant == invariant:
-                found.append(r.failure)
+        found = _failing(v, failure, n, invariant, budget)
         if found:
             return min(found, key=lambda f: (len(f.actions), f.seed))
         if not budget.left():
@@ -254,24 +288,15 @@ def _fewer_players(v: Variant, failure: Failure, invariant: str, budget: ShrinkB
     return None
 
 
-def _counterexample(
-    v: Variant,
-    players: int,
-    seed: int,
-    actions: list[dict[str, Any]],
-    invariant: str,
-    message: str,
-    failure: Failure,
-    version: str,
-) -> Counterexample:
+def _counterexample(v: Variant, game: _Shrunk, invariant: str, failure: Failure) -> Counterexample:
     return Counterexample(
-        tamalou=version,
+        tamalou=__version__,
         variant=EmbeddedVariant.of(v),
-        players=players,
-        seed=seed,
-        actions=actions,
+        players=game.players,
+        seed=game.seed,
+        actions=game.actions,
         invariant=invariant,
-        message=message,
+        message=game.message,
         description=INVARIANTS[invariant].description,
         code=code_fingerprints(v),
         found={
