@@ -328,9 +328,11 @@ def _inconsistency(g: Flow) -> str | None:
     for m, st in zip(g.rb.mechanics, g.ms, strict=True):
         if st is not None:
             fresh = m.new_state(g)
+            most = max(MIN_STATE_LIST, n)
             for name in state_slots(st):
-                if not _same_shape(getattr(fresh, name), getattr(st, name)):
-                    return f"{m.name}.{name}: {short(getattr(st, name))} is not of its kind"
+                why = _shape_problem(getattr(fresh, name), getattr(st, name), most)
+                if why is not None:
+                    return f"{m.name}.{name}: {short(getattr(st, name))} is not of its kind: {why}"
             problem = m.check_state(g, st)
             if problem is not None:
                 return f"{m.name}: {problem}"
@@ -343,25 +345,49 @@ def _inconsistency(g: Flow) -> str | None:
     return None
 
 
-def _same_shape(default: Any, value: Any) -> bool:
-    """Whether a restored mechanic-state value has the shape of a fresh state's default."""
+#: The fewest entries a list of a mechanic's state may hold in a snapshot; it may hold as many as the game has cards
+#: when that is more (a per-card table: 104 entries with two decks). docs/write-a-mechanic.md gives every bound.
+MIN_STATE_LIST = 64
+#: The longest text a mechanic's state may hold in a snapshot.
+MAX_STATE_TEXT = 100
+
+
+def _shape_problem(default: Any, value: Any, most: int) -> str | None:
+    """Why a restored mechanic-state value has not the shape of a fresh state's ``default`` (``None``: it has); a list
+    holds ``most`` entries at most, and so does each list of a list."""
     if default is None:
-        return value is None or (isinstance(value, str | int | float | list) and not isinstance(value, bool))
+        if value is None or (isinstance(value, str | int | float | list) and not isinstance(value, bool)):
+            return None
+        return "a number, a text, a list or None"
     if isinstance(default, bool):
-        return isinstance(value, bool)
+        return None if isinstance(value, bool) else "true or false"
     if isinstance(default, float):
-        return type(value) in (int, float) and -1e301 < value < 1e301
+        return None if type(value) in (int, float) and -1e301 < value < 1e301 else "a number"
     if isinstance(default, int):
-        return type(value) is int and -(2**62) < value < 2**62
+        return None if type(value) is int and -(2**62) < value < 2**62 else "an integer (within 2**62)"
     if isinstance(default, str):
-        return isinstance(value, str) and len(value) <= 100
+        return (
+            None
+            if isinstance(value, str) and len(value) <= MAX_STATE_TEXT
+            else f"a text of {MAX_STATE_TEXT} characters at most"
+        )
     if isinstance(default, list):
-        if not isinstance(value, list) or len(value) > 64:
-            return False
+        if not isinstance(value, list):
+            return "a list"
+        if len(value) > most:
+            return f"a list of {most} entries at most (the game's cards, {MIN_STATE_LIST} at least), not {len(value)}"
         if default:
-            return len(value) == len(default) and all(_same_shape(default[0], x) for x in value)
-        return all(isinstance(x, list) and all(type(y) is int for y in x) for x in value)
-    return True
+            if len(value) != len(default):
+                return f"a list of {len(default)} entries, as a fresh state's"
+            for x in value:
+                why = _shape_problem(default[0], x, most)
+                if why is not None:
+                    return f"a list of entries each {why}"
+            return None
+        if all(isinstance(x, list) and len(x) <= most and all(type(y) is int for y in x) for x in value):
+            return None
+        return f"a list of lists of integers ({most} entries at most each)"
+    return None
 
 
 def _check_deal(g: Flow, deal: Any, cards: Any) -> None:

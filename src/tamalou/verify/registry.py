@@ -14,7 +14,9 @@ and failures by these names, and a counterexample names the one that broke:
   event it received names the new place;
 - ``no_leak``: exchanging two cards a player does not know changes neither their view nor their
   legal actions (the call included: their own unknown cards given the lowest, then the highest,
-  faces they do not know are always tried, so a rule decided on their hidden total shows);
+  faces they do not know are always tried, so a rule decided on their hidden total shows); a card every
+  seat once saw (thrown, then reshuffled into the stock) is not exchanged with one nobody saw: its face is
+  public history;
 - ``event_leak``: exchanging two cards a seat knows neither before nor after a step changes nothing of
   the step's events as that seat receives them;
 - ``opaque_ids``: no seat receives a card's id (two such cards exchanging their ids change nothing it
