@@ -25,14 +25,17 @@ from tamalou.verify import (
     InvariantViolation,
     PlayStyle,
     RandomChooser,
+    SentEvents,
     TurnWatch,
     check_event_leaks,
     check_event_schema,
+    check_events_kept,
     check_moves_known,
     check_opaque_ids,
     check_played_turns,
     check_run_determinism,
     choose_action,
+    event_bound,
     exchange_ids,
     places,
     style_of,
@@ -64,6 +67,8 @@ def test_the_built_in_rulesets_keep_the_checks_of_what_seats_receive(name: str) 
         g = Round(v, players, seed=seed)
         events = g.start()
         check_event_schema(g, events)
+        sent = SentEvents(g)
+        sent.add(g, events)
         chooser, style, watch = RandomChooser(random.Random(seed)), style_of(seed), TurnWatch(g)
         while not g.is_over:
             if len(g.actions) % 4 == 0:
@@ -73,9 +78,11 @@ def test_the_built_in_rulesets_keep_the_checks_of_what_seats_receive(name: str) 
             where, knew = places(g), list(g.knowers)
             events = g.apply(action)
             check_event_schema(g, events)
+            sent.add(g, events)
             check_moves_known(g, where, knew, events)
             assert watch.step(g) is None, f"{name} seed {seed}: a cycle"
         check_played_turns(g)
+        sent.check(g)
 
 
 def test_exchanging_ids_keeps_the_table_a_seat_sees() -> None:
@@ -136,6 +143,33 @@ def test_event_schema_catches_a_slot_past_the_end_a_seat_and_a_card_that_do_not_
         with pytest.raises(InvariantViolation, match=says) as caught:
             check_event_schema(g, [Event("odd", facts)])
         assert caught.value.invariant == "event_schema"
+
+
+def test_events_kept_catches_an_event_changed_after_it_was_sent() -> None:
+    """An event whose facts change after the step returned it (a mechanic's own list, put in it) is named, with its
+    step and the field; an event as it was sent passes."""
+    g = new_round("french", players=2, seed=1)
+    sent = SentEvents(g)
+    throws = [[0, 1]]
+    sent.add(g, [Event("recap", {"throws": throws}), Event("turn", {"player": 0, "turn": 0})])
+    sent.check(g)
+    throws.append([1, 1])  # the mechanic appends to its list: the event sent grows with it
+    with pytest.raises(
+        InvariantViolation, match=r"'recap' of the deal changed after it was sent.*length 1 -> 2"
+    ):
+        sent.check(g)
+
+
+def test_events_kept_bounds_an_event_s_size_by_the_game_s_cards() -> None:
+    """An event holds at most 1,000 characters of JSON and 20 per card of the game: 2,040 with one deck."""
+    g = new_round("french", players=2, seed=1)
+    assert event_bound(g) == 1_000 + 20 * 52
+    sent = SentEvents(g)
+    fits = Event("note", {"text": "x" * (event_bound(g) - 40)})
+    sent.add(g, [fits])
+    with pytest.raises(InvariantViolation, match=r"'note' of the deal holds 2\d{3} characters of JSON, 2040 at most"):
+        sent.add(g, [Event("note", {"text": "x" * event_bound(g)})])
+    check_events_kept(g)  # the round itself, played again from its deal
 
 
 def test_knowledge_follows_moves_catches_a_move_nobody_was_told_of() -> None:

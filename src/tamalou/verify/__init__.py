@@ -57,6 +57,8 @@ Where each subject lives (everything public is importable from here):
 - ``playout.py``: random games played to their end (``play_out``, ``random_playout``);
 - ``game_check.py``: one game of ``verify`` checked (``check_game``, ``GameReport``, ``Failure``) and
   ``SAMPLES``;
+- ``checks_sent.py``: every event as it was sent and of a bounded size (``SentEvents``, ``check_events_kept``,
+  ``event_bound``), the invariant ``events_kept``;
 - ``neighbourhood.py``: every action next to the listed ones (``near_actions``, ``check_near_actions``), tried
   by ``refusals`` and ``listing_complete``;
 - ``tallies.py``: made-up ends of rounds (``synthetic_tallies``) judged by the end-of-round hooks
@@ -108,6 +110,7 @@ from .checks_knowledge import (
     exchange_faces,
 )
 from .checks_round import check_played_turns, check_replay, check_result, check_snapshot_roundtrip, check_termination
+from .checks_sent import SentEvents, check_events_kept, event_bound
 from .chooser import PLAIN, STYLES, Chooser, PlayStyle, RandomChooser, choose_action, style_of
 from .counterexample import Counterexample, EmbeddedVariant, counterexample_name
 from .determinism import check_determinism, check_run_determinism
@@ -145,6 +148,7 @@ __all__ = [
     "PlayStyle",
     "RandomChooser",
     "Reproduction",
+    "SentEvents",
     "ShrinkBudget",
     "SlowHook",
     "TurnWatch",
@@ -157,6 +161,7 @@ __all__ = [
     "check_end_hooks",
     "check_event_leaks",
     "check_event_schema",
+    "check_events_kept",
     "check_events_of_round",
     "check_game",
     "check_illegal_leaves_state",
@@ -184,6 +189,7 @@ __all__ = [
     "choose_action",
     "counterexample_name",
     "default_workers",
+    "event_bound",
     "exchange_faces",
     "exchange_ids",
     "lint_variant",

@@ -5,8 +5,9 @@
 ``random_playout(variant, players, s, style_of(s))`` would (the style: one game in ten matches a lot,
 one in ten never calls, two in ten play for a low total, one in ten always makes the same kind of
 choice, the others call at random), with conservation, ``knowledge_events``, ``event_schema``,
-``knowledge_follows_moves`` and ``no_crash`` checked after every action and ``termination`` over the
-whole game (a turn too long, or one that comes back to a state it was in: ``TurnWatch``). Then it is played
+``knowledge_follows_moves`` and ``no_crash`` checked after every action, ``termination`` over the whole
+game (a turn too long, or one that comes back to a state it was in: ``TurnWatch``), and ``events_kept``
+(every event as it was sent, compared at the end). Then it is played
 again from its seed, the actions in their JSON form (the ``replay`` check compares the two), and the
 ``"sample"`` invariants are checked at ``samples`` states drawn at random (and at the start and the
 end): the cost of a game is linear in its actions, however long it runs. The ``"end"`` invariants
@@ -33,6 +34,7 @@ from .checks_cards import check_conservation
 from .checks_events import check_event_schema, check_moves_known, places
 from .checks_knowledge import check_step_knowledge
 from .checks_round import check_snapshot_roundtrip, check_termination
+from .checks_sent import SentEvents
 from .chooser import PLAIN, PlayStyle, RandomChooser, choose_action, style_of
 from .determinism import game_digest
 from .match_check import plays_matches
@@ -152,8 +154,10 @@ def check_game(
     before = [0] * len(game.knowers)
     where = places(game)
     watch = TurnWatch(game)
+    sent = SentEvents(game)
     try:
         while True:
+            sent.add(game, events)
             checks["conservation"] += 1
             check_conservation(game)
             checks["knowledge_events"] += 1
@@ -203,6 +207,8 @@ def check_game(
                 checks["termination"] += 1
                 raise violation_of(game, cycle, "termination")
         checks["termination"] += 1
+        checks["events_kept"] += 1
+        sent.check(game)
     except InvariantViolation as exc:
         pending = [exc.pending] if exc.pending is not None else []
         return failed(exc.invariant or "no_crash", str(exc), [*game.actions, *pending])

@@ -23,6 +23,9 @@ and failures by these names, and a counterexample names the one that broke:
   receives);
 - ``event_schema``: an event's seat, slot and card fields name a real seat, a slot of that seat's
   layout and a card of the deck;
+- ``events_kept``: every event of a game is, at its end, as it was sent (a mechanic kept no hold on a
+  list or a dict it put in one), and holds at most 1,000 characters of JSON and 20 per card of the game
+  (``checks_sent``);
 - ``listed_accepted``: every listed action is complete and accepted; somebody may act until the end;
 - ``listing_complete``: an action ``apply`` accepts is listed (a multi-card match as its one-card
   matches);
@@ -71,6 +74,7 @@ from .checks_cards import check_conservation, check_slot_order
 from .checks_events import check_event_leaks, check_events_of_round, check_opaque_ids
 from .checks_knowledge import check_knowledge, check_knowledge_events, check_no_leak
 from .checks_round import check_replay, check_result, check_snapshot_roundtrip, check_termination
+from .checks_sent import check_events_kept
 from .determinism import PROCESSES, check_determinism
 from .match_check import check_match
 from .tallies import check_end_hooks
@@ -211,6 +215,12 @@ INVARIANTS: dict[str, Invariant] = _Invariants(
             "an event's seat, slot and card fields name a real seat, a slot of its layout, a card of the deck",
             "step",
             lambda g, rng, thorough: check_events_of_round(g, moves=False),
+        ),
+        Invariant(
+            "events_kept",
+            "an event stays as it was sent, and holds at most 1,000 characters of JSON and 20 a card of the game",
+            "game",
+            lambda g, rng, thorough: check_events_kept(g),
         ),
         Invariant(
             "listed_accepted",
