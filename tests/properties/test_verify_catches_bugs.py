@@ -79,6 +79,9 @@ BUGS = {
     "event naming a missing slot": Bug("event_slot.toml", "event_schema", "whose layout has slots", games=6),
     "power that goes on while it is used": Bug("keep_looking.toml", "termination", "a cycle", games=6),
     "score keyed on hash()": Bug("hash_bonus.toml", "determinism", "PYTHONHASHSEED", games=2),
+    "hint reading the wrong card": Bug(
+        "hint.toml", "hints", r"KeepItLow\.hint raised IndexError.*broken_hint\.py:22", games=3
+    ),
     "event changed after it was sent": Bug("recap.toml", "events_kept", "changed after it was sent", games=2),
     "match hook changing the result it is handed": Bug(
         "match_bonus.toml", "match", "its result scores .* but the match recorded", games=1

@@ -154,9 +154,7 @@ def test_events_kept_catches_an_event_changed_after_it_was_sent() -> None:
     sent.add(g, [Event("recap", {"throws": throws}), Event("turn", {"player": 0, "turn": 0})])
     sent.check(g)
     throws.append([1, 1])  # the mechanic appends to its list: the event sent grows with it
-    with pytest.raises(
-        InvariantViolation, match=r"'recap' of the deal changed after it was sent.*length 1 -> 2"
-    ):
+    with pytest.raises(InvariantViolation, match=r"'recap' of the deal changed after it was sent.*length 1 -> 2"):
         sent.check(g)
 
 

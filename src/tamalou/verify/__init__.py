@@ -57,6 +57,8 @@ Where each subject lives (everything public is importable from here):
 - ``playout.py``: random games played to their end (``play_out``, ``random_playout``);
 - ``game_check.py``: one game of ``verify`` checked (``check_game``, ``GameReport``, ``Failure``) and
   ``SAMPLES``;
+- ``checks_hints.py``: the hints bots play by, asked and answering (``check_hints``, ``ViewCards``), the invariant
+  ``hints``;
 - ``checks_sent.py``: every event as it was sent and of a bounded size (``SentEvents``, ``check_events_kept``,
   ``event_bound``), the invariant ``events_kept``;
 - ``neighbourhood.py``: every action next to the listed ones (``near_actions``, ``check_near_actions``), tried
@@ -102,6 +104,7 @@ from .checks_events import (
     exchange_ids,
     places,
 )
+from .checks_hints import ViewCards, check_hints
 from .checks_knowledge import (
     check_knowledge,
     check_knowledge_events,
@@ -154,6 +157,7 @@ __all__ = [
     "TurnWatch",
     "VerifyInterrupted",
     "VerifyReport",
+    "ViewCards",
     "check_accepted_is_listed",
     "check_all",
     "check_conservation",
@@ -164,6 +168,7 @@ __all__ = [
     "check_events_kept",
     "check_events_of_round",
     "check_game",
+    "check_hints",
     "check_illegal_leaves_state",
     "check_knowledge",
     "check_knowledge_events",

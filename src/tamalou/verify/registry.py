@@ -23,6 +23,9 @@ and failures by these names, and a counterexample names the one that broke:
   receives);
 - ``event_schema``: an event's seat, slot and card fields name a real seat, a slot of that seat's
   layout and a card of the deck;
+- ``hints``: every hint the bots play by (``tamalou.powers``: a power's ``hint`` and ``next_hint``, a mechanic's
+  ``hint`` and ``place_worth``), asked at a state what a bot would ask there, answers ``None`` or a finite
+  number and raises nothing (``checks_hints``);
 - ``events_kept``: every event of a game is, at its end, as it was sent (a mechanic kept no hold on a
   list or a dict it put in one), and holds at most 1,000 characters of JSON and 20 per card of the game
   (``checks_sent``);
@@ -72,6 +75,7 @@ from .checks_actions import (
 )
 from .checks_cards import check_conservation, check_slot_order
 from .checks_events import check_event_leaks, check_events_of_round, check_opaque_ids
+from .checks_hints import check_hints
 from .checks_knowledge import check_knowledge, check_knowledge_events, check_no_leak
 from .checks_round import check_replay, check_result, check_snapshot_roundtrip, check_termination
 from .checks_sent import check_events_kept
@@ -239,6 +243,12 @@ INVARIANTS: dict[str, Invariant] = _Invariants(
             "a refused action raises IllegalAction and leaves the game unchanged",
             "sample",
             lambda g, rng, thorough: check_refusals(g, rng, actions=24 if thorough else 3),
+        ),
+        Invariant(
+            "hints",
+            "every hint the bots play by (a power's, a mechanic's, place_worth) answers a number or None, never raises",
+            "sample",
+            lambda g, rng, thorough: check_hints(g),
         ),
         Invariant(
             "snapshot",
