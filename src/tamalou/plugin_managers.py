@@ -175,6 +175,8 @@ def first_answer(name: str, impls: list[Any], kwargs: dict[str, Any]) -> tuple[A
             continue
         try:
             answer = impl.function(*[kwargs[arg] for arg in impl.argnames])
+        except PluginError:  # (another plugin's code it called, a tie-break's key: that one is named)
+            raise
         except Exception as exc:
             raise PluginError(f"raised {exc!r}{raised_at(exc)}", plugin=impl.plugin_name, hook=name) from exc
         if answer is not None:

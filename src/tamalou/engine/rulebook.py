@@ -52,6 +52,25 @@ def _trusted(plugin_name: str) -> bool:
     return plugin_name in BUILTIN_PLUGINS or plugin_name.startswith("tamalou.")
 
 
+def _checked_key(t: TieBreak, plugin: str) -> Callable[[Tally, int], Any]:
+    """The key of a plugin's tie-break ``t``, which raises a ``PluginError`` naming the tie-break and ``plugin`` when
+    it raises or answers ``None`` (else the ranking hook that sorts by it would be blamed: French's, by default)."""
+    key = t.key
+
+    def checked(tally: Tally, p: int) -> Any:
+        try:
+            answer = key(tally, p)
+        except Exception as exc:
+            said = f"the key of tie-break {t.name!r} raised {exc!r}{raised_at(exc)} for player {p}"
+            raise PluginError(said, plugin=plugin, hook="tamalou_tiebreaks") from exc
+        if answer is None:
+            said = f"the key of tie-break {t.name!r} answered None for player {p}: a value that sorts (a number)"
+            raise PluginError(said, plugin=plugin, hook="tamalou_tiebreaks")
+        return answer
+
+    return checked
+
+
 def _registered(hook: Any, base: type[T]) -> list[tuple[type[T], str]]:
     """The classes a "register" hook's plugins return, each a named subclass of ``base``, with the
     plugin that gave it."""
@@ -254,8 +273,9 @@ class Rulebook:
                         key="plugins",
                     )
                 if t.name not in found:
-                    found[t.name] = t
-                    self.tiebreak_plugins[t.name] = impl.plugin_name
+                    plugin = impl.plugin_name
+                    found[t.name] = t if _trusted(plugin) else TieBreak(t.name, t.description, _checked_key(t, plugin))
+                    self.tiebreak_plugins[t.name] = plugin
         return tuple(found.values())
 
     def end_hook_plugins(self, name: str) -> list[str]:

@@ -33,7 +33,7 @@ from ..engine import NO_CARD, Round
 from ..engine.game import Game, round_of
 from ..events import Event
 from .checks_knowledge import exchange_faces
-from .violation import card_text, check_rng, describe_action, value_diff, violation_of
+from .violation import ASK_AGAIN, card_text, check_rng, describe_action, outside_state, value_diff, violation_of
 
 # ----------------------------------------------------------------------------- worlds a seat cannot tell apart
 
@@ -188,6 +188,12 @@ def _unchanged_for_seats(
                     continue  # the action's acceptance itself depends on the cards: no_leak's business
                 changed = _received(other[1], p)
                 if changed != seen:
+                    for _ in range(ASK_AGAIN):  # nothing exchanged: if it differs still, no exchange is to blame
+                        again = _played(game, action)
+                        if again is not None and _received(again[1], p) != seen:
+                            diff = value_diff(seen, _received(again[1], p), "events")
+                            asked = f"what player {p} receives of {describe_action(action)}"
+                            raise outside_state(game, asked, diff, invariant)
                     raise violation_of(
                         game,
                         f"leak: exchanging the {what} of {card_text(game, a)} and {card_text(game, b)}, both "

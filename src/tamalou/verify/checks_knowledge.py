@@ -14,7 +14,7 @@ from ..engine import NO_CARD, Round
 from ..engine.game import Game, round_of
 from ..events import Event
 from ..views import PlayerView
-from .violation import card_text, check_rng, value_diff, violation_of
+from .violation import ASK_AGAIN, card_text, check_rng, outside_state, value_diff, violation_of
 
 
 def check_knowledge(game: Game | Round) -> None:
@@ -272,6 +272,7 @@ def check_no_leak(game: Game | Round, player: int, rng: random.Random | None = N
         problem = _exchanged(swapped, game, player, exchange, base_view, base_actions)
         if problem is None:
             continue
+        _same_when_asked_again(swapped, player, base_view, base_actions)  # else no exchange is to blame
         # A card every seat saw (thrown, turned up) and that then went back out of sight (reshuffled into the stock)
         # keeps its face in every seat's memory: what a mechanic keeps of it by card (how often it was thrown) is
         # public. An exchange of its face is no world a seat could be in; only the other pairs are tried.
@@ -311,6 +312,22 @@ def _exchanged(
         return None
     finally:
         _exchange(swapped, exchange)  # undone
+
+
+def _same_when_asked_again(game: Round, player: int, view: PlayerView, actions: list[Action]) -> None:
+    """``view`` and ``actions`` are what ``player``'s view and listing are when asked again of ``game`` (nothing
+    exchanged, ``ASK_AGAIN`` times); else the cause of a change is no leak but state kept outside the round."""
+    for _ in range(ASK_AGAIN):
+        again = game.view(player)
+        if again != view:
+            diff = value_diff(view.model_dump(mode="json"), again.model_dump(mode="json"), "view")
+            raise outside_state(game, f"player {player}'s view", diff, "no_leak")
+        listed = game.legal_actions(player)
+        if listed != actions:
+            diff = value_diff(
+                [action_to_dict(x) for x in actions], [action_to_dict(x) for x in listed], "legal_actions"
+            )
+            raise outside_state(game, f"player {player}'s legal actions", diff, "no_leak")
 
 
 def _once_public(game: Round) -> set[int]:

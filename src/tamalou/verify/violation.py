@@ -30,6 +30,24 @@ def violation_of(game: Round, message: str, invariant: str = "") -> InvariantVio
     return InvariantViolation(f"{message} {_where(game)}", invariant=invariant)
 
 
+#: What a failure says when a hook answers twice differently of the same state: the cause is not a leak.
+OUTSIDE_STATE = (
+    "state kept outside the round (a class or module variable, module random, the order of a set: keep the state "
+    "in the mechanic's new_state and draw chance from g.rng)"
+)
+
+
+#: How often a check asks again, nothing exchanged, what changed under an exchange before it calls the change a leak:
+#: a hook drawing from module random answers the same now and then (a coin, half the time).
+ASK_AGAIN = 4
+
+
+def outside_state(game: Round, what: str, diff: str, invariant: str) -> InvariantViolation:
+    """The violation of ``invariant`` for ``what`` (a seat's view, its listing, the events of a step) that differs when
+    asked twice of the same state, with no card exchanged: ``OUTSIDE_STATE``, not a leak."""
+    return violation_of(game, f"{OUTSIDE_STATE}: {what} differs when asked twice of the same state: {diff}", invariant)
+
+
 def check_rng(game: Round, name: str) -> random.Random:
     """The default generator of a sampling check: seeded from the game (its seed and how many actions
     it has seen) and the check's name, so the same state is always checked the same way."""
