@@ -159,30 +159,56 @@ def test_a_finished_failure_is_shrunk_rather_than_a_game_stopped_by_its_time_lim
 
 
 @pytest.mark.timing
-def test_a_slow_hook_is_named_with_its_plugin_and_its_slowest_time() -> None:
+def test_a_slow_hook_fails_its_game_and_is_named_with_its_plugin_and_its_slowest_time() -> None:
+    """The first call over the budget fails the game (as a game stopped by its time limit: not shrunk), and the
+    report names the hook with its plugin and its slowest time."""
     report = verify(SLOW, games=1, players=2, seed=3, workers=1)
-    assert report.ok  # slow is not failing
+    assert not report.ok and all(timed_out(f) and f.invariant == "termination" for f in report.details)
+    said = (
+        "(a hook over its budget, --hook-budget): tamalou_round_scores of plugin plugins_for_tests.slow_scores took 1"
+    )
+    assert any(said in f.message for f in report.details), report.failures
     (slow,) = report.slow_hooks
     assert (slow.plugin, slow.hook, slow.seed) == ("plugins_for_tests.slow_scores", "tamalou_round_scores", 3)
     assert slow.seconds >= 0.15 and slow.calls >= 1
     line = slow.describe(report.hook_budget or 0)
     assert line.startswith("tamalou_round_scores of plugin plugins_for_tests.slow_scores took up to 1"), line
     assert "(budget 100 ms;" in line
-    assert not verify(SLOW, games=1, players=2, seed=3, workers=1, hook_budget=0.5).slow_hooks
-    assert not verify(SLOW, games=1, players=2, seed=3, workers=1, hook_budget=None).slow_hooks
+    relaxed = verify(SLOW, games=1, players=2, seed=3, workers=1, hook_budget=0.5)
+    assert relaxed.ok and not relaxed.slow_hooks
+    assert verify(SLOW, games=1, players=2, seed=3, workers=1, hook_budget=None).ok
 
 
 @pytest.mark.timing
-def test_the_cli_warns_of_a_slow_hook() -> None:
+def test_the_cli_fails_on_a_slow_hook_and_warns_of_it() -> None:
     result = run("verify", SLOW, "-n", "1", "-p", "2", "-s", "3", "-w", "1")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output
     assert re.search(
         r"warning: slow hook: tamalou_round_scores of plugin plugins_for_tests\.slow_scores took up to \d+ ms "
         r"\(budget 100 ms;",
         result.output,
     ), result.output
+    assert "a hook over its budget, --hook-budget" in result.output
     quiet = run("verify", SLOW, "-n", "1", "-p", "2", "-s", "3", "-w", "1", "--hook-budget", "0")
     assert quiet.exit_code == 0 and "slow hook" not in quiet.output
+
+
+@pytest.mark.deep  # (it sleeps: ten seconds of a hook's calls, in verify's worker processes)
+def test_a_hook_of_a_second_is_caught_within_a_minute_with_the_defaults() -> None:
+    """A scoring hook that takes a second at every call: ``tamalou verify`` with its defaults (a hundred games, a
+    worker per core, ten failing games at most) fails each game at its first call, judges no made-up end of round
+    past the first, and names the hook, well within a minute (seven minutes when a slow hook was only reported)."""
+    start = time.monotonic()
+    result = run("verify", str(BROKEN / "sleepy_scores.toml"))
+    assert time.monotonic() - start < 60
+    assert result.exit_code == 1, result.output[-3000:]
+    said = re.findall(
+        r"termination: the game was stopped by its time limit \(a hook over its budget, --hook-budget\)"
+        r"(?:, judging made-up ends of rounds of \d players \(end_hooks\))?: "
+        r"tamalou_round_scores of plugin plugins_for_tests\.sleepy_scores took 1\d{3} ms",
+        result.output,
+    )
+    assert len(said) >= 10, result.output[-3000:]
 
 
 def test_hooks_are_timed_only_for_plugins_of_the_ruleset_s_own_and_put_back() -> None:
@@ -203,7 +229,7 @@ def test_hooks_are_timed_only_for_plugins_of_the_ruleset_s_own_and_put_back() ->
 @pytest.mark.timing
 def test_progress_lines_off_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TAMALOU_PROGRESS_SECONDS", "0.1")
-    result = run("verify", SLOW, "-n", "2", "-p", "2", "-s", "3", "-w", "1")
+    result = run("verify", SLOW, "-n", "2", "-p", "2", "-s", "3", "-w", "1", "--hook-budget", "0")  # (slow, untimed)
     assert result.exit_code == 0, result.output
     lines = re.findall(r"^verify slow-scores: (\d)/2 games, 0 failing, \d+ s$", result.output, re.M)
     assert lines, result.output
@@ -295,6 +321,7 @@ def test_a_signal_stops_verify_at_once_with_the_partial_report_and_no_worker_lef
     out, err = tmp_path / "out.txt", tmp_path / "err.txt"
     example = tmp_path / "c.json"
     command = [*tamalou_command(), "verify", ruleset, "-n", "100", "-p", "2", "-w", "2", "--max-failures", "0"]
+    command += ["--hook-budget", "0"]  # (the hooks slow, untimed: the games play on until the signal)
     with out.open("w") as stdout, err.open("w") as stderr:
         process = subprocess.Popen(
             [*command, "-o", str(example)], stdout=stdout, stderr=stderr, env=env, start_new_session=True

@@ -105,8 +105,8 @@ def verify(
         typer.Option(
             "--hook-budget",
             metavar="MS",
-            help="Name every hook of the ruleset's plugins slower than this per call, with its slowest time "
-            "(0: hooks are not timed).",
+            help="Fail a game at the first call of a hook of the ruleset's plugins slower than this, and name every "
+            "such hook with its slowest time (0: hooks are not timed).",
         ),
     ] = 100.0,
     strict: Annotated[

@@ -1,8 +1,10 @@
 """How long the hooks of a ruleset's plugins take while ``verify`` plays: ``HookTimer`` and ``SlowHook``.
 
-``tamalou verify --hook-budget MS`` names every hook implementation that took longer than the budget,
-with its plugin and its slowest time: a rule that is slow is worth knowing before it becomes a game
-that never ends (``--timeout``, in ``limits``).
+``tamalou verify --hook-budget MS`` fails a game at the first call of a hook implementation that takes longer than
+the budget (``HookOverBudget``, reported by ``limits`` as a game stopped by its time limit), and names every such
+hook with its plugin and its slowest time: a rule that is slow is worth knowing before it becomes a game that never
+ends (``--timeout``, in ``limits``), and a hook that takes a second at each of the thousands of calls a run makes
+would otherwise take the run an hour.
 
 **How a hook is timed.** pluggy calls a hook implementation through ``HookImpl.function`` (so does
 tamalou's own ``first_result``, for the *first result wins* hooks). ``HookTimer.install`` replaces
@@ -60,6 +62,18 @@ class SlowHook:
         )
 
 
+class HookOverBudget(BaseException):
+    """Raised when a timed hook's call returns after more than its budget while a game is checked (``HookTimer.armed``):
+    the game fails there. A ``BaseException``, as ``limits.GameTimeout``: neither the engine (which makes a hook's
+    ``Exception`` a ``PluginError``) nor a plugin's ``except Exception`` takes it for something else."""
+
+    def __init__(self, plugin: str, hook: str, seconds: float, budget: float) -> None:
+        super().__init__(
+            f"{hook} of plugin {plugin} took {milliseconds(seconds)}, over its budget of {milliseconds(budget)}"
+        )
+        self.plugin, self.hook, self.seconds, self.budget = plugin, hook, seconds, budget
+
+
 def milliseconds(seconds: float) -> str:
     """``seconds`` in milliseconds, as the report writes them: ``250 ms``, ``1.5 ms``."""
     ms = seconds * 1000
@@ -96,6 +110,9 @@ class HookTimer:
 
     def __init__(self, budget: float) -> None:
         self.budget = budget
+        #: While true (a game of ``verify`` is played: ``limits.check_game_within``), a call over the budget raises
+        #: ``HookOverBudget`` once it returns: the game fails at its first slow hook. Else it is only recorded.
+        self.armed = False
         #: The timed hooks running now, innermost last: ``(plugin, hook, start)`` (``time.perf_counter``).
         self.running: list[tuple[str, str, float]] = []
         self._slow: dict[tuple[str, str], SlowHook] = {}
@@ -156,6 +173,8 @@ class HookTimer:
             spent = clock() - start  # a call that raised, or was stopped, is not a time to report
             if spent > budget:
                 self._record(plugin, hook, spent)
+                if self.armed:
+                    raise HookOverBudget(plugin, hook, spent, budget)
             return answer
 
         return timed

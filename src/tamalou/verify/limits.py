@@ -3,7 +3,9 @@ and ``check_game_within``, which checks one game as ``check_game`` does, within 
 
 **A game that runs too long** is stopped and reported as a failure of the ``termination`` invariant (*a
 round ends*): a round that does not end in its time has not ended, whether a hook never returns or is
-only very slow. The message says where it was stopped: the hook and its plugin when a timed hook was
+only very slow. So is a game at the first call of a plugin's hook that returns after more than ``hook_budget``
+(``hook_timing.HookOverBudget``): at thousands of calls a run, a hook of a second would take the run an hour.
+The message says where it was stopped: the hook and its plugin when a timed hook was
 running (``hook_timing``), else the function of the plugin's code on the stack (a mechanic's method, a
 power), with its file and line, and the action being played. The run goes on with the next game.
 
@@ -49,7 +51,7 @@ from ..engine import Round
 from ..schema import Variant
 from .chooser import style_of
 from .game_check import Failure, GameReport, check_game
-from .hook_timing import HookTimer, SlowHook
+from .hook_timing import HookOverBudget, HookTimer, SlowHook
 
 #: The invariant a game stopped by its time limit fails: a round ends.
 TIMEOUT_INVARIANT = "termination"
@@ -144,21 +146,53 @@ def check_game_within(
     def play() -> GameReport:
         return check_game(variant, players, seed, samples=samples, check_every=check_every, index=index)
 
-    if limits.timeout is None or not available():
-        report = play()
-    else:
-        try:
-            with alarm(limits.timeout, tuple(variant.plugins), timer):
-                report = play()
-        except GameTimeout as stop:
-            report = _stopped_game(variant, players, seed, index, limits.timeout, stop)
-    slow = timer.take(seed) if timer is not None else []
-    return LimitedGame(report, slow)
+    if timer is not None:
+        timer.armed = True
+    try:
+        if limits.timeout is None or not available():
+            report = play()
+        else:
+            try:
+                with alarm(limits.timeout, tuple(variant.plugins), timer):
+                    report = play()
+            except GameTimeout as stop:
+                report = _stopped_game(variant, players, seed, index, f"{limits.timeout:g} s, --timeout", stop)
+    except HookOverBudget as slow:
+        report = _stopped_game(variant, players, seed, index, "a hook over its budget, --hook-budget", _over(slow))
+    finally:
+        if timer is not None:
+            timer.armed = False
+    slow_hooks = timer.take(seed) if timer is not None else []
+    return LimitedGame(report, slow_hooks)
 
 
-def _stopped_game(v: Variant, players: int, seed: int, index: int, timeout: float, stop: GameTimeout) -> GameReport:
-    """The report of a game stopped by its time limit: one ``termination`` check, failed."""
-    message = f"{TIMEOUT_WORDS} ({timeout:g} s, --timeout): {stop.where}"
+def _over(slow: HookOverBudget) -> GameTimeout:
+    """The stop of a game at a hook over its budget, as a ``GameTimeout`` says it: the hook, the line of the plugin's
+    code it returned from, the action being played and the actions played before it."""
+    tb = slow.__traceback__
+    frames: list[FrameType] = []
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    frames.reverse()  # the innermost first, as ``_stack`` gives them
+    code = _plugin_code(frames, (slow.plugin,))
+    line = f" (returning from {code[2]})" if code is not None else ""
+    parts = [f"{slow}{line}"]
+    game, action = _the_round(frames)
+    actions: list[dict[str, Any]] = []
+    if game is not None:
+        actions = [action_to_dict(a) for a in game.actions]
+        doing = f"while playing {json.dumps(action)}" if action is not None else "between actions"
+        phase = getattr(game.phase, "value", game.phase)
+        parts.append(f"{doing}, after {len(actions)} actions [turn {game.turn}, phase {phase!r}]")
+    stop = GameTimeout(", ".join(parts))
+    stop.actions = actions
+    return stop
+
+
+def _stopped_game(v: Variant, players: int, seed: int, index: int, limit: str, stop: GameTimeout) -> GameReport:
+    """The report of a game stopped by its time limit (``limit`` says which): one ``termination`` check, failed."""
+    message = f"{TIMEOUT_WORDS} ({limit}): {stop.where}"
     report = GameReport(index, seed, players, actions=len(stop.actions), checks={TIMEOUT_INVARIANT: 1})
     report.failure = Failure(seed, players, TIMEOUT_INVARIANT, message, stop.actions, style_of(seed), index)
     return report

@@ -30,7 +30,7 @@ from ..schema import Variant
 from .chooser import style_of
 from .determinism import RunDeterminism
 from .game_check import SAMPLES, Failure, GameReport
-from .hook_timing import HookTimer, SlowHook, merge_slow_hooks
+from .hook_timing import HookOverBudget, HookTimer, SlowHook, merge_slow_hooks
 from .limits import (
     TIMEOUT_INVARIANT,
     TIMEOUT_WORDS,
@@ -281,32 +281,49 @@ def _check_end_hooks(v: Variant, counts: list[int], seed: int, report: VerifyRep
     that fails adds its failure to ``report`` (a game of ``seed`` with no action: replayed, it checks the made-up
     ends of rounds again)."""
     checks, failed = Counter(report.checks), Counter(report.failed)
-    for n in counts:
-        try:
-            if limits.timeout is not None and available():
-                with alarm(limits.timeout, tuple(v.plugins), None):
-                    checks["end_hooks"] += check_end_hooks(v, players=[n])
-            else:
-                checks["end_hooks"] += check_end_hooks(v, players=[n])
-        except InvariantViolation as exc:
-            checks["end_hooks"] += 1
-            failed["end_hooks"] += 1
-            failure = Failure(seed, n, "end_hooks", str(exc), [], style_of(seed), -1)
-        except GameTimeout as stop:  # a hook that never returns: a round that does not end, as in a game
-            checks[TIMEOUT_INVARIANT] += 1
-            failed[TIMEOUT_INVARIANT] += 1
-            message = (
-                f"{TIMEOUT_WORDS} ({limits.timeout:g} s, --timeout), judging made-up ends of rounds of {n} players "
-                f"(end_hooks): {stop.where}"
-            )
-            failure = Failure(seed, n, TIMEOUT_INVARIANT, message, [], style_of(seed), -1)
-        else:
-            continue
-        report.details = [failure, *report.details]
-        report.failures = [(f.seed, f.players, f"{f.invariant}: {f.message}") for f in report.details]
-        break
+    timer = _timer(v, limits)  # (the hooks are timed here as in the games: a hook over its budget stops the check)
+    if timer is not None:
+        timer.armed = True
+    try:
+        for n in counts:
+            failure = _end_hooks_of(v, n, seed, limits, timer, checks, failed)
+            if failure is not None:
+                report.details = [failure, *report.details]
+                report.failures = [(f.seed, f.players, f"{f.invariant}: {f.message}") for f in report.details]
+                break
+    finally:
+        if timer is not None:
+            timer.uninstall()
     report.checks = {name: checks[name] for name in INVARIANTS if checks[name]}
     report.failed = {name: failed[name] for name in INVARIANTS if failed[name]}
+
+
+def _end_hooks_of(
+    v: Variant, n: int, seed: int, limits: Limits, timer: HookTimer | None, checks: Counter[str], failed: Counter[str]
+) -> Failure | None:
+    """``end_hooks`` for ``n`` players within ``limits`` (counted in ``checks`` and ``failed``): its failure, if any."""
+    try:
+        if limits.timeout is not None and available():
+            with alarm(limits.timeout, tuple(v.plugins), timer):
+                checks["end_hooks"] += check_end_hooks(v, players=[n])
+        else:
+            checks["end_hooks"] += check_end_hooks(v, players=[n])
+    except InvariantViolation as exc:
+        checks["end_hooks"] += 1
+        failed["end_hooks"] += 1
+        return Failure(seed, n, "end_hooks", str(exc), [], style_of(seed), -1)
+    except (GameTimeout, HookOverBudget) as stop:  # a hook that never returns, or too slow: as in a game
+        checks[TIMEOUT_INVARIANT] += 1
+        failed[TIMEOUT_INVARIANT] += 1
+        limit = (
+            f"{limits.timeout:g} s, --timeout"
+            if isinstance(stop, GameTimeout)
+            else "a hook over its budget, --hook-budget"
+        )
+        where = stop.where if isinstance(stop, GameTimeout) else str(stop)
+        message = f"{TIMEOUT_WORDS} ({limit}), judging made-up ends of rounds of {n} players (end_hooks): {where}"
+        return Failure(seed, n, TIMEOUT_INVARIANT, message, [], style_of(seed), -1)
+    return None
 
 
 def _check_determinism(
