@@ -393,6 +393,7 @@ class TamalouProperty(_TamalouItem):
             self.parent.variant,
             max_examples=_examples(self.config),
             players=self.config.getoption("tamalou_players", None),
+            seed=self.config.stash.get(SEED, 0),  # (derandomized: the examples of --tamalou-seed, every run)
         )
 
     def what(self) -> str:

@@ -180,8 +180,8 @@ def test_a_slow_hook_fails_its_game_and_is_named_with_its_plugin_and_its_slowest
 
 
 @pytest.mark.timing
-def test_the_cli_fails_on_a_slow_hook_and_warns_of_it() -> None:
-    result = run("verify", SLOW, "-n", "1", "-p", "2", "-s", "3", "-w", "1")
+def test_the_cli_fails_on_a_slow_hook_and_warns_of_it(tmp_path: Path) -> None:
+    result = run("verify", SLOW, "-n", "1", "-p", "2", "-s", "3", "-w", "1", "-o", str(tmp_path / "c.json"))
     assert result.exit_code == 1, result.output
     assert re.search(
         r"warning: slow hook: tamalou_round_scores of plugin plugins_for_tests\.slow_scores took up to \d+ ms "
@@ -194,12 +194,12 @@ def test_the_cli_fails_on_a_slow_hook_and_warns_of_it() -> None:
 
 
 @pytest.mark.deep  # (it sleeps: ten seconds of a hook's calls, in verify's worker processes)
-def test_a_hook_of_a_second_is_caught_within_a_minute_with_the_defaults() -> None:
+def test_a_hook_of_a_second_is_caught_within_a_minute_with_the_defaults(tmp_path: Path) -> None:
     """A scoring hook that takes a second at every call: ``tamalou verify`` with its defaults (a hundred games, a
     worker per core, ten failing games at most) fails each game at its first call, judges no made-up end of round
     past the first, and names the hook, well within a minute (seven minutes when a slow hook was only reported)."""
     start = time.monotonic()
-    result = run("verify", str(BROKEN / "sleepy_scores.toml"))
+    result = run("verify", str(BROKEN / "sleepy_scores.toml"), "-o", str(tmp_path / "c.json"))
     assert time.monotonic() - start < 60
     assert result.exit_code == 1, result.output[-3000:]
     said = re.findall(

@@ -99,7 +99,7 @@ def verify(
             help="Stop a game that runs longer, reported as a termination failure saying where it was stuck "
             "(0: no limit).",
         ),
-    ] = 60.0,
+    ] = 60.0,  # (tamalou.verify.GAME_TIMEOUT: the CLI imports verify only when it runs)
     hook_budget: Annotated[
         float,
         typer.Option(

@@ -20,6 +20,11 @@ from .state import NO_CARD, Phase
 
 _BUILTIN = frozenset(p.value for p in Phase)
 
+#: The most events one step may have made when the discard is reshuffled into the stock: past it, the step is a rule
+#: that draws again and again and never stops (a hook redrawing until a number card comes, from a stock of power
+#: cards only: each redraw reshuffles the discard back), refused before it fills the memory.
+MOST_EVENTS_AT_A_RESHUFFLE = 10_000
+
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Table(State):
@@ -269,7 +274,13 @@ class Table(State):
         return c
 
     def reshuffle(self, events: list[Event]) -> None:
-        """The discard but its top, shuffled face down into a new stock: nobody knows those cards."""
+        """The discard but its top, shuffled face down into a new stock: nobody knows those cards. A ``RuntimeError``
+        when the step has made ``MOST_EVENTS_AT_A_RESHUFFLE`` events already (a rule that never stops drawing)."""
+        if len(events) > MOST_EVENTS_AT_A_RESHUFFLE:
+            raise RuntimeError(
+                f"the discard is reshuffled into the stock again after {len(events)} events of one step: a rule that "
+                "draws again and again and never stops"
+            )
         top = self.discard.pop()
         pile = self.discard
         for c in pile:

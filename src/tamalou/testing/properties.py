@@ -32,10 +32,16 @@ from ..actions import Action
 from ..engine.game import Game, new_game, round_of
 from ..schema import Variant
 from ..verify import (
+    GAME_TIMEOUT,
     INVARIANTS,
+    TIMEOUT_INVARIANT,
+    TIMEOUT_WORDS,
     Failure,
+    GameTimeout,
     InvariantViolation,
     VerifyReport,
+    alarm,
+    available,
     check_accepted_is_listed,
     check_conservation,
     check_illegal_leaves_state,
@@ -242,12 +248,20 @@ def check_property(
     max_examples: int | None = None,
     players: int | None = None,
     profile: str | None = None,
+    seed: int | None = 0,
+    timeout: float | None = GAME_TIMEOUT,
 ) -> None:
     """Run the standard property ``name`` (a key of ``PROPERTIES``) on ``variant`` with hypothesis:
     ``max_examples`` random games (default: the profile's), ``players`` a count or ``None`` for
     every count the ruleset allows, with the settings of ``profile`` (see ``property_settings``).
     Raises the shrunk failure (an ``InvariantViolation``, with hypothesis's notes: the
     ``tamalou.replay`` call that rebuilds the game).
+
+    The examples are drawn from ``seed`` (``hypothesis.seed``: the same on every run, as ``tamalou verify``'s games
+    are; ``None``: hypothesis draws them at random), and each runs within ``timeout`` seconds, as a game of
+    ``tamalou verify`` (``None``: no limit; the limit needs ``signal.setitimer`` and the main thread): an example
+    stopped by it fails the property at once (``termination``, the hook or the plugin's line where it was stuck),
+    unshrunk, since each try could take as long.
 
     >>> check_property("conservation", "french", max_examples=5)
     >>> sorted(PROPERTIES)[:3]
@@ -262,16 +276,31 @@ def check_property(
     # The strategies get the spec the ruleset was loaded by, when it has one: a short repr in reports.
     spec: Any = v.spec if isinstance(v.spec, str) or (isinstance(v.spec, list) and v.spec) else v
 
+    limited = timeout is not None and available()
+
     def run(data: st.DataObject) -> None:
-        body(data, spec, players)
+        if not limited:
+            body(data, spec, players)
+            return
+        assert timeout is not None
+        with alarm(timeout, tuple(v.plugins), None):
+            body(data, spec, players)
 
     run.__name__ = run.__qualname__ = name
     test = property_settings(profile, **changes)(_given(run))
+    if seed is not None:
+        from hypothesis import seed as seeded
+
+        test = seeded(seed)(test)
     # One database key per property and ruleset: a failure is replayed first on the next run.
     inner = getattr(getattr(test, "hypothesis", None), "inner_test", None)
     if inner is not None:
         inner._hypothesis_internal_add_digest = f"tamalou:{name}:{json.dumps(v.model_dump(mode='json'))}".encode()
-    test()
+    try:
+        test()
+    except GameTimeout as stop:  # (a BaseException: hypothesis lets it through, unshrunk)
+        said = f"{name}: {TIMEOUT_WORDS} ({timeout:g} s a game): {stop.where}"
+        raise InvariantViolation(said, invariant=TIMEOUT_INVARIANT) from None
 
 
 def _given(fn: Callable[[st.DataObject], None]) -> Callable[[], None]:
@@ -386,5 +415,7 @@ def run_invariants(
         else:
             command = v.name
     ref = variant_ref(v, repr(v.name))  # how a tamalou.replay call names it
-    report = verify(v, games=games, seed=seed, players=players, workers=workers, max_failures=None)
+    report = verify(
+        v, games=games, seed=seed, players=players, workers=workers, max_failures=None, timeout=GAME_TIMEOUT
+    )
     return InvariantRun(report, games, seed, players, command, ref)

@@ -120,19 +120,20 @@ from .determinism import check_determinism, check_run_determinism
 from .diagram import phase_diagram, phase_transitions
 from .game_check import SAMPLES, Failure, GameReport, check_game
 from .hook_timing import SlowHook
-from .limits import TIMEOUT_INVARIANT, TIMEOUT_WORDS, Limits, timed_out
+from .limits import TIMEOUT_INVARIANT, TIMEOUT_WORDS, GameTimeout, Limits, alarm, available, timed_out
 from .lints import Lint, check_lints, lint_variant
 from .match_check import check_match, check_match_result, plays_matches
 from .neighbourhood import check_near_actions, near_actions
 from .playout import play_out, random_playout
 from .registry import INVARIANTS, Invariant, check_all
 from .reproduction import Reproduction, reproduce
-from .runner import VerifyReport, default_workers, verify
+from .runner import GAME_TIMEOUT, VerifyReport, default_workers, verify
 from .shrink import ShrinkBudget, shortest, shrink
 from .tallies import check_end_hooks, synthetic_tallies
 from .violation import InvariantViolation
 
 __all__ = [
+    "GAME_TIMEOUT",
     "INVARIANTS",
     "PLAIN",
     "SAMPLES",
@@ -144,6 +145,7 @@ __all__ = [
     "EmbeddedVariant",
     "Failure",
     "GameReport",
+    "GameTimeout",
     "Invariant",
     "InvariantViolation",
     "Limits",
@@ -158,6 +160,8 @@ __all__ = [
     "VerifyInterrupted",
     "VerifyReport",
     "ViewCards",
+    "alarm",
+    "available",
     "check_accepted_is_listed",
     "check_all",
     "check_conservation",

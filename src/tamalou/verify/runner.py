@@ -46,8 +46,10 @@ from .registry import INVARIANTS
 from .tallies import check_end_hooks
 from .violation import InvariantViolation
 
-#: ``verify``'s default ``hook_budget``: a hook call of a plugin slower than this (seconds) is reported.
+#: ``verify``'s default ``hook_budget``: a hook call of a plugin slower than this (seconds) fails its game.
 HOOK_BUDGET = 0.1
+#: The time limit of a game (seconds) of ``tamalou verify`` (``--timeout``), the pytest plugin and ``tamalou.testing``.
+GAME_TIMEOUT = 60.0
 
 
 @dataclass
