@@ -109,6 +109,21 @@ def verify(
             "such hook with its slowest time (0: hooks are not timed).",
         ),
     ] = 100.0,
+    exhaustive: Annotated[
+        bool,
+        typer.Option(
+            "--exhaustive",
+            help="Instead of random games, walk every sequence of legal actions of the ruleset's small deals (one "
+            "a player count) to --depth, the invariants checked at every node, and print the nodes by depth.",
+        ),
+    ] = False,
+    depth: Annotated[
+        int, typer.Option("--depth", metavar="N", help="How many actions deep --exhaustive walks.")
+    ] = 5,  # (tamalou.verify.DEPTH)
+    thorough: Annotated[
+        bool,
+        typer.Option("--thorough", help="With --exhaustive: every invariant verify samples too, at every node (slow)."),
+    ] = False,
     strict: Annotated[
         bool,
         typer.Option(
@@ -125,9 +140,9 @@ def verify(
     ends. A table says how often each invariant was checked and failed; the report is the same whatever the
     number of workers.
 
-    On a failure, the shortest failing game of the fewest players is shrunk (fewer players, fewer and simpler
-    actions) and written as a counterexample file that carries the ruleset with it: tamalou replay FILE plays it
-    step by step and says whether it still fails (with --allow-plugins if the ruleset has plugin modules of its
+    On a failure, the shortest failing game (then of the fewest players) is shrunk (fewer and simpler actions,
+    then fewer players) and written as a counterexample file that carries the ruleset with it: tamalou replay FILE
+    plays it step by step and says whether it still fails (with --allow-plugins if the ruleset has plugin modules of its
     own).
 
     Ctrl-C (or SIGTERM) stops the run at once: the report of the games finished, the counterexample of a failure
@@ -136,6 +151,7 @@ def verify(
     $ tamalou verify french --games 200
     $ tamalou verify french gabo -p 3 --seed 7
     $ tamalou verify our-table.toml --strict --out failure.json
+    $ tamalou verify french --exhaustive --depth 4
     """
     try:
         from .. import verify as checks
@@ -155,6 +171,12 @@ def verify(
     v = load_ruleset(chosen_rulesets(rulesets, default=None))
     if players is not None:
         check_players(v, players)
+    if exhaustive:
+        at_least_one("--depth", depth)
+        from .exhaustive_command import run_exhaustive
+
+        run_exhaustive(v, depth, players, thorough)
+        return
     n_workers = checks.default_workers(games) if workers is None else min(workers, games)
     err = console_err()
     start = time.perf_counter()

@@ -61,6 +61,8 @@ Where each subject lives (everything public is importable from here):
   ``hints``;
 - ``checks_sent.py``: every event as it was sent and of a bounded size (``SentEvents``, ``check_events_kept``,
   ``event_bound``), the invariant ``events_kept``;
+- ``exhaustive.py``: every sequence of legal actions of small stacked deals to a depth, checked at every node
+  (``exhaustive``, ``perft``, ``small_deals``): node counts by depth, as perft;
 - ``neighbourhood.py``: every action next to the listed ones (``near_actions``, ``check_near_actions``), tried
   by ``refusals`` and ``listing_complete``;
 - ``tallies.py``: made-up ends of rounds (``synthetic_tallies``) judged by the end-of-round hooks
@@ -118,6 +120,7 @@ from .chooser import PLAIN, STYLES, Chooser, PlayStyle, RandomChooser, choose_ac
 from .counterexample import Counterexample, EmbeddedVariant, counterexample_name
 from .determinism import check_determinism, check_run_determinism
 from .diagram import phase_diagram, phase_transitions
+from .exhaustive import DEPTH, ExhaustiveFailure, ExhaustiveReport, Perft, SmallDeal, exhaustive, perft, small_deals
 from .game_check import SAMPLES, Failure, GameReport, check_game
 from .hook_timing import SlowHook
 from .limits import TIMEOUT_INVARIANT, TIMEOUT_WORDS, GameTimeout, Limits, alarm, available, timed_out
@@ -133,6 +136,7 @@ from .tallies import check_end_hooks, synthetic_tallies
 from .violation import InvariantViolation
 
 __all__ = [
+    "DEPTH",
     "GAME_TIMEOUT",
     "INVARIANTS",
     "PLAIN",
@@ -143,6 +147,8 @@ __all__ = [
     "Chooser",
     "Counterexample",
     "EmbeddedVariant",
+    "ExhaustiveFailure",
+    "ExhaustiveReport",
     "Failure",
     "GameReport",
     "GameTimeout",
@@ -150,12 +156,14 @@ __all__ = [
     "InvariantViolation",
     "Limits",
     "Lint",
+    "Perft",
     "PlayStyle",
     "RandomChooser",
     "Reproduction",
     "SentEvents",
     "ShrinkBudget",
     "SlowHook",
+    "SmallDeal",
     "TurnWatch",
     "VerifyInterrupted",
     "VerifyReport",
@@ -201,8 +209,10 @@ __all__ = [
     "event_bound",
     "exchange_faces",
     "exchange_ids",
+    "exhaustive",
     "lint_variant",
     "near_actions",
+    "perft",
     "phase_diagram",
     "phase_transitions",
     "places",
@@ -213,6 +223,7 @@ __all__ = [
     "reproduce",
     "shortest",
     "shrink",
+    "small_deals",
     "step_bound",
     "style_of",
     "synthetic_tallies",
