@@ -10,7 +10,8 @@ without it.
   that ruleset as test items (``pip install "tamalou[testing]"``): ``tamalou[FILE]::loads``, then one item
   per invariant of ``tamalou verify``, named as in its table (the names of ``tamalou.verify.INVARIANTS``,
   read when the items are collected: ``tamalou[FILE]::conservation``, ``...::slot_order``...), and
-  ``tamalou[FILE]::small_deals`` (a hypothesis property: tiny stacked deals). The invariant items share one
+  ``tamalou[FILE]::small_deals`` (a hypothesis property: tiny stacked deals), and with ``--tamalou-exhaustive DEPTH``
+  ``tamalou[FILE]::exhaustive`` (``tamalou verify --exhaustive``). The invariant items share one
   run of verify's games (``tamalou.testing.run_invariants``: ``tamalou.verify.verify``, each game
   checked by ``check_game``), played by the first of them that runs; each fails with the simplest game
   that broke its invariant and the ``tamalou verify FILE --games 1 --seed S --players N`` command that plays
@@ -104,6 +105,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "allows, in turn).",
     )
 
+    group.addoption(
+        "--tamalou-exhaustive",
+        type=int,
+        default=None,
+        dest="tamalou_exhaustive",
+        metavar="DEPTH",
+        help="also walk every sequence of legal actions of each --tamalou-variant's small deals to DEPTH actions, the "
+        "invariants checked at every node (tamalou verify --exhaustive): the item exhaustive.",
+    )
     group.addoption(
         "--tamalou-adapters",
         action="store_true",
@@ -289,6 +299,8 @@ class TamalouSuite(pytest.Collector):
                 item.extra_keyword_matches.update(ALIASES.get(name, ()))
                 yield item
             yield TamalouProperty.from_parent(self, name=SMALL_DEALS)
+            if self.config.getoption("tamalou_exhaustive", None):
+                yield TamalouExhaustive.from_parent(self, name="exhaustive")
             if self.config.getoption("tamalou_adapters", False):
                 for name in ADAPTERS:
                     yield TamalouAdapter.from_parent(self, name=name)
@@ -400,6 +412,28 @@ class TamalouProperty(_TamalouItem):
         from tamalou.testing import PROPERTIES
 
         return PROPERTIES[self.name]
+
+
+class TamalouExhaustive(_TamalouItem):
+    """``--tamalou-exhaustive DEPTH``: every sequence of legal actions of the suite's small deals to ``DEPTH``
+    (``tamalou.verify.exhaustive``), the invariants checked at every node; it fails with the first broken, and the
+    actions that lead to it from the deal."""
+
+    def runtest(self) -> None:
+        from tamalou.verify import exhaustive
+
+        assert self.parent.variant is not None
+        players = self.config.getoption("tamalou_players", None)
+        depth = int(self.config.getoption("tamalou_exhaustive"))
+        try:
+            exhaustive(self.parent.variant, depth, players=None if players is None else [players])
+        except AssertionError as failure:
+            failure.add_note(f"after the actions: {getattr(failure, 'actions', [])}")
+            raise
+
+    def what(self) -> str:
+        depth = self.config.getoption("tamalou_exhaustive")
+        return f"every sequence of legal actions of small deals, to depth {depth}, keeps the invariants"
 
 
 #: The adapters' checks of ``--tamalou-adapters``: item name -> (the function of ``tamalou.ai.conformance``, what

@@ -6,7 +6,10 @@ written again and reviewed), as python-chess keeps its perft results."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -151,3 +154,42 @@ def test_the_command_prints_the_counts_and_the_speed() -> None:
     assert result.exit_code == 0, result.output
     assert re.search(r"│ +2 │ +33 │ +53 │ +85 │ +125 │ +173 │ +469 │", result.output), result.output
     assert "nodes/s; no invariant broken" in result.output
+
+
+def test_the_pytest_plugin_walks_the_small_deals_with_its_option(tmp_path: Path) -> None:
+    """``pytest --tamalou-variant FILE --tamalou-exhaustive DEPTH`` adds the item ``tamalou[FILE]::exhaustive``: it
+    passes on French and fails on the power that copies a card, naming the invariant and the actions."""
+    (tmp_path / "test_nothing.py").write_text("def test_nothing():\n    pass\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "tests")}
+    broken = str(ROOT / "tests" / "data" / "broken" / "copy.toml")
+    done = {}
+    for spec in ("french", broken):
+        done[spec] = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-p",
+                "no:cacheprovider",
+                "-p",
+                "no:randomly",
+                "--tamalou-variant",
+                spec,
+                "--tamalou-exhaustive",
+                "3",
+                "--tamalou-players",
+                "2",
+                "-k",
+                "exhaustive",
+                "-q",
+            ],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            env=env,
+        )
+    assert done["french"].returncode == 0, done["french"].stdout[-2000:]
+    failed = done[broken]
+    assert failed.returncode == 1 and "conservation: cards not conserved" in failed.stdout, failed.stdout[-2000:]
+    assert "after the actions: [{'type': 'draw'" in failed.stdout, failed.stdout[-2000:]
