@@ -33,7 +33,16 @@ from ..engine import NO_CARD, Round
 from ..engine.game import Game, round_of
 from ..events import Event
 from .checks_knowledge import exchange_faces
-from .violation import ASK_AGAIN, card_text, check_rng, describe_action, outside_state, value_diff, violation_of
+from .violation import (
+    ASK_AGAIN,
+    card_text,
+    check_rng,
+    dealt_again,
+    describe_action,
+    outside_state,
+    value_diff,
+    violation_of,
+)
 
 # ----------------------------------------------------------------------------- worlds a seat cannot tell apart
 
@@ -413,8 +422,7 @@ def check_events_of_round(game: Game | Round, *, schema: bool = True, moves: boo
     >>> check_events_of_round(random_playout("french", players=3, seed=2))
     """
     game = round_of(game)
-    first = game.first_player if game.first_given else None
-    fresh = Round(game.variant, game.players, seed=game.seed, deal=game.deal_spec, first_player=first)
+    fresh = dealt_again(game)
     where, knew = _places(fresh), [0] * len(fresh.knowers)
     events = fresh.start()
     for a in [None, *game.actions]:

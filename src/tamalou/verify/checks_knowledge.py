@@ -14,7 +14,7 @@ from ..engine import NO_CARD, Round
 from ..engine.game import Game, round_of
 from ..events import Event
 from ..views import PlayerView
-from .violation import ASK_AGAIN, card_text, check_rng, outside_state, value_diff, violation_of
+from .violation import ASK_AGAIN, card_text, check_rng, dealt_again, outside_state, value_diff, violation_of
 
 
 def check_knowledge(game: Game | Round) -> None:
@@ -148,8 +148,7 @@ def check_knowledge_events(game: Game | Round) -> None:
     >>> check_knowledge_events(random_playout("french", players=3, seed=2))
     """
     game = round_of(game)
-    first = game.first_player if game.first_given else None
-    fresh = Round(game.variant, game.players, seed=game.seed, deal=game.deal_spec, first_player=first)
+    fresh = dealt_again(game)
     check_step_knowledge(fresh, [0] * len(fresh.knowers), fresh.start())
     for a in game.actions:
         before = list(fresh.knowers)
@@ -333,10 +332,9 @@ def _same_when_asked_again(game: Round, player: int, view: PlayerView, actions: 
 def _once_public(game: Round) -> set[int]:
     """The cards every seat knew at once at some moment of the round so far (the round played again from its deal);
     none if it cannot be played again."""
-    first = game.first_player if game.first_given else None
     seen: set[int] = set()
     try:
-        fresh = Round(game.variant, game.players, seed=game.seed, deal=game.deal_spec, first_player=first)
+        fresh = dealt_again(game)
         fresh.start()
         everyone = fresh.all_mask
         seen.update(c for c, k in enumerate(fresh.knowers) if k == everyone)

@@ -15,7 +15,16 @@ from ..errors import IllegalAction
 from ..schema import Variant
 from .bounds import TurnWatch, stalled, step_bound, turn_bound
 from .chooser import RandomChooser, choose_action
-from .violation import check_rng, describe_action, json_diff, state_diff, state_of, value_diff, violation_of
+from .violation import (
+    check_rng,
+    dealt_again,
+    describe_action,
+    json_diff,
+    state_diff,
+    state_of,
+    value_diff,
+    violation_of,
+)
 
 
 def check_snapshot_roundtrip(
@@ -192,8 +201,7 @@ def check_played_turns(game: Game | Round) -> None:
     >>> check_played_turns(random_playout("french", players=3, seed=2))
     """
     game = round_of(game)
-    first = game.first_player if game.first_given else None
-    g = Round(game.variant, game.players, seed=game.seed, deal=game.deal_spec, first_player=first)
+    g = dealt_again(game)
     g.start()
     per_turn = turn_bound(g)
     turn, since = g.turn, 0

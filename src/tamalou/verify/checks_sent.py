@@ -17,7 +17,7 @@ from typing import Any
 from ..engine import Round
 from ..engine.game import Game, round_of
 from ..events import Event
-from .violation import value_diff, violation_of
+from .violation import dealt_again, value_diff, violation_of
 
 #: The characters of JSON an event may hold besides those per card (``event_bound``).
 EVENT_CHARS = 1_000
@@ -99,8 +99,7 @@ def check_events_kept(game: Game | Round) -> None:
     >>> check_events_kept(random_playout("french", players=3, seed=2))
     """
     game = round_of(game)
-    first = game.first_player if game.first_given else None
-    fresh = Round(game.variant, game.players, seed=game.seed, deal=game.deal_spec, first_player=first)
+    fresh = dealt_again(game)
     sent = SentEvents(fresh)
     sent.add(fresh, fresh.start())
     for a in game.actions:

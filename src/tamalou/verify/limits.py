@@ -177,17 +177,7 @@ def _over(slow: HookOverBudget) -> GameTimeout:
     frames.reverse()  # the innermost first, as ``_stack`` gives them
     code = _plugin_code(frames, (slow.plugin,))
     line = f" (returning from {code[2]})" if code is not None else ""
-    parts = [f"{slow}{line}"]
-    game, action = _the_round(frames)
-    actions: list[dict[str, Any]] = []
-    if game is not None:
-        actions = [action_to_dict(a) for a in game.actions]
-        doing = f"while playing {json.dumps(action)}" if action is not None else "between actions"
-        phase = getattr(game.phase, "value", game.phase)
-        parts.append(f"{doing}, after {len(actions)} actions [turn {game.turn}, phase {phase!r}]")
-    stop = GameTimeout(", ".join(parts))
-    stop.actions = actions
-    return stop
+    return _stop([f"{slow}{line}"], frames)
 
 
 def _stopped_game(v: Variant, players: int, seed: int, index: int, limit: str, stop: GameTimeout) -> GameReport:
@@ -223,6 +213,12 @@ def _stopped_at(
         parts.append(
             f"the slowest hook of the game: {slowest.hook} of plugin {slowest.plugin}, {slowest.seconds:.2f} s"
         )
+    return _stop(parts, frames)
+
+
+def _stop(parts: list[str], frames: list[FrameType]) -> GameTimeout:
+    """The ``GameTimeout`` that says ``parts``, then the action being played and the actions played before it (the
+    round read from ``frames``)."""
     game, action = _the_round(frames)
     actions: list[dict[str, Any]] = []
     if game is not None:

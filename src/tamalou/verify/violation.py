@@ -1,7 +1,8 @@
 """What every check shares to word a violation (``InvariantViolation`` itself is in ``tamalou.errors``): where the
 game is (turn, phase, player to play), where a card lies, the first difference between two states (a snapshot
 without its action log, cheap to compare on a long game), how an action is shown, and the default generator of a
-sampling check (seeded from the game, so the same state is checked the same way every time)."""
+sampling check (seeded from the game, so the same state is checked the same way every time), and the round dealt again
+to play its actions anew (``dealt_again``)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,13 @@ __all__ = ["InvariantViolation"]
 
 
 # ----------------------------------------------------------------------------- small helpers
+
+
+def dealt_again(game: Round) -> Round:
+    """``game``'s round dealt again, not started: its variant, players, seed, deal and first player (a check that
+    plays its actions anew, from the deal: the events of each step, the cards once public...)."""
+    first = game.first_player if game.first_given else None
+    return Round(game.variant, game.players, seed=game.seed, deal=game.deal_spec, first_player=first)
 
 
 def _where(game: Round) -> str:
