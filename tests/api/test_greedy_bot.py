@@ -369,9 +369,11 @@ def test_sparing_views_out_of_turn_changes_almost_no_game(name: str) -> None:
 
 def test_the_bots_page_runs(tmp_path: Path) -> None:
     """docs/bots.md, block by block as a reader would (the tutorials' runner of test_docs.py); its tournaments
-    (an hour of search at its size, and the ratings of the quick bots: the deep tier's tests/api/test_tournament.py
-    checks both) at 8 games of the quick bots."""
-    tournament = ("-b ismcts,cautious,random --against greedy -n 1000", "-b cautious,random --against greedy -n 8")
+    (two hours of search at their size, and the ratings of the quick bots: the deep tier's
+    tests/api/test_tournament.py checks both) with the quick bots, on a few games."""
+    search = [
+        (f"-c golf-6 -b ismcts -n 400 -p {n}", f"-b cautious -n 4 -p {n}") for n in (4, 2)
+    ]  # (golf-6: an example)
     ratings = ("-b cautious,random --against greedy -n 400", "-b cautious,random --against greedy -n 8")
-    counts = run_page("bots.md", tmp_path, [tournament, ratings])
+    counts = run_page("bots.md", tmp_path, [*search, ratings])
     assert counts["python"] >= 3 and counts["output"] >= 3 and counts["file"] >= 2, counts

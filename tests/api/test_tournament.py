@@ -96,14 +96,19 @@ def _the_page(which: int = 0) -> tuple[dict[str, Any], dict[tuple[str, str], tup
     found = commands[which]
     end = commands[which + 1].start() if which + 1 < len(commands) else len(text)
     args = shlex.split(found.group(1))
-    options: dict[str, Any] = {"rulesets": [args[0]], "bots": "", "against": "greedy", "games": 400}
+    options: dict[str, Any] = {"rulesets": [args[0]], "bots": "", "against": "greedy", "games": 400, "players": 4}
     for flag, value in zip(args[1::2], args[2::2], strict=True):
         if flag in ("-c", "--compare"):
             options["rulesets"].append(value)
         else:
-            options[{"-b": "bots", "--bots": "bots", "--against": "against", "-n": "games"}[flag]] = value
+            names = {"-b": "bots", "--bots": "bots", "--against": "against", "-n": "games", "-p": "players"}
+            options[names[flag]] = value
     rows = {(m[0], m[1]): tuple(m[2:]) for m in _ROW.findall(text[found.end() : end])}
     return options, rows
+
+
+#: A row of docs/bots.md's table of the search bot: ruleset, players, score, low, high, verdict.
+_SEARCH_ROW = re.compile(r"^\| (\S+) \| (\d) \| ([\d.]+%) \[([\d.]+%), ([\d.]+%)\] \| [\d.]+% \| (\w+) \|", re.M)
 
 
 def _pct(x: float | None) -> str:
@@ -111,21 +116,18 @@ def _pct(x: float | None) -> str:
     return f"{x:.1%}"
 
 
-@pytest.mark.deep  # 2,000 games of the quick bots, 20 of the search bot: about a minute
-def test_the_table_of_docs_bots_md_is_what_its_command_prints() -> None:
-    options, rows = _the_page()
-    bots = options["bots"].split(",")
-    assert {(r, b) for r in options["rulesets"] for b in bots} == set(rows), "a line of the command is not shown"
-    cheap = [b for b in bots if b != "ismcts"]
-    first = options["rulesets"][:1]  # the quick bots' lines of the first ruleset: the others play the same way
-    report = tournament(first, cheap, against=options["against"], games=int(options["games"]))
-    for line in report.lines:  # the same games: the same figures, to the digit
-        shown = rows[line.ruleset, line.bot]
-        assert shown == (_pct(line.score.value), _pct(line.score.low), _pct(line.score.high), line.verdict), line
-    # The search bot: its first 20 games in Cabo (the same deals and seats as the table's first 20): their interval
-    # meets the one shown.
-    small = tournament("cabo", "ismcts", against=options["against"], games=20).lines[0]
-    _, low, high, _ = rows["cabo", "ismcts"]
+@pytest.mark.deep  # 20 games of the search bot: about a minute
+def test_the_table_of_docs_bots_md_is_what_its_commands_print() -> None:
+    """The first two tournaments of docs/bots.md (the search bot at four players, then at two) and their table: a line
+    for each ruleset and count, and the first 20 games of the search bot in four-player Cabo (the same deals and seats
+    as the table's first 20) give an interval that meets the one shown."""
+    text = (DOCS / "bots.md").read_text(encoding="utf-8")
+    rows = {(m[0], int(m[1])): tuple(m[2:]) for m in _SEARCH_ROW.findall(text)}
+    commands = [_the_page(0)[0], _the_page(1)[0]]
+    assert {(r, int(o["players"])) for o in commands for r in o["rulesets"]} == set(rows), "a line is not shown"
+    assert all(o["bots"] == "ismcts" and o["games"] == "400" for o in commands)
+    small = tournament("cabo", "ismcts", against="greedy", games=20, players=4).lines[0]
+    _, low, high, _ = rows["cabo", 4]
     assert small.score.low is not None and small.score.high is not None
     assert small.score.low <= float(high.rstrip("%")) / 100 and float(low.rstrip("%")) / 100 <= small.score.high
 
@@ -135,8 +137,8 @@ _RATING = re.compile(r"^\| (\S+) \| (\S+) \| [^|]+ \| \w+ \| ([+-]\d+) \[([+-]\d
 
 @pytest.mark.deep  # 1,600 games of the quick bots: half a minute
 def test_the_rating_table_of_docs_bots_md_is_what_its_command_prints() -> None:
-    """The second tournament of docs/bots.md (the quick bots, with their ratings): the same figures, to the digit."""
-    options, rows = _the_page(1)
+    """The third tournament of docs/bots.md (the quick bots, with their ratings): the same figures, to the digit."""
+    options, rows = _the_page(2)
     bots = options["bots"].split(",")
     assert {(r, b) for r in options["rulesets"] for b in bots} == set(rows)
     text = (DOCS / "bots.md").read_text(encoding="utf-8")
