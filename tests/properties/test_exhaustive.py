@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 import tamalou
 import tiers
 from tamalou.cli import app
-from tamalou.verify import ExhaustiveFailure, exhaustive, perft, small_deals
+from tamalou.verify import InvariantViolation, exhaustive, perft, small_deals
 
 ROOT = Path(__file__).resolve().parents[2]
 PERFT = ROOT / "tests" / "data" / "perft"
@@ -143,7 +143,7 @@ def test_the_walk_names_the_first_broken_invariant_with_the_actions_to_it(tmp_pa
     """A power that copies a card (tests/plugins_for_tests/broken_copy.py) breaks conservation within a few actions
     of a small deal: the failure names the invariant and the actions from the deal."""
     broken = tamalou.load_variant(ROOT / "tests" / "data" / "broken" / "copy.toml", allow_plugins=True)
-    with pytest.raises(ExhaustiveFailure, match=r"^conservation: ") as caught:
+    with pytest.raises(InvariantViolation, match=r"^conservation: ") as caught:
         exhaustive(broken, 3, players=[2])
     actions = caught.value.actions
     assert actions and actions[-1]["type"] in ("power", "swap", "pass", "discard", "match")

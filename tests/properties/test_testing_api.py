@@ -22,6 +22,7 @@ from tamalou import IllegalAction, InvariantViolation, VariantError
 from tamalou import testing as T
 from tamalou.testing.properties import run_invariants
 from tamalou.testing.rulesets import FAILED_CHANGES
+from tamalou.verify import shortest
 
 CI = "tamalou-ci"
 Load = Callable[[str], None]
@@ -366,7 +367,9 @@ def test_run_invariants_reads_verify_by_invariant() -> None:
     assert str(exc).startswith("slot_order: ") and "depends on the order" in str(exc)
     notes = "\n".join(exc.__notes__)
     assert "slot_order failed in 3 of 3 games" in notes
-    assert f"reproduce: tamalou verify {run.command} --games 1 --seed 0 --players 2" in notes  # 2 players: simplest
+    shown = shortest(run.failures("slot_order"))  # the simplest: the fewest actions, then the fewest players
+    assert f"reproduce: tamalou verify {run.command} --games 1 --seed {shown.seed} --players {shown.players}" in notes
+    assert len(shown.actions) == min(len(f.actions) for f in run.failures("slot_order"))
     assert "the state that broke: tamalou.replay(" in notes
 
     endless = run_invariants(BROKEN / "endless.toml", games=1, players=2, seed=5, command="endless.toml")

@@ -38,9 +38,14 @@ def _modules() -> Iterator[ModuleType]:
 
 
 #: Signals shared inside one package (their names without underscore: the package's modules import them), never
-#: errors for a user: ``verify``'s alarm that stops a game past its time limit (a ``BaseException``, so that no
-#: ``except Exception`` of a plugin swallows it), and the search bot's CPU limit reached inside a sample.
-PACKAGE_SIGNALS = {"tamalou.verify.limits.GameTimeout", "tamalou.bots.ismcts.rollout.OutOfTime"}
+#: errors for a user: ``verify``'s alarm that stops a game past its time limit and its stop at a hook over its budget
+#: (``BaseException``s, so that no ``except Exception`` of a plugin swallows them), and the search bot's CPU limit
+#: reached inside a sample.
+PACKAGE_SIGNALS = {
+    "tamalou.verify.limits.GameTimeout",
+    "tamalou.verify.hook_timing.HookOverBudget",
+    "tamalou.bots.ismcts.rollout.OutOfTime",
+}
 
 
 def test_every_public_error_is_declared_in_errors() -> None:

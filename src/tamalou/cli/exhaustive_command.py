@@ -17,12 +17,12 @@ if TYPE_CHECKING:
 
 def run_exhaustive(v: Variant, depth: int, players: int | None, thorough: bool) -> None:
     """Walk the small deals of ``v`` (of ``players`` only, if given) and print the counts; exit 1 on a failure."""
-    from ..verify import ExhaustiveFailure, exhaustive
+    from ..verify import InvariantViolation, exhaustive
 
     say = console_out().print
     try:
         report = exhaustive(v, depth, players=None if players is None else [players], thorough=thorough)
-    except ExhaustiveFailure as failure:
+    except InvariantViolation as failure:
         say(f"{v.name}: exhaustive walk to depth {depth}: a failure", soft_wrap=True)
         say(f"  {failure}", soft_wrap=True)
         say(f"  after the actions: {json.dumps(getattr(failure, 'actions', []))}", soft_wrap=True)

@@ -61,7 +61,7 @@ Where each subject lives (everything public is importable from here):
   ``hints``;
 - ``checks_sent.py``: every event as it was sent and of a bounded size (``SentEvents``, ``check_events_kept``,
   ``event_bound``), the invariant ``events_kept``;
-- ``exhaustive.py``: every sequence of legal actions of small stacked deals to a depth, checked at every node
+- ``exhaustive_walks.py``: every sequence of legal actions of small stacked deals to a depth, checked at every node
   (``exhaustive``, ``perft``, ``small_deals``): node counts by depth, as perft;
 - ``neighbourhood.py``: every action next to the listed ones (``near_actions``, ``check_near_actions``), tried
   by ``refusals`` and ``listing_complete``;
@@ -120,7 +120,7 @@ from .chooser import PLAIN, STYLES, Chooser, PlayStyle, RandomChooser, choose_ac
 from .counterexample import Counterexample, EmbeddedVariant, counterexample_name
 from .determinism import check_determinism, check_run_determinism
 from .diagram import phase_diagram, phase_transitions
-from .exhaustive import DEPTH, ExhaustiveFailure, ExhaustiveReport, Perft, SmallDeal, exhaustive, perft, small_deals
+from .exhaustive_walks import DEPTH, ExhaustiveReport, Perft, SmallDeal, exhaustive, perft, small_deals
 from .game_check import SAMPLES, Failure, GameReport, check_game
 from .hook_timing import SlowHook
 from .limits import TIMEOUT_INVARIANT, TIMEOUT_WORDS, GameTimeout, Limits, alarm, available, timed_out
@@ -147,7 +147,6 @@ __all__ = [
     "Chooser",
     "Counterexample",
     "EmbeddedVariant",
-    "ExhaustiveFailure",
     "ExhaustiveReport",
     "Failure",
     "GameReport",

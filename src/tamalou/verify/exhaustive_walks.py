@@ -90,10 +90,6 @@ def small_deals(variant: Variant | str | Sequence[str], stock: int = STOCK) -> l
     return out
 
 
-class ExhaustiveFailure(InvariantViolation):
-    """An invariant broken at a node of an exhaustive walk: ``actions`` lead there from the deal."""
-
-
 @dataclass
 class Perft:
     """The nodes of one small deal's walk by depth (``nodes[d]``: the rounds ``d`` actions from the deal), the rounds
@@ -114,8 +110,8 @@ def perft(
     check: bool = True,
 ) -> Perft:
     """Walk every sequence of legal actions of ``deal`` up to ``depth`` actions (or the end of the round), checking
-    the invariants at every node (none without ``check``); an ``ExhaustiveFailure`` names the first that breaks,
-    with the actions that lead to it."""
+    the invariants at every node (none without ``check``); an ``InvariantViolation`` names the first that breaks,
+    its ``actions`` those that lead to it from the deal."""
     v = resolve(variant)
     game = deal.new_round(v)
     events = game.start()
@@ -188,10 +184,8 @@ def _check_node(
             raise _failure(f"checking {name} raised {exc!r}", name, path) from exc
 
 
-def _failure(message: str, invariant: str, path: list[Action]) -> ExhaustiveFailure:
-    failure = ExhaustiveFailure(f"{invariant}: {message}", invariant=invariant)
-    failure.actions = [action_to_dict(a) for a in path]
-    return failure
+def _failure(message: str, invariant: str, path: list[Action]) -> InvariantViolation:
+    return InvariantViolation(f"{invariant}: {message}", invariant=invariant, actions=[action_to_dict(a) for a in path])
 
 
 @dataclass
