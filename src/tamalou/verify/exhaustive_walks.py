@@ -144,8 +144,8 @@ def _walk(
     if d == depth:
         return
     listed = [a for p in range(game.players) for a in game.legal_actions(p)]
+    knew, was = list(game.knowers), places(game) if check else []  # (every child starts here: pop puts it back)
     for a in listed:
-        knew, was = list(game.knowers), places(game) if check else []
         path.append(a)
         try:
             after = game.push(a)
